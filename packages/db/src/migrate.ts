@@ -1,0 +1,43 @@
+/**
+ * Schema migrations with Kysely's Migrator. Migrations are listed in code (no
+ * directory scan), so a bundled or type-stripped build finds them all.
+ */
+import { Logger, runMigrations as runWorkerMigrations } from "graphile-worker";
+import type { Kysely } from "kysely";
+import { type Migration, type MigrationResultSet, Migrator } from "kysely/migration";
+import * as coreDataModel from "./migrations/0001-core-data-model.ts";
+
+export const migrations: Readonly<Record<string, Migration>> = {
+  "0001-core-data-model": coreDataModel,
+};
+
+const migrator = <DB>(db: Kysely<DB>): Migrator =>
+  new Migrator({ db: db as unknown as Kysely<unknown>, provider: { getMigrations: async () => migrations } });
+
+/** Applies every pending migration; the result's `error` is set on failure. */
+export const migrateToLatest = <DB>(db: Kysely<DB>): Promise<MigrationResultSet> => migrator(db).migrateToLatest();
+
+/** True when every known migration has been applied (readiness checks). */
+export const isSchemaCurrent = async <DB>(db: Kysely<DB>): Promise<boolean> => {
+  const applied = await migrator(db).getMigrations();
+  return applied.every((migration) => migration.executedAt !== undefined);
+};
+
+/** Migrates and throws on failure: for start-up paths that cannot go on without a schema. */
+export const migrateOrThrow = async <DB>(db: Kysely<DB>): Promise<void> => {
+  const { error } = await migrateToLatest(db);
+  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
+};
+
+/**
+ * Everything a fresh database needs before the api and the worker run: our
+ * schema, then graphile-worker's (the api adds jobs with SQL inside its own
+ * transactions, so the queue's schema must exist before the first request).
+ */
+export const migrateAll = async <DB>(db: Kysely<DB>, connectionString: string): Promise<void> => {
+  await migrateOrThrow(db);
+  await runWorkerMigrations({ connectionString, logger: silentWorkerLogger });
+};
+
+/** graphile-worker's migration chatter is not useful on every start. */
+export const silentWorkerLogger = new Logger(() => () => {});

@@ -1,0 +1,411 @@
+/**
+ * Kysely's view of the tables created by the migrations. Kept by hand beside
+ * them: a column added in a migration is added here in the same commit.
+ * `bigint` columns arrive as JS numbers (see connection.ts), `date` columns as
+ * `YYYY-MM-DD` strings, `timestamptz` as Date, `bytea` as Buffer.
+ */
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json = ColumnType<unknown, string, string>;
+type JsonDefault = ColumnType<unknown, string | undefined, string>;
+type Id = Generated<number>;
+
+export interface CompaniesTable {
+  id: Id;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  is_collection_agency: Generated<boolean>;
+  current_credits: Generated<number>;
+  subscription_plan: Generated<string>;
+  subscription_status: Generated<string>;
+  subscription_expires_at: Timestamp | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface UsersTable {
+  id: Id;
+  company_id: number;
+  email: string;
+  password_hash: string;
+  role: Generated<"admin" | "member">;
+  name: string | null;
+  created_at: DefaultTimestamp;
+  disabled_at: Timestamp | null;
+}
+
+export interface OauthClientsTable {
+  id: Id;
+  company_id: number;
+  client_id: string;
+  name: string;
+  secret_hash: string;
+  allowed_scopes: string[];
+  redirect_uris: Generated<string[]>;
+  created_by_user_id: number | null;
+  created_at: DefaultTimestamp;
+  revoked_at: Timestamp | null;
+}
+
+export interface OauthGrantsTable {
+  id: Id;
+  company_id: number;
+  client_pk: number;
+  user_id: number | null;
+  grant_type: "client_credentials" | "authorization_code";
+  scopes: string[];
+  created_at: DefaultTimestamp;
+  revoked_at: Timestamp | null;
+}
+
+export interface OauthAuthorizationCodesTable {
+  id: Id;
+  company_id: number;
+  client_pk: number;
+  user_id: number;
+  code_hash: Buffer;
+  redirect_uri: string;
+  scopes: string[];
+  code_challenge: string | null;
+  code_challenge_method: "S256" | null;
+  grant_id: number | null;
+  expires_at: Timestamp;
+  consumed_at: Timestamp | null;
+  created_at: DefaultTimestamp;
+}
+
+interface TokenColumns {
+  id: Id;
+  company_id: number;
+  client_pk: number;
+  grant_id: number;
+  token_hash: Buffer;
+  scopes: string[];
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  created_at: DefaultTimestamp;
+}
+export type OauthAccessTokensTable = TokenColumns;
+export interface OauthRefreshTokensTable extends TokenColumns {
+  rotated_at: Timestamp | null;
+}
+
+export interface RateLimitCountersTable {
+  key: string;
+  window_start: Timestamp;
+  count: Generated<number>;
+  expires_at: Timestamp;
+}
+
+export interface CreditorsTable {
+  id: Id;
+  company_id: number;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  address: string | null;
+  city: string | null;
+  postal_code: string | null;
+  country: string | null;
+  registration_number: string | null;
+  tax_number: string | null;
+  contact_person: string | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface TimelinesTable {
+  id: Id;
+  company_id: number;
+  name: string;
+  description: string | null;
+  is_default: Generated<boolean>;
+  timezone: Generated<string>;
+  allowed_weekdays: Generated<number[]>;
+  window_start: Generated<string>;
+  window_end: Generated<string>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+  archived_at: Timestamp | null;
+}
+
+export interface TimelineTimepointsTable {
+  id: Id;
+  company_id: number;
+  timeline_id: number;
+  position: number;
+  day_offset: number;
+}
+
+export interface TimelineActionsTable {
+  id: Id;
+  company_id: number;
+  timepoint_id: number;
+  position: number;
+  channel: "ai_call" | "email" | "sms" | "whatsapp" | "voicemail" | "manual_call" | "postmail";
+  configuration: JsonDefault;
+  content: JsonDefault;
+}
+
+export interface CampaignsTable {
+  id: Id;
+  company_id: number;
+  api_reference: string;
+  name: string;
+  creditor_id: number;
+  timeline_id: number;
+  allow_expensive_destinations: Generated<boolean>;
+  created_at: DefaultTimestamp;
+}
+
+interface PersonColumns {
+  civility: string | null;
+  firstname: string | null;
+  lastname: string | null;
+  email: string | null;
+  phone: string | null;
+  birthdate: string | null;
+  debtor_company: string | null;
+  address: string | null;
+  street_address: string | null;
+  street_number: string | null;
+  postal_code: string | null;
+  city: string | null;
+  country: string | null;
+}
+
+export interface DebtorsTable extends PersonColumns {
+  id: Id;
+  company_id: number;
+  debtor_reference: string | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface DebtGroupsTable {
+  id: Id;
+  company_id: number;
+  created_at: DefaultTimestamp;
+}
+
+export interface ImportBatchesTable {
+  id: string;
+  company_id: number;
+  batch_name: string | null;
+  summary: JsonDefault;
+  created_at: DefaultTimestamp;
+}
+
+export interface DebtsTable extends PersonColumns {
+  id: Id;
+  company_id: number;
+  creditor_id: number;
+  debtor_id: number | null;
+  campaign_id: number | null;
+  timeline_id: number | null;
+  group_id: number | null;
+  import_id: string | null;
+  status: Generated<string>;
+  is_credit_note: Generated<boolean>;
+  credited_invoice_reference: string | null;
+  amount_minor: number;
+  balance_minor: number;
+  currency: string;
+  amount_text: string;
+  object: string | null;
+  internal_id: string | null;
+  invoice_reference: string | null;
+  debtor_reference: string | null;
+  invoice_date: string | null;
+  due_date: string | null;
+  iban: string | null;
+  company: string | null;
+  payment_link: string | null;
+  summary: string | null;
+  metadata: JsonDefault;
+  email_validation: Json | null;
+  timeline_start_mode: string | null;
+  accept_expensive_destination: Generated<boolean>;
+  nb_reminders: Generated<number>;
+  nb_answered: Generated<number>;
+  followups_count: Generated<number>;
+  import_date: DefaultTimestamp;
+  last_timeline_restart: Timestamp | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface PaymentPlansTable {
+  id: Id;
+  company_id: number;
+  debt_id: number;
+  external_reference: string | null;
+  status: "active" | "cancelled" | "completed" | "replaced";
+  start_date: string | null;
+  source: "snapshot" | "api" | "portal";
+  created_at: DefaultTimestamp;
+  ended_at: Timestamp | null;
+}
+
+export interface InstallmentsTable {
+  id: Id;
+  company_id: number;
+  payment_plan_id: number;
+  position: number;
+  external_reference: string | null;
+  amount_minor: number;
+  payment_date: string;
+  status: "pending" | "paid" | "cancelled";
+  paid_at: Timestamp | null;
+  external_payment_id: string | null;
+}
+
+export interface PaymentsTable {
+  id: string;
+  company_id: number;
+  debt_id: number;
+  installment_id: number | null;
+  integration_client_pk: number | null;
+  snapshot_id: number | null;
+  external_payment_id: string | null;
+  provider: string;
+  kind: "direct" | "installment" | "balance_delta" | "settlement" | "cancellation";
+  amount_minor: number;
+  currency: string;
+  status: "succeeded" | "cancelled" | "refunded" | "adjustment";
+  paid_at: Timestamp;
+  created_at: DefaultTimestamp;
+}
+
+export interface FollowupsTable {
+  id: Id;
+  company_id: number;
+  debt_id: number;
+  status: Generated<string>;
+  type: string;
+  call_date: Timestamp | null;
+  scheduled_at: Timestamp | null;
+  summary: string | null;
+  notes: string | null;
+  call_id: string | null;
+  audio_object_key: string | null;
+  pdf_object_key: string | null;
+  duration_ms: number | null;
+  disconnection_reason: string | null;
+  direction: "inbound" | "outbound" | null;
+  phone_number_used: string | null;
+  is_retry: Generated<boolean>;
+  processed_at: Timestamp | null;
+  triggered_payment: Generated<boolean>;
+  email_open_count: Generated<number>;
+  email_first_opened_at: Timestamp | null;
+  email_click_count: Generated<number>;
+  credits_charged: Generated<number>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface CreditTransactionsTable {
+  id: Id;
+  company_id: number;
+  followup_id: number | null;
+  delta: number;
+  reason: string;
+  created_at: DefaultTimestamp;
+}
+
+interface ReviewColumns {
+  id: Id;
+  company_id: number;
+  debt_id: number;
+  review_status: Generated<"suggested" | "validated" | "rejected">;
+  blocking: Generated<boolean>;
+  created_at: DefaultTimestamp;
+  reviewed_at: Timestamp | null;
+}
+export interface DebtorRequestsTable extends ReviewColumns {
+  type: "portal_dispute" | "hardship" | "payment_plan";
+  message: string | null;
+}
+export interface AiDetectionsTable extends ReviewColumns {
+  followup_id: number | null;
+  type: "ai_dispute" | "objection";
+  excerpt: string | null;
+}
+
+export interface SnapshotsTable {
+  id: Id;
+  company_id: number;
+  campaign_id: number;
+  snapshot_reference: string;
+  delivery_mode: "staged" | "one_request";
+  status: "pending" | "uploading" | "processing" | "completed" | "failed";
+  body_sha256: Buffer | null;
+  expected_row_count: number;
+  received_row_count: Generated<number>;
+  received_chunk_count: Generated<number>;
+  next_chunk_index: Generated<number>;
+  core_applied: Generated<boolean>;
+  counts: Json | null;
+  failure: Json | null;
+  warnings: Json | null;
+  warning_count: Generated<number>;
+  warnings_omitted: Generated<number>;
+  integration_client_pk: number | null;
+  accepted_seq: Generated<number>;
+  finalized_at: Timestamp | null;
+  completed_at: Timestamp | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface SnapshotChunksTable {
+  snapshot_id: number;
+  chunk_index: number;
+  company_id: number;
+  body_sha256: Buffer;
+  row_count: number;
+  rows: Json;
+  created_at: DefaultTimestamp;
+}
+
+export interface Database {
+  companies: CompaniesTable;
+  users: UsersTable;
+  oauth_clients: OauthClientsTable;
+  oauth_grants: OauthGrantsTable;
+  oauth_authorization_codes: OauthAuthorizationCodesTable;
+  oauth_access_tokens: OauthAccessTokensTable;
+  oauth_refresh_tokens: OauthRefreshTokensTable;
+  rate_limit_counters: RateLimitCountersTable;
+  creditors: CreditorsTable;
+  timelines: TimelinesTable;
+  timeline_timepoints: TimelineTimepointsTable;
+  timeline_actions: TimelineActionsTable;
+  campaigns: CampaignsTable;
+  debtors: DebtorsTable;
+  debt_groups: DebtGroupsTable;
+  import_batches: ImportBatchesTable;
+  debts: DebtsTable;
+  payment_plans: PaymentPlansTable;
+  installments: InstallmentsTable;
+  payments: PaymentsTable;
+  followups: FollowupsTable;
+  credit_transactions: CreditTransactionsTable;
+  debtor_requests: DebtorRequestsTable;
+  ai_detections: AiDetectionsTable;
+  snapshots: SnapshotsTable;
+  snapshot_chunks: SnapshotChunksTable;
+}
+
+export type Company = Selectable<CompaniesTable>;
+export type Creditor = Selectable<CreditorsTable>;
+export type Debt = Selectable<DebtsTable>;
+export type NewDebt = Insertable<DebtsTable>;
+export type DebtUpdate = Updateable<DebtsTable>;
+export type Followup = Selectable<FollowupsTable>;
+export type OauthClient = Selectable<OauthClientsTable>;
+export type Snapshot = Selectable<SnapshotsTable>;

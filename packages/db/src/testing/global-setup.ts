@@ -1,0 +1,57 @@
+/**
+ * Vitest global set-up for every package whose tests touch SQL: one real
+ * PostgreSQL per test run (DATABASE_URL's server, or an ephemeral embedded
+ * cluster on a free port), migrated once into a template database that each
+ * test file clones (see test-database.ts).
+ */
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "kysely";
+import type { TestProject } from "vitest/node";
+import { createDatabase, withDatabaseName } from "../connection.ts";
+import { type DatabaseHandle, startEmbeddedPostgres } from "../embedded-postgres.ts";
+import { migrateAll } from "../migrate.ts";
+
+declare module "vitest" {
+  interface ProvidedContext {
+    /** Server URL (maintenance database) and the migrated template's name. */
+    testDatabase: { serverUrl: string; template: string };
+  }
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const explicit = process.env["DATABASE_URL"];
+  const handle: DatabaseHandle =
+    explicit !== undefined && explicit !== ""
+      ? { url: explicit, owned: false, stop: async () => {} }
+      : await startEmbeddedPostgres({
+          dataDir: join(tmpdir(), `dc-test-pg-${process.pid}-${randomBytes(4).toString("hex")}`),
+          port: await freePort(),
+          ephemeral: true,
+        });
+  const template = `dc_template_${randomBytes(6).toString("hex")}`;
+  const admin = createDatabase({ connectionString: handle.url, max: 1 });
+  await sql`create database ${sql.id(template)}`.execute(admin);
+  const templateUrl = withDatabaseName(handle.url, template);
+  const templateDb = createDatabase({ connectionString: templateUrl, max: 1 });
+  await migrateAll(templateDb, templateUrl);
+  await templateDb.destroy();
+  project.provide("testDatabase", { serverUrl: handle.url, template });
+  return async () => {
+    await sql`drop database if exists ${sql.id(template)} with (force)`.execute(admin);
+    await admin.destroy();
+    await handle.stop();
+  };
+}

@@ -1,0 +1,1 @@
+export { type TestDatabase, useTestDatabase } from "./test-database.ts";

@@ -1,0 +1,39 @@
+/**
+ * One database per test file, cloned from the migrated template (fast: a file
+ * copy inside PostgreSQL), dropped when the file's tests end.
+ */
+import { randomBytes } from "node:crypto";
+import { type Kysely, sql } from "kysely";
+import { afterAll, inject } from "vitest";
+import { createDatabase, withDatabaseName } from "../connection.ts";
+import type { Database } from "../schema.ts";
+
+export interface TestDatabase {
+  readonly db: Kysely<Database>;
+  readonly url: string;
+}
+
+/** Creates this file's database now and registers its removal after the file's tests. */
+export const useTestDatabase = async (): Promise<TestDatabase> => {
+  const { serverUrl, template } = inject("testDatabase");
+  const name = `dc_test_${randomBytes(6).toString("hex")}`;
+  const admin = createDatabase({ connectionString: serverUrl, max: 1 });
+  // Cloning needs the template to have no other connection; retry briefly when files clone at once.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await sql`create database ${sql.id(name)} template ${sql.id(template)}`.execute(admin);
+      break;
+    } catch (error) {
+      if (attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
+    }
+  }
+  const url = withDatabaseName(serverUrl, name);
+  const db = createDatabase({ connectionString: url, max: 10 });
+  afterAll(async () => {
+    await db.destroy();
+    await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
+    await admin.destroy();
+  });
+  return { db, url };
+};
