@@ -25,10 +25,12 @@ export interface PoolOptions {
   readonly connectionString: string;
   readonly max?: number;
   readonly applicationName?: string;
+  /** Told about idle connections the server closed (restart, failover); the pool replaces them. */
+  readonly onIdleConnectionError?: (error: Error) => void;
 }
 
-export const createPool = (options: PoolOptions): pg.Pool =>
-  new pg.Pool({
+export const createPool = (options: PoolOptions): pg.Pool => {
+  const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 10,
     application_name: options.applicationName ?? "debt-collection",
@@ -37,6 +39,11 @@ export const createPool = (options: PoolOptions): pg.Pool =>
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
   });
+  // Without a listener, an idle connection terminated by the server (a PostgreSQL
+  // restart) would crash the process; the pool already discards the client.
+  pool.on("error", options.onIdleConnectionError ?? (() => {}));
+  return pool;
+};
 
 /** A Kysely instance over a new pool. `db.destroy()` ends the pool. */
 export const createDatabase = (options: PoolOptions): Kysely<Database> =>

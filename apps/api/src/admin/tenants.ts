@@ -1,0 +1,60 @@
+/**
+ * One step to try the API: a company with an admin user, a creditor, a
+ * timeline, a campaign and an OAuth client holding every scope.
+ */
+import { randomBytes } from "node:crypto";
+import { allScopes } from "@dc/contract";
+import type { Database } from "@dc/db";
+import type { Kysely } from "kysely";
+import type { Ids } from "../ids.ts";
+import { createCampaign, createCreditor, createTimeline } from "./collection-setup.ts";
+import { createCompany, createUser } from "./companies.ts";
+import { createClient } from "./oauth-clients.ts";
+
+export interface CreatedTenant {
+  readonly company_id: string;
+  readonly user_email: string;
+  readonly user_password: string;
+  readonly client_id: string;
+  readonly client_secret: string;
+  readonly scopes: string;
+  readonly creditor_id: string;
+  readonly timeline_id: string;
+  readonly campaign_api_reference: string;
+}
+
+const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "tenant";
+
+export const createTenant = async (db: Kysely<Database>, ids: Ids, name: string): Promise<CreatedTenant> => {
+  const suffix = randomBytes(3).toString("hex");
+  const email = `admin+${suffix}@${slug(name)}.example`;
+  const password = randomBytes(12).toString("base64url");
+  const company = await createCompany(db, { name, email });
+  await createUser(db, { companyId: company.id, email, password, role: "admin" });
+  const creditor = await createCreditor(db, { companyId: company.id, name: `${name} Receivables` });
+  const timeline = await createTimeline(db, company.id, "Standard collection");
+  const campaign = await createCampaign(db, {
+    companyId: company.id,
+    apiReference: `${slug(name)}-${suffix}`,
+    name: "Default campaign",
+    creditorId: creditor.id,
+    timelineId: timeline.id,
+  });
+  const client = await createClient(db, {
+    companyId: company.id,
+    name: `${name} integration`,
+    scopes: allScopes,
+    redirectUris: ["http://localhost:8080/callback"],
+  });
+  return {
+    company_id: ids.encode("company", company.id),
+    user_email: email,
+    user_password: password,
+    client_id: client.client_id,
+    client_secret: client.client_secret,
+    scopes: client.allowed_scopes.join(" "),
+    creditor_id: ids.encode("creditor", creditor.id),
+    timeline_id: ids.encode("timeline", timeline.id),
+    campaign_api_reference: campaign.api_reference,
+  };
+};

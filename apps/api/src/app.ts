@@ -1,0 +1,38 @@
+/** The Koa application: middleware order, routes and fallbacks. */
+import { openApiDocument } from "@dc/contract";
+import Koa from "koa";
+import { MethodNotAllowed, RouteNotFound } from "./http/api-error.ts";
+import type { Handlers } from "./http/handler.ts";
+import { requestContext } from "./http/request-context.ts";
+import { buildRouter } from "./http/router.ts";
+import { handlers as defaultHandlers } from "./routes/index.ts";
+import type { AppServices } from "./services.ts";
+
+export const createApp = (services: AppServices, handlers: Handlers = defaultHandlers): Koa => {
+  const app = new Koa({ proxy: false });
+  // Errors are rendered by requestContext; Koa's default stderr printing would duplicate them.
+  app.silent = true;
+  const router = buildRouter(services, handlers);
+  const document = openApiDocument();
+  router.get("/external-api/v1/openapi.json", (ctx) => {
+    ctx.body = document;
+  });
+
+  app.use(requestContext(services.logger));
+  app.use(async (ctx, next) => {
+    ctx.set("X-Content-Type-Options", "nosniff");
+    ctx.set("Cache-Control", "no-store");
+    await next();
+  });
+  app.use(router.routes());
+  app.use(async (ctx) => {
+    // Reached only when no route handled the request.
+    const matched = router.match(ctx.path, ctx.method);
+    if (matched.path.length > 0 && !matched.route) {
+      const allow = [...new Set(matched.path.flatMap((layer) => layer.methods))].filter((method) => method !== "HEAD");
+      throw new MethodNotAllowed({ allow });
+    }
+    throw new RouteNotFound();
+  });
+  return app;
+};

@@ -1,0 +1,69 @@
+/**
+ * The api's configuration: the one module that reads `process.env`. Validated
+ * at start-up; development gets safe defaults, production refuses to start
+ * without its secrets.
+ */
+import { Either, ParseResult, Schema } from "effect";
+
+const DEVELOPMENT_ID_KEY = "development-only-id-encryption-key-do-not-use-in-production";
+
+const Environment = Schema.Struct({
+  NODE_ENV: Schema.optionalWith(Schema.Literal("development", "test", "production"), { default: () => "development" }),
+  PORT: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 65_535)), { default: () => 3000 }),
+  HOST: Schema.optionalWith(Schema.String, { default: () => "0.0.0.0" }),
+  DATABASE_URL: Schema.optional(Schema.String.pipe(Schema.pattern(/^postgres(ql)?:\/\//))),
+  ID_ENCRYPTION_KEY: Schema.optional(Schema.String.pipe(Schema.minLength(32))),
+  PUBLIC_BASE_URL: Schema.optional(Schema.String.pipe(Schema.pattern(/^https?:\/\//))),
+  LOG_LEVEL: Schema.optionalWith(Schema.Literal("fatal", "error", "warn", "info", "debug", "trace", "silent"), {
+    default: () => "info",
+  }),
+  DATABASE_POOL_SIZE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 200)), {
+    default: () => 10,
+  }),
+});
+
+export interface ApiConfig {
+  readonly environment: "development" | "test" | "production";
+  readonly port: number;
+  readonly host: string;
+  /** Undefined in development: the embedded database is used. */
+  readonly databaseUrl: string | undefined;
+  readonly idEncryptionKey: Uint8Array;
+  readonly publicBaseUrl: string | undefined;
+  readonly logLevel: string;
+  readonly databasePoolSize: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+/** Decodes the configuration from an environment record; throws ConfigError listing every problem. */
+export const loadConfig = (env: Readonly<Record<string, string | undefined>> = process.env): ApiConfig => {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
+  const decoded = Schema.decodeUnknownEither(Environment, { errors: "all" })(present);
+  if (Either.isLeft(decoded)) {
+    const problems = ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map(
+      (issue) => `${issue.path.join(".")}: ${issue.message}`,
+    );
+    throw new ConfigError(`invalid configuration:\n  ${problems.join("\n  ")}`);
+  }
+  const value = decoded.right;
+  if (value.NODE_ENV === "production") {
+    const missing = [
+      ...(value.DATABASE_URL === undefined ? ["DATABASE_URL"] : []),
+      ...(value.ID_ENCRYPTION_KEY === undefined ? ["ID_ENCRYPTION_KEY"] : []),
+    ];
+    if (missing.length > 0) throw new ConfigError(`production requires ${missing.join(" and ")} to be set`);
+  }
+  return {
+    environment: value.NODE_ENV,
+    port: value.PORT,
+    host: value.HOST,
+    databaseUrl: value.DATABASE_URL,
+    idEncryptionKey: new TextEncoder().encode(value.ID_ENCRYPTION_KEY ?? DEVELOPMENT_ID_KEY),
+    publicBaseUrl: value.PUBLIC_BASE_URL,
+    logLevel: value.LOG_LEVEL,
+    databasePoolSize: value.DATABASE_POOL_SIZE,
+  };
+};

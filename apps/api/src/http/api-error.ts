@@ -1,0 +1,174 @@
+/**
+ * Every failure the api can answer with, as tagged values, and the one table
+ * that renders each to its HTTP status, headers and body. No handler builds
+ * an error body by hand; a tag without a row in `render` does not compile.
+ */
+import { messages, type OAuthError } from "@dc/contract";
+import { Data } from "effect";
+
+export class ValidationFailed extends Data.TaggedError("ValidationFailed")<{
+  /** Field path (dotted) -> message. */
+  readonly details: Readonly<Record<string, string>>;
+}> {}
+
+export class Unauthorized extends Data.TaggedError("Unauthorized")<{}> {}
+
+export class MissingScope extends Data.TaggedError("MissingScope")<{ readonly scope: string }> {}
+
+/** 404 with the resource's contract message ("Debt not found", ...). */
+export class NotFound extends Data.TaggedError("NotFound")<{ readonly message: string }> {}
+
+/** 403 for a resource that exists but may not be acted on (contract: "Access denied to this debt"). */
+export class AccessDenied extends Data.TaggedError("AccessDenied")<{ readonly message: string }> {}
+
+/** 409 with a machine-readable code (snapshot conflicts). */
+export class Conflict extends Data.TaggedError("Conflict")<{ readonly errorCode: string; readonly message: string }> {}
+
+export class PayloadTooLarge extends Data.TaggedError("PayloadTooLarge")<{ readonly limitBytes: number }> {}
+
+export class UnsupportedMediaType extends Data.TaggedError("UnsupportedMediaType")<{ readonly expected: string }> {}
+
+export class RouteNotFound extends Data.TaggedError("RouteNotFound")<{}> {}
+
+export class MethodNotAllowed extends Data.TaggedError("MethodNotAllowed")<{ readonly allow: ReadonlyArray<string> }> {}
+
+export class RateLimited extends Data.TaggedError("RateLimited")<{
+  readonly limit: number;
+  readonly retryAfterSeconds: number;
+  readonly resetSeconds: number;
+}> {}
+
+export class ServiceUnavailable extends Data.TaggedError("ServiceUnavailable")<{}> {}
+
+/** An OAuth token-endpoint error, rendered as `{error, error_description}` (contract 7.3). */
+export class OAuthFailure extends Data.TaggedError("OAuthFailure")<{
+  readonly error: OAuthError["error"];
+  readonly description: string;
+  readonly status: number;
+  /** Set when the client authenticated with HTTP Basic (RFC 6749 5.2: answer with WWW-Authenticate). */
+  readonly basicChallenge?: boolean;
+  readonly retryAfterSeconds?: number;
+}> {}
+
+export type ApiError =
+  | ValidationFailed
+  | Unauthorized
+  | MissingScope
+  | NotFound
+  | AccessDenied
+  | Conflict
+  | PayloadTooLarge
+  | UnsupportedMediaType
+  | RouteNotFound
+  | MethodNotAllowed
+  | RateLimited
+  | ServiceUnavailable
+  | OAuthFailure;
+
+export interface RenderedError {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+const envelope = (status: number, message: string, extra: Record<string, unknown> = {}) => ({
+  error: true as const,
+  message,
+  code: status,
+  ...extra,
+});
+
+type Renderers = { readonly [Tag in ApiError["_tag"]]: (error: Extract<ApiError, { _tag: Tag }>) => RenderedError };
+
+const renderers: Renderers = {
+  ValidationFailed: ({ details }) => ({
+    status: 400,
+    body: envelope(400, messages.validationFailed, {
+      details,
+      errors: Object.entries(details).map(([property, message]) => ({ property, message })),
+    }),
+  }),
+  Unauthorized: () => ({
+    status: 401,
+    body: envelope(401, messages.unauthorized),
+    headers: { "WWW-Authenticate": 'Bearer realm="external-api"' },
+  }),
+  MissingScope: ({ scope }) => ({
+    status: 403,
+    body: envelope(403, messages.missingScope(scope)),
+    headers: { "WWW-Authenticate": `Bearer realm="external-api", error="insufficient_scope", scope="${scope}"` },
+  }),
+  NotFound: ({ message }) => ({ status: 404, body: envelope(404, message) }),
+  AccessDenied: ({ message }) => ({ status: 403, body: envelope(403, message) }),
+  Conflict: ({ errorCode, message }) => ({ status: 409, body: envelope(409, message, { error_code: errorCode }) }),
+  PayloadTooLarge: ({ limitBytes }) => ({
+    status: 413,
+    body: envelope(413, `${messages.payloadTooLarge}: the limit is ${limitBytes} bytes`, { error_code: "payload_too_large" }),
+  }),
+  UnsupportedMediaType: ({ expected }) => ({
+    status: 415,
+    body: envelope(415, `Unsupported media type: expected ${expected}`),
+  }),
+  RouteNotFound: () => ({ status: 404, body: envelope(404, messages.routeNotFound) }),
+  MethodNotAllowed: ({ allow }) => ({
+    status: 405,
+    body: envelope(405, messages.methodNotAllowed),
+    headers: { Allow: allow.join(", ") },
+  }),
+  RateLimited: ({ limit, retryAfterSeconds, resetSeconds }) => ({
+    status: 429,
+    body: envelope(429, messages.rateLimited, { error_code: "rate_limited" }),
+    headers: {
+      "Retry-After": String(retryAfterSeconds),
+      "RateLimit-Limit": String(limit),
+      "RateLimit-Remaining": "0",
+      "RateLimit-Reset": String(resetSeconds),
+    },
+  }),
+  ServiceUnavailable: () => ({
+    status: 503,
+    body: envelope(503, messages.serviceUnavailable),
+    headers: { "Retry-After": "5" },
+  }),
+  OAuthFailure: ({ error, description, status, basicChallenge, retryAfterSeconds }) => ({
+    status,
+    body: { error, error_description: description },
+    headers: {
+      "Cache-Control": "no-store",
+      Pragma: "no-cache",
+      ...(basicChallenge === true ? { "WWW-Authenticate": 'Basic realm="oauth", charset="UTF-8"' } : {}),
+      ...(retryAfterSeconds === undefined ? {} : { "Retry-After": String(retryAfterSeconds) }),
+    },
+  }),
+};
+
+export const isApiError = (value: unknown): value is ApiError =>
+  typeof value === "object" && value !== null && "_tag" in value && Object.hasOwn(renderers, (value as { _tag: string })._tag);
+
+/** Renders a known error; everything else is the caller's 500. */
+export const renderApiError = (error: ApiError): RenderedError =>
+  (renderers[error._tag] as (error: ApiError) => RenderedError)(error);
+
+export const internalErrorResponse: RenderedError = { status: 500, body: envelope(500, messages.internal) };
+
+const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "08000", "08001", "08003", "08006"]);
+const UNAVAILABLE_NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE"]);
+
+/**
+ * Translates infrastructure failures that are not bugs: a database that is
+ * down or restarting is 503 (retry later), not 500. Database constraint
+ * violations are expected to be caught where they can happen; one that
+ * reaches here is a bug and stays a 500.
+ */
+export const classifyUnexpected = (error: unknown): ApiError | undefined => {
+  if (typeof error !== "object" || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_NODE_CODES.has(code))) {
+    return new ServiceUnavailable();
+  }
+  const message = (error as { message?: unknown }).message;
+  if (typeof message === "string" && /timeout exceeded when trying to connect|Connection terminated/i.test(message)) {
+    return new ServiceUnavailable();
+  }
+  return undefined;
+};

@@ -1,0 +1,32 @@
+/** Decodes request parts with the endpoint's schemas into a 400 naming every field. */
+import { Either, ParseResult, Schema } from "effect";
+import { ValidationFailed } from "./api-error.ts";
+
+const formatter = ParseResult.ArrayFormatter;
+
+/** Field path -> message for every issue of a parse error; `prefix` names the request part. */
+export const issueDetails = (error: ParseResult.ParseError, prefix?: string): Record<string, string> => {
+  const details: Record<string, string> = {};
+  for (const issue of formatter.formatErrorSync(error)) {
+    const path = issue.path.map(String).join(".");
+    const key = path === "" ? (prefix ?? "body") : path;
+    details[key] ??= issue._tag === "Unexpected" ? `unknown field "${String(issue.path.at(-1))}"` : issue.message;
+  }
+  return details;
+};
+
+/**
+ * Decodes `input` or throws ValidationFailed. Unknown body keys are rejected
+ * (a typo must not be silently dropped); unknown query parameters are ignored
+ * (proxies and caches add their own).
+ */
+export const decodeOrFail = <A, I>(
+  schema: Schema.Schema<A, I>,
+  input: unknown,
+  part: "body" | "query" | "path",
+): A => {
+  const onExcessProperty = part === "query" ? "ignore" : "error";
+  const result = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty })(input);
+  if (Either.isRight(result)) return result.right;
+  throw new ValidationFailed({ details: issueDetails(result.left, part) });
+};

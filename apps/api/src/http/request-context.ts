@@ -1,0 +1,42 @@
+/**
+ * The outermost middleware: gives every request an id (echoed in
+ * `X-Request-Id`), renders every failure through the one error table, and
+ * writes one structured log line per request.
+ */
+import { randomUUID } from "node:crypto";
+import type { Middleware } from "koa";
+import type { Logger } from "pino";
+import { classifyUnexpected, internalErrorResponse, isApiError, renderApiError, type RenderedError } from "./api-error.ts";
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+export const requestContext = (logger: Logger): Middleware => async (ctx, next) => {
+  const started = process.hrtime.bigint();
+  const incoming = ctx.get("x-request-id");
+  const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  ctx.state["requestId"] = requestId;
+  ctx.set("X-Request-Id", requestId);
+  let failure: unknown;
+  try {
+    await next();
+  } catch (error) {
+    const known = isApiError(error) ? error : classifyUnexpected(error);
+    const rendered: RenderedError = known === undefined ? internalErrorResponse : renderApiError(known);
+    if (known === undefined) failure = error;
+    ctx.status = rendered.status;
+    ctx.body = rendered.body;
+    for (const [name, value] of Object.entries(rendered.headers ?? {})) ctx.set(name, value);
+  } finally {
+    const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+    const line = {
+      requestId,
+      method: ctx.method,
+      route: (ctx as { routerPath?: string }).routerPath ?? null,
+      status: ctx.status,
+      durationMs: Math.round(durationMs * 100) / 100,
+      companyId: ctx.state["companyId"] ?? null,
+    };
+    if (failure !== undefined) logger.error({ ...line, err: failure }, "request failed");
+    else logger.info(line, "request");
+  }
+};

@@ -1,0 +1,46 @@
+/**
+ * The api's deployable entry: configuration, database (the embedded one in
+ * development, migrated on start), server, and graceful shutdown on SIGTERM.
+ */
+import { createDatabase, migrateAll, resolveDevelopmentDatabase } from "@dc/db";
+import { systemClock } from "./clock.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+import { createLogger } from "./logger.ts";
+import { startApi } from "./server.ts";
+
+const main = async (): Promise<void> => {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const database =
+    config.databaseUrl === undefined
+      ? await resolveDevelopmentDatabase({})
+      : { url: config.databaseUrl, owned: false, stop: async () => {} };
+  if (config.environment !== "production") {
+    const migrator = createDatabase({ connectionString: database.url, max: 1 });
+    await migrateAll(migrator, database.url);
+    await migrator.destroy();
+  }
+  const api = await startApi({ config, databaseUrl: database.url, clock: systemClock, logger });
+  logger.info({ url: api.url, environment: config.environment }, "api started");
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info({ signal }, "api stopping");
+    void api
+      .stop()
+      .then(() => database.stop())
+      .then(() => {
+        logger.info("api stopped");
+        process.exit(0);
+      });
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+};
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof ConfigError ? error.message : String(error instanceof Error ? error.stack : error)}\n`);
+  process.exit(1);
+});

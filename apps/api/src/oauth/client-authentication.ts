@@ -1,0 +1,67 @@
+/**
+ * Client authentication at the token endpoint (RFC 6749 2.3.1): by HTTP Basic
+ * or by `client_id` + `client_secret` form fields, never both.
+ */
+import type { OauthClient } from "@dc/db";
+import { OAuthFailure } from "../http/api-error.ts";
+import type { AppServices } from "../services.ts";
+import { secretMatches } from "./secrets.ts";
+
+export interface PresentedCredentials {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly method: "basic" | "form";
+}
+
+const invalidClient = (basic: boolean, description = "Client authentication failed") =>
+  new OAuthFailure({ error: "invalid_client", description, status: 401, basicChallenge: basic });
+
+const invalidRequest = (description: string) => new OAuthFailure({ error: "invalid_request", description, status: 400 });
+
+/** Decodes `Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 2.3.1). */
+const parseBasic = (header: string): { id: string; secret: string } | undefined => {
+  const match = /^Basic ([A-Za-z0-9+/]+=*)$/i.exec(header.trim());
+  if (match?.[1] === undefined) return undefined;
+  const decoded = Buffer.from(match[1], "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return undefined;
+  try {
+    return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  } catch {
+    return undefined;
+  }
+};
+
+/** Which credentials the request presents, or an OAuth error for an ambiguous or malformed presentation. */
+export const presentedCredentials = (
+  authorization: string | undefined,
+  fields: { readonly client_id?: string | undefined; readonly client_secret?: string | undefined },
+): PresentedCredentials => {
+  const formSecret = fields.client_secret;
+  const formId = fields.client_id;
+  if (authorization !== undefined && authorization !== "") {
+    const basic = parseBasic(authorization);
+    if (basic === undefined) throw invalidClient(true, "Malformed HTTP Basic credentials");
+    if (formSecret !== undefined) throw invalidRequest("Use either HTTP Basic or client_secret in the body, not both");
+    if (formId !== undefined && formId !== basic.id) throw invalidRequest("client_id differs from the HTTP Basic client id");
+    return { clientId: basic.id, clientSecret: basic.secret, method: "basic" };
+  }
+  if (formId === undefined || formId === "") throw invalidClient(false, "Missing client_id");
+  if (formSecret === undefined || formSecret === "") throw invalidClient(false, "Missing client_secret");
+  return { clientId: formId, clientSecret: formSecret, method: "form" };
+};
+
+/** The active client the credentials authenticate, or invalid_client. */
+export const authenticateClient = async (services: AppServices, credentials: PresentedCredentials): Promise<OauthClient> => {
+  const client = await services.db
+    .selectFrom("oauth_clients")
+    .selectAll()
+    .where("client_id", "=", credentials.clientId)
+    .executeTakeFirst();
+  // The secret check runs even for an unknown client so both paths cost the same.
+  const matches = secretMatches(credentials.clientSecret, client?.secret_hash ?? "00".repeat(32));
+  if (client === undefined || !matches || client.revoked_at !== null) {
+    throw invalidClient(credentials.method === "basic");
+  }
+  return client;
+};

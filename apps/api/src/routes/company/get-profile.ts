@@ -1,0 +1,32 @@
+/** GET /company/profile: the profile of the token's company. */
+import type { CompanyProfile } from "@dc/contract";
+import { messages } from "@dc/contract";
+import { NotFound } from "../../http/api-error.ts";
+import type { HandlerInput, Reply } from "../../http/handler.ts";
+
+export const getCompanyProfile = async ({
+  principal,
+  services,
+}: HandlerInput<unknown, unknown, unknown, true>): Promise<
+  Reply<{ error: false; message: string; data: typeof CompanyProfile.Type }>
+> => {
+  const company = await services.db
+    .selectFrom("companies")
+    .select(["id", "name", "email", "phone", "created_at"])
+    .where("id", "=", principal.companyId)
+    .executeTakeFirst();
+  if (company === undefined) throw new NotFound({ message: messages.companyNotFound });
+  return {
+    body: {
+      error: false,
+      message: "Company profile retrieved successfully",
+      data: {
+        id: services.ids.encode("company", company.id),
+        name: company.name,
+        email: company.email,
+        phone: company.phone,
+        created_at: company.created_at,
+      },
+    },
+  };
+};

@@ -1,0 +1,69 @@
+/**
+ * Starting and stopping the api: database pool, id codec, Koa app and HTTP
+ * server, with a graceful stop (stop accepting, finish in-flight requests,
+ * then close the pool).
+ */
+import type { Server } from "node:http";
+import { createDatabase } from "@dc/db";
+import type { Logger } from "pino";
+import { createApp } from "./app.ts";
+import type { Clock } from "./clock.ts";
+import type { ApiConfig } from "./config.ts";
+import { makeIds } from "./ids.ts";
+import type { AppServices } from "./services.ts";
+
+export interface RunningApi {
+  readonly server: Server;
+  readonly services: AppServices;
+  /** Base URL the server listens on, e.g. `http://127.0.0.1:3000`. */
+  readonly url: string;
+  readonly stop: () => Promise<void>;
+}
+
+export interface StartOptions {
+  readonly config: ApiConfig;
+  readonly databaseUrl: string;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+export const startApi = async (options: StartOptions): Promise<RunningApi> => {
+  const db = createDatabase({
+    connectionString: options.databaseUrl,
+    max: options.config.databasePoolSize,
+    applicationName: "debt-collection-api",
+    onIdleConnectionError: (error) => options.logger.warn({ err: error }, "idle database connection lost"),
+  });
+  const services: AppServices = {
+    db,
+    ids: makeIds(options.config.idEncryptionKey),
+    clock: options.clock,
+    config: options.config,
+    logger: options.logger,
+  };
+  const app = createApp(services);
+  const server = app.listen(options.config.port, options.config.host);
+  // Slow clients may not hold a connection open forever (headers and body).
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 60_000;
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : options.config.port;
+  const host = options.config.host === "0.0.0.0" ? "127.0.0.1" : options.config.host;
+  return {
+    server,
+    services,
+    url: `http://${host}:${port}`,
+    stop: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await db.destroy();
+    },
+  };
+};

@@ -1,0 +1,48 @@
+/** The documented error responses shared by many operations (contract 7.1). */
+import type { ErrorCase } from "./endpoint.ts";
+
+export const messages = {
+  validationFailed: "Validation failed",
+  unauthorized: "Authentication credentials are missing or invalid",
+  missingScope: (scope: string) => `Required scope "${scope}" not found in token`,
+  debtAccessDenied: "Access denied to this debt",
+  creditorNotFound: "Creditor not found",
+  debtNotFound: "Debt not found",
+  companyNotFound: "Company not found",
+  internal: "Internal server error",
+  rateLimited: "Rate limit exceeded",
+  payloadTooLarge: "Request body too large",
+  unsupportedMediaType: "Unsupported media type: expected application/json",
+  malformedJson: "Malformed JSON body",
+  routeNotFound: "Route not found",
+  methodNotAllowed: "Method not allowed",
+  serviceUnavailable: "Service temporarily unavailable",
+} as const;
+
+const api = (status: number, message: string, description: string, errorCode?: string): ErrorCase => ({
+  status,
+  message,
+  description,
+  envelope: "api",
+  ...(errorCode === undefined ? {} : { errorCode }),
+});
+
+export const errorCases = {
+  validation: api(400, messages.validationFailed, "The request is invalid; `details` names each field"),
+  unauthorized: api(401, messages.unauthorized, "Missing, malformed, expired or revoked bearer token"),
+  missingScope: (scope: string) => api(403, messages.missingScope(scope), `The token lacks the \`${scope}\` scope`),
+  notFound: (message: string) => api(404, message, "Unknown id, or an id of another company"),
+  debtAccessDenied: api(403, messages.debtAccessDenied, "The debt exists but this token may not act on it"),
+  payloadTooLarge: api(413, messages.payloadTooLarge, "The body exceeds the operation's size limit"),
+  unsupportedMediaType: api(415, messages.unsupportedMediaType, "The body is not `application/json`"),
+  rateLimited: api(429, messages.rateLimited, "The company exceeded this operation's rate limit; see `Retry-After`", "rate_limited"),
+  internal: api(500, messages.internal, "Unexpected server failure (the response carries no internals)"),
+} as const;
+
+/** The errors every bearer-protected operation can answer. */
+export const protectedErrors = (scope: string): ReadonlyArray<ErrorCase> => [
+  errorCases.unauthorized,
+  errorCases.missingScope(scope),
+  errorCases.rateLimited,
+  errorCases.internal,
+];

@@ -1,0 +1,73 @@
+/**
+ * Wire formats of contract 2.1: handlers hold Dates, the wire holds strings.
+ * Each schema decodes the string form and encodes a Date to exactly that form.
+ */
+import { ParseResult, Schema } from "effect";
+
+const pad = (value: number, width = 2) => String(value).padStart(width, "0");
+const datePart = (date: Date) => `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+const timePart = (date: Date) => `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
+
+/** `2026-11-21T16:03:18+00:00`: followup, debt and company timestamps. */
+export const formatIsoOffset = (date: Date): string => `${datePart(date)}T${timePart(date)}+00:00`;
+/** `2026-11-21 16:03:18` (UTC): creditor createdAt and updatedAt. */
+export const formatCreditorTimestamp = (date: Date): string => `${datePart(date)} ${timePart(date)}`;
+/** `2026-11-21T16:03:18.123Z`: snapshot timestamps. */
+export const formatUtc = (date: Date): string => date.toISOString();
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** True for a real calendar date `YYYY-MM-DD` (rejects 2026-02-30). */
+export const isPlainDate = (value: string): boolean => {
+  if (!PLAIN_DATE.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && datePart(date) === value;
+};
+
+/** True for an ISO 8601 date-time with a `Z` or numeric offset that denotes a real instant. */
+export const isIsoDateTime = (value: string): boolean => ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
+
+const dateFromString = (pattern: string, description: string, format: (date: Date) => string, example: string) =>
+  Schema.transformOrFail(
+    Schema.String.annotations({ description, examples: [example], ...(pattern === "" ? {} : { pattern }) }),
+    Schema.DateFromSelf,
+    {
+      strict: true,
+      decode: (value, _, ast) => {
+        const date = new Date(value.includes("T") || value.includes("Z") ? value : `${value.replace(" ", "T")}Z`);
+        return Number.isNaN(date.getTime())
+          ? ParseResult.fail(new ParseResult.Type(ast, value, `expected ${description}`))
+          : ParseResult.succeed(date);
+      },
+      encode: (date) => ParseResult.succeed(format(date)),
+    },
+  );
+
+export const IsoOffsetDateTime = dateFromString(
+  "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\+00:00$",
+  "ISO 8601 date-time with offset",
+  formatIsoOffset,
+  "2026-11-21T16:03:18+00:00",
+).annotations({ jsonSchema: { type: "string", format: "date-time", examples: ["2026-11-21T16:03:18+00:00"] } });
+
+export const CreditorDateTime = dateFromString(
+  "^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$",
+  "date-time YYYY-MM-DD HH:mm:ss (UTC)",
+  formatCreditorTimestamp,
+  "2026-11-21 16:03:18",
+).annotations({ jsonSchema: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$", examples: ["2026-11-21 16:03:18"] } });
+
+export const UtcDateTime = dateFromString("", "ISO 8601 UTC date-time", formatUtc, "2026-11-21T16:03:18.123Z").annotations({
+  jsonSchema: { type: "string", format: "date-time", examples: ["2026-11-21T16:03:18.123Z"] },
+});
+
+/** A plain calendar date `YYYY-MM-DD`, kept as a string on both sides. */
+export const PlainDate = Schema.String.pipe(
+  Schema.filter((value) => isPlainDate(value) || "expected a date YYYY-MM-DD"),
+).annotations({ jsonSchema: { type: "string", format: "date", examples: ["2026-11-21"] } });
+
+/** An ISO 8601 date-time string accepted in requests (any offset), kept as a string. */
+export const IsoDateTimeInput = Schema.String.pipe(
+  Schema.filter((value) => isIsoDateTime(value) || "expected an ISO 8601 date-time with offset, e.g. 2026-11-21T16:03:18+00:00"),
+).annotations({ jsonSchema: { type: "string", format: "date-time", examples: ["2026-11-21T16:03:18+00:00"] } });
