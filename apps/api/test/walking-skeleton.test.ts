@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";
 
 const t = await startTestApi();
@@ -66,7 +67,11 @@ describe("GET /external-api/v1/company/profile", () => {
     const response = await t.get("/external-api/v1/company/profile", token);
     expect(response.status).toBe(200);
     expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
-    const body = (await response.json()) as { error: boolean; message: string; data: Record<string, unknown> };
+    const body = await expectContract<{ error: boolean; message: string; data: Record<string, unknown> }>(
+      response,
+      "get",
+      "/external-api/v1/company/profile",
+    );
     expect(body.error).toBe(false);
     expect(body.message).toBe("Company profile retrieved successfully");
     expect(body.data).toEqual({
@@ -106,7 +111,7 @@ describe("GET /external-api/v1/company/profile", () => {
     const token = await t.token(acme, "debts:read");
     const response = await t.get("/external-api/v1/company/profile", token);
     expect(response.status).toBe(403);
-    expect(await response.json()).toEqual({
+    expect(await expectContract(response, "get", "/external-api/v1/company/profile")).toEqual({
       error: true,
       message: 'Required scope "company:read" not found in token',
       code: 403,

@@ -13,13 +13,7 @@ import type { TestProject } from "vitest/node";
 import { createDatabase, withDatabaseName } from "../connection.ts";
 import { type DatabaseHandle, startEmbeddedPostgres } from "../embedded-postgres.ts";
 import { migrateAll } from "../migrate.ts";
-
-declare module "vitest" {
-  interface ProvidedContext {
-    /** Server URL (maintenance database) and the migrated template's name. */
-    testDatabase: { serverUrl: string; template: string };
-  }
-}
+import "./provided-context.ts";
 
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {

@@ -7,6 +7,7 @@ import { type Kysely, sql } from "kysely";
 import { afterAll, inject } from "vitest";
 import { createDatabase, withDatabaseName } from "../connection.ts";
 import type { Database } from "../schema.ts";
+import "./provided-context.ts";
 
 export interface TestDatabase {
   readonly db: Kysely<Database>;

@@ -1,0 +1,41 @@
+/**
+ * Pagination of every list operation (contract 4.9): `page` from 1 (default
+ * 1), `limit` from 1 to 100 (default 20). Out-of-range values are a 400
+ * naming the parameter, never silently clamped (docs/decisions/0003).
+ */
+import { Schema } from "effect";
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** A query-string integer in [min, max] with a default when absent. */
+export const QueryInt = (options: { readonly min: number; readonly max: number; readonly default: number; readonly description: string }) =>
+  Schema.optionalWith(
+    Schema.NumberFromString.pipe(Schema.int(), Schema.between(options.min, options.max)).annotations({
+      message: () => `must be an integer from ${options.min} to ${options.max}`,
+      jsonSchema: {
+        type: "integer",
+        minimum: options.min,
+        maximum: options.max,
+        default: options.default,
+        description: options.description,
+      },
+    }),
+    { default: () => options.default },
+  );
+
+export const paginationFields = {
+  page: QueryInt({ min: 1, max: 1_000_000, default: 1, description: "Page number, from 1" }),
+  limit: QueryInt({ min: 1, max: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: "Page size, at most 100" }),
+};
+
+export const PaginationQuery = Schema.Struct(paginationFields);
+export type PaginationQuery = typeof PaginationQuery.Type;
+
+/** The `pagination` object of a list envelope. */
+export const paginationOf = (query: PaginationQuery, total: number) => ({
+  total,
+  page: query.page,
+  limit: query.limit,
+  pages: Math.ceil(total / query.limit),
+});

@@ -1,0 +1,9 @@
+/** What the global set-up hands to test files through vitest's provide/inject. */
+declare module "vitest" {
+  interface ProvidedContext {
+    /** Server URL (maintenance database) and the migrated template's name. */
+    testDatabase: { serverUrl: string; template: string };
+  }
+}
+
+export {};
