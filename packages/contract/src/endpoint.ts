@@ -41,6 +41,7 @@ export interface Endpoint<
   readonly query?: Schema.Schema<Query, Readonly<Record<string, string | ReadonlyArray<string> | undefined>>>;
   readonly body?: {
     readonly contentType: "application/json" | "application/x-www-form-urlencoded";
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- schemas are invariant in their encoded type
     readonly schema: Schema.Schema<Body, any>;
     /** Bytes accepted before 413. */
     readonly maxBytes: number;
@@ -48,6 +49,7 @@ export interface Endpoint<
   readonly success: {
     readonly status: number;
     readonly description: string;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- schemas are invariant in their encoded type
     readonly schema: Schema.Schema<Success, any>;
     readonly headers?: Readonly<Record<string, string>>;
   };
@@ -56,6 +58,13 @@ export interface Endpoint<
   readonly errors: ReadonlyArray<ErrorCase>;
   readonly rateLimit: RateLimitClass;
 }
+
+/**
+ * Any endpoint, whatever its types: for code that walks the whole table (the
+ * OpenAPI emitter, the router). Schemas are invariant, so only `any` fits all.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyEndpoint = Endpoint<any, any, any, any, any>;
 
 /** Declares an endpoint (identity, for inference). */
 export const endpoint = <

