@@ -1,5 +1,5 @@
 /** The Koa application: middleware order, routes and fallbacks. */
-import { openApiDocument } from "@dc/contract";
+import { openApiDocument } from "@dc/contract/document";
 import Koa from "koa";
 import { MethodNotAllowed, RouteNotFound } from "./http/api-error.ts";
 import type { Handlers } from "./http/handler.ts";

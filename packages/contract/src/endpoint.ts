@@ -37,8 +37,12 @@ export interface Endpoint<
   readonly tags: ReadonlyArray<string>;
   readonly summary: string;
   readonly description: string;
-  readonly params?: Schema.Schema<Params, Readonly<Record<string, string>>>;
-  readonly query?: Schema.Schema<Query, Readonly<Record<string, string | ReadonlyArray<string> | undefined>>>;
+  /** Path parameters: a struct of fields encoded as strings. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- schemas are invariant in their encoded type
+  readonly params?: Schema.Schema<Params, any>;
+  /** Query parameters: a struct of optional fields encoded as strings. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- schemas are invariant in their encoded type
+  readonly query?: Schema.Schema<Query, any>;
   readonly body?: {
     readonly contentType: "application/json" | "application/x-www-form-urlencoded";
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- schemas are invariant in their encoded type
@@ -81,3 +85,44 @@ export const API_PREFIX = "/external-api/v1";
 
 /** Default request body limit for JSON operations other than snapshots. */
 export const DEFAULT_JSON_BODY_BYTES = 1024 * 1024;
+
+/** A response of a browser-facing operation: an HTML page, or a redirect when `html` is false. */
+export interface PageResponse {
+  readonly status: number;
+  readonly description: string;
+  readonly html: boolean;
+  /** Response header name -> what it carries (e.g. `Location`). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A browser-facing operation (HTML pages and redirects, such as the OAuth
+ * authorization endpoint). Documented in the OpenAPI document beside the
+ * JSON endpoints, but served outside the JSON router; its query and body
+ * schemas are the ones the server decodes with.
+ */
+export interface Page<Query = unknown, Body = unknown> {
+  readonly operationId: string;
+  readonly method: "get" | "post";
+  readonly path: string;
+  readonly tags: ReadonlyArray<string>;
+  readonly summary: string;
+  readonly description: string;
+  /** Query parameters: a struct of optional fields encoded as strings. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- schemas are invariant in their encoded type
+  readonly query?: Schema.Schema<Query, any>;
+  readonly body?: {
+    readonly contentType: "application/x-www-form-urlencoded";
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- schemas are invariant in their encoded type
+    readonly schema: Schema.Schema<Body, any>;
+    readonly maxBytes: number;
+  };
+  readonly responses: ReadonlyArray<PageResponse>;
+}
+
+/** Any page, whatever its types (the OpenAPI emitter). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyPage = Page<any, any>;
+
+/** Declares a browser-facing operation (identity, for inference). */
+export const page = <Query = unknown, Body = unknown>(declaration: Page<Query, Body>): Page<Query, Body> => declaration;

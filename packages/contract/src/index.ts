@@ -22,5 +22,4 @@ export * from "./pagination.ts";
 export * from "./scopes.ts";
 export { CompanyProfile } from "./endpoints/company.ts";
 export { TokenRequest, TokenResponse } from "./endpoints/oauth.ts";
-export { openApiDocument } from "./document.ts";
 export { buildOpenApiDocument } from "./openapi.ts";

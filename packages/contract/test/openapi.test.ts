@@ -1,0 +1,77 @@
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { openApiDocument } from "../src/document.ts";
+import { endpoints } from "../src/index.ts";
+
+interface Operation {
+  operationId: string;
+  summary: string;
+  tags: string[];
+  security: Array<Record<string, string[]>>;
+  parameters: Array<{ name: string; in: string; required: boolean }>;
+  responses: Record<string, { content?: Record<string, { examples?: Record<string, { value: { message?: string } }> }> }>;
+}
+
+const document = openApiDocument() as { paths: Record<string, Record<string, Operation>>; components: Record<string, unknown> };
+const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+  Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+);
+
+describe("the OpenAPI document", () => {
+  it("has every declared endpoint, once, with a unique operationId", () => {
+    const ids = operations.map(({ operation }) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.sort()).toEqual(Object.keys(endpoints).sort());
+  });
+
+  it("gives every operation a summary, tags and its security", () => {
+    for (const { operation } of operations) {
+      expect(operation.summary, operation.operationId).not.toBe("");
+      expect(operation.tags.length, operation.operationId).toBeGreaterThan(0);
+      const declared = endpoints[operation.operationId as keyof typeof endpoints];
+      expect(operation.security, operation.operationId).toEqual(declared.scope === null ? [] : [{ oauth2: [declared.scope] }]);
+    }
+  });
+
+  it("documents 401 and the exact 403 scope message on every protected operation", () => {
+    for (const { operation } of operations) {
+      const declared = endpoints[operation.operationId as keyof typeof endpoints];
+      if (declared.scope === null) continue;
+      const forbidden = Object.values(operation.responses["403"]?.content?.["application/json"]?.examples ?? {}).map(
+        (example) => example.value.message,
+      );
+      expect(forbidden, operation.operationId).toContain(`Required scope "${declared.scope}" not found in token`);
+      expect(operation.responses["401"], operation.operationId).toBeDefined();
+    }
+  });
+
+  it("declares every path template parameter as a required path parameter", () => {
+    for (const { path, operation } of operations) {
+      const inTemplate = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+      const declared = operation.parameters.filter((parameter) => parameter.in === "path");
+      expect(declared.map((parameter) => parameter.name).sort(), operation.operationId).toEqual(inTemplate.sort());
+      expect(declared.every((parameter) => parameter.required)).toBe(true);
+    }
+  });
+
+  it("declares the OAuth 2.0 flows with the eleven scopes of the contract", () => {
+    const schemes = document.components["securitySchemes"] as { oauth2: { flows: Record<string, { scopes: object }> } };
+    expect(Object.keys(schemes.oauth2.flows.clientCredentials!.scopes)).toHaveLength(11);
+    expect(Object.keys(schemes.oauth2.flows.authorizationCode!.scopes)).toEqual(
+      Object.keys(schemes.oauth2.flows.clientCredentials!.scopes),
+    );
+  });
+
+  it("passes Spectral's oas ruleset with no errors", () => {
+    const root = join(import.meta.dirname, "..");
+    const result = spawnSync(
+      join(root, "node_modules", ".bin", "spectral"),
+      ["lint", "openapi.json", "--ruleset", ".spectral.yaml", "--fail-severity", "error", "--format", "json"],
+      { cwd: root, encoding: "utf8" },
+    );
+    const problems = JSON.parse(result.stdout || "[]") as Array<{ severity: number; code: string; message: string; path: string[] }>;
+    expect(problems.filter((problem) => problem.severity === 0)).toEqual([]);
+    expect(result.status).toBe(0);
+  });
+});
