@@ -1,0 +1,262 @@
+/**
+ * The snapshot reconciliation planner (DESIGN 5, contract 4.2/4.3): from a
+ * campaign's current debts and a complete, validated snapshot, decide every
+ * creation, balance change, status change, plan replacement, payment record
+ * and settlement, in exact minor units, without touching anything. Planning
+ * the state a plan produces, with the same rows, plans nothing.
+ */
+import * as Contact from "./Contact.ts";
+import * as DebtStatus from "./DebtStatus.ts";
+import * as PaymentPlan from "./PaymentPlan.ts";
+import type {
+  BalanceChange,
+  Creation,
+  CurrentDebt,
+  InstallmentPayment,
+  PlannerConfig,
+  PlanRejected,
+  PlanReplacement,
+  PlanTarget,
+  ReconciliationPlan,
+  Settlement,
+  StatusChange,
+  Warning,
+} from "./ReconciliationPlan.ts";
+import { defaultConfig } from "./ReconciliationPlan.ts";
+import * as Snapshot from "./Snapshot.ts";
+import type { RowError, ValidRow } from "./SnapshotRow.ts";
+
+export { applyPlan, defaultConfig, isEmpty, isRejected } from "./ReconciliationPlan.ts";
+export type * from "./ReconciliationPlan.ts";
+export { costlyDestinationPrefixes, isCostlyDestination } from "./Contact.ts";
+
+/**
+ * Status a matched debt takes for a snapshot balance: a zero balance pays it
+ * off; a positive balance reopens a paid debt (`in_progress`). Cancelled is
+ * terminal; other statuses are left to the collection workflow.
+ */
+export const statusForBalance = (status: DebtStatus.Status, balanceMinor: number): DebtStatus.Status => {
+  if (status === DebtStatus.cancelled) return status;
+  if (balanceMinor === 0) return DebtStatus.paid;
+  return status === DebtStatus.paid ? DebtStatus.inProgress : status;
+};
+
+const indexBy = (
+  debts: ReadonlyArray<CurrentDebt>,
+  key: (debt: CurrentDebt) => string | null,
+): Map<string, CurrentDebt> => {
+  const index = new Map<string, CurrentDebt>();
+  for (const debt of debts) {
+    const value = key(debt);
+    if (value !== null && !index.has(value)) index.set(value, debt);
+  }
+  return index;
+};
+
+interface Indexes {
+  readonly byInternalId: Map<string, CurrentDebt>;
+  readonly byInvoice: Map<string, CurrentDebt>;
+}
+
+const matchOf = (indexes: Indexes, row: ValidRow): CurrentDebt | undefined =>
+  row.identity.kind === "internal_id"
+    ? indexes.byInternalId.get(row.identity.value)
+    : indexes.byInvoice.get(row.identity.value);
+
+/** Rules that need the current debts; any error rejects the whole snapshot. */
+const checkAgainstCurrent = (indexes: Indexes, rows: ReadonlyArray<ValidRow>): Array<RowError> => {
+  const errors: Array<RowError> = [];
+  for (const row of rows) {
+    if (row.identity.kind === "internal_id" && row.invoiceReference !== null) {
+      const owner = indexes.byInvoice.get(row.invoiceReference);
+      if (owner !== undefined && owner.internalId !== row.internalId) {
+        errors.push({
+          row_index: row.rowIndex,
+          field: "invoice_reference",
+          reason: `"${row.invoiceReference}" belongs to another debt`,
+        });
+      }
+    }
+    const debt = matchOf(indexes, row);
+    if (debt !== undefined && debt.currency !== row.currency) {
+      errors.push({
+        row_index: row.rowIndex,
+        field: "currency",
+        reason: `is ${row.currency} but the debt is in ${debt.currency}`,
+      });
+    }
+    const mismatch =
+      row.paymentPlan === null ? undefined : PaymentPlan.sumMismatch(row.paymentPlan, row.remainingMinor, row.currency);
+    if (mismatch !== undefined) errors.push({ row_index: row.rowIndex, field: "payment_plan", reason: mismatch });
+  }
+  return errors;
+};
+
+const installmentPayments = (
+  target: PlanTarget,
+  row: ValidRow,
+  local: PaymentPlan.LocalPlan | null,
+  incoming: PaymentPlan.MinorPlan,
+): Array<InstallmentPayment> =>
+  PaymentPlan.newPaidInstallments(local, incoming).map((item) => ({
+    target,
+    rowIndex: row.rowIndex,
+    planExternalReference: incoming.externalReference,
+    installmentExternalReference: item.externalReference,
+    // Validated rows guarantee both on paid installments.
+    externalPaymentId: item.externalPaymentId ?? "",
+    amountMinor: item.amountMinor,
+    paidAt: item.paidAt ?? "",
+  }));
+
+/** An incoming plan changes the debt: it differs from the active one, or cancels an existing one. */
+const replacesLocal = (local: PaymentPlan.LocalPlan | null, incoming: PaymentPlan.MinorPlan): boolean =>
+  incoming.status === "active" ? local === null || !PaymentPlan.equalsLocal(local, incoming) : local !== null;
+
+/**
+ * Plans the reconciliation of a complete snapshot against a campaign's
+ * current debts. Returns `PlanRejected` with row errors when a cross-row rule
+ * or a rule needing the current debts fails (duplicate identities, mixed
+ * streams, an invoice reference of another debt, a currency change, a plan
+ * not summing to the balance); otherwise the plan. Rows are `ValidRow`s from
+ * `Snapshot.validateRows`.
+ */
+export const plan = (
+  current: ReadonlyArray<CurrentDebt>,
+  rows: ReadonlyArray<ValidRow>,
+  config: PlannerConfig = defaultConfig,
+): ReconciliationPlan | PlanRejected => {
+  const indexes: Indexes = {
+    byInternalId: indexBy(current, (debt) => debt.internalId),
+    byInvoice: indexBy(current, (debt) => debt.invoiceReference),
+  };
+  const errors = [...Snapshot.checkAcrossRows(rows), ...checkAgainstCurrent(indexes, rows)];
+  if (errors.length > 0) {
+    return { _tag: "PlanRejected", errors: errors.sort((a, b) => a.row_index - b.row_index) };
+  }
+
+  const creations: Array<Creation> = [];
+  const balanceChanges: Array<BalanceChange> = [];
+  const statusChanges: Array<StatusChange> = [];
+  const planReplacements: Array<PlanReplacement> = [];
+  const payments: Array<InstallmentPayment> = [];
+  const warnings: Array<Warning> = [];
+  const matched = new Set<number>();
+  let updated = 0;
+  let unchanged = 0;
+  let plansKept = 0;
+  let skipped = 0;
+
+  const warnPhone = (row: ValidRow, phone: string | null): void => {
+    if (phone !== null && !config.allowExpensiveDestinations && Contact.isCostlyDestination(phone)) {
+      warnings.push({
+        row_index: row.rowIndex,
+        code: "expensive_destination",
+        field: "phone",
+        message: `${phone} is a costly destination; the campaign configuration does not allow contacting it`,
+      });
+    }
+  };
+
+  for (const row of rows) {
+    const debt = matchOf(indexes, row);
+    if (debt === undefined) {
+      if (row.remainingMinor === 0) {
+        skipped++;
+        continue;
+      }
+      const target = { creationIndex: creations.length };
+      creations.push({ rowIndex: row.rowIndex, row });
+      if (row.paymentPlan !== null && replacesLocal(null, row.paymentPlan)) {
+        planReplacements.push({ target, rowIndex: row.rowIndex, plan: row.paymentPlan });
+        payments.push(...installmentPayments(target, row, null, row.paymentPlan));
+      }
+      warnPhone(row, row.phone);
+      continue;
+    }
+    matched.add(debt.id);
+    if (debt.status === DebtStatus.cancelled) {
+      unchanged++;
+      warnings.push({
+        row_index: row.rowIndex,
+        code: "debt_cancelled",
+        field: row.identity.kind,
+        message: `the debt "${row.identity.value}" is cancelled; the row was not applied`,
+      });
+      continue;
+    }
+    let changed = false;
+    let installmentMinor = 0;
+    const target = { debtId: debt.id };
+    if (row.paymentPlan === null) {
+      if (debt.activePlan !== null) plansKept++;
+    } else if (replacesLocal(debt.activePlan, row.paymentPlan)) {
+      planReplacements.push({ target, rowIndex: row.rowIndex, plan: row.paymentPlan });
+      const fromInstallments = installmentPayments(target, row, debt.activePlan, row.paymentPlan);
+      for (const payment of fromInstallments) installmentMinor += payment.amountMinor;
+      payments.push(...fromInstallments);
+      changed = true;
+    }
+    if (debt.balanceMinor !== row.remainingMinor || installmentMinor !== 0) {
+      const paymentDeltaMinor = debt.balanceMinor - row.remainingMinor;
+      balanceChanges.push({
+        debtId: debt.id,
+        rowIndex: row.rowIndex,
+        fromMinor: debt.balanceMinor,
+        toMinor: row.remainingMinor,
+        paymentDeltaMinor,
+        installmentPaymentsMinor: installmentMinor,
+        directPaymentMinor: paymentDeltaMinor - installmentMinor,
+      });
+      changed = true;
+    }
+    const status = statusForBalance(debt.status, row.remainingMinor);
+    if (status !== debt.status) {
+      statusChanges.push({ debtId: debt.id, from: debt.status, to: status });
+      changed = true;
+    }
+    if (changed) updated++;
+    else unchanged++;
+    warnPhone(row, row.phone ?? debt.phone);
+  }
+
+  const settlements: Array<Settlement> = current
+    .filter((debt) => !matched.has(debt.id) && DebtStatus.isActive(debt.status))
+    .map((debt) => ({
+      debtId: debt.id,
+      fromMinor: debt.balanceMinor,
+      paymentDeltaMinor: debt.balanceMinor,
+      fromStatus: debt.status,
+      toStatus: DebtStatus.paid,
+      cancelsPlan: debt.activePlan !== null,
+    }));
+
+  const recordedPayments =
+    payments.length +
+    balanceChanges.filter((change) => change.directPaymentMinor !== 0).length +
+    settlements.filter((settlement) => settlement.paymentDeltaMinor !== 0).length;
+
+  return {
+    _tag: "ReconciliationPlan",
+    creations,
+    balanceChanges,
+    statusChanges,
+    planReplacements,
+    paymentsFromInstallments: payments,
+    plansKept,
+    settlements,
+    warnings,
+    counts: {
+      rows: rows.length,
+      created: creations.length,
+      updated,
+      unchanged,
+      settled: settlements.length,
+      plans_replaced: planReplacements.length,
+      plans_kept: plansKept,
+      payments: recordedPayments,
+      skipped_zero_balance: skipped,
+      warnings: warnings.length,
+    },
+  };
+};

@@ -1,0 +1,16 @@
+/**
+ * The domain of the debt-collection service: pure rules and schemas shared
+ * by the api, the worker, the tests and the client's pre-validation. Each
+ * module is one concept, consumed as a namespace.
+ */
+export * as Contact from "./Contact.ts";
+export * as Dates from "./Dates.ts";
+export * as DebtStatus from "./DebtStatus.ts";
+export * as Followup from "./Followup.ts";
+export * as Ids from "./Ids.ts";
+export * as Money from "./Money.ts";
+export * as PaymentPlan from "./PaymentPlan.ts";
+export * as Reconciliation from "./Reconciliation.ts";
+export * as ReconciliationPlan from "./ReconciliationPlan.ts";
+export * as Snapshot from "./Snapshot.ts";
+export * as SnapshotRow from "./SnapshotRow.ts";

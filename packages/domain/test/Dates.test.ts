@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import * as Dates from "../src/Dates.ts";
+
+describe("isCalendarDate", () => {
+  it("accepts real days only, leap years included", () => {
+    const dates = [
+      "2024-02-29",
+      "2000-02-29",
+      "1900-02-29",
+      "2023-02-29",
+      "2024-04-31",
+      "2024-12-31",
+      "2024-13-01",
+      "2024-00-10",
+    ];
+    expect(dates.map(Dates.isCalendarDate)).toEqual([true, true, false, false, false, true, false, false]);
+    expect(["2024-1-01", "20240101", "2024-01-01T00:00:00Z", ""].map(Dates.isCalendarDate)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+});
+
+describe("isIsoDateTime", () => {
+  it("requires an offset or Z and valid clock values", () => {
+    const valid = [
+      "2024-05-01T10:00:00Z",
+      "2024-05-01T10:00:00+02:00",
+      "2024-05-01T23:59:59.123456789-11:30",
+      "2024-05-01T10:00Z",
+    ];
+    const invalid = [
+      "2024-05-01T10:00:00",
+      "2024-05-01 10:00:00Z",
+      "2024-05-01T24:00:00Z",
+      "2024-05-01T10:60:00Z",
+      "2024-05-01T10:00:60Z",
+      "2024-05-01T10:00:00+24:00",
+      "2024-02-30T10:00:00Z",
+      "2024-05-01T10:00:00.Z",
+    ];
+    expect(valid.map(Dates.isIsoDateTime)).toEqual([true, true, true, true]);
+    expect(invalid.map(Dates.isIsoDateTime)).toEqual(invalid.map(() => false));
+  });
+});
