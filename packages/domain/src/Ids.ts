@@ -20,6 +20,8 @@ export const kinds = [
   "campaign",
   "snapshot",
   "webhook_endpoint",
+  "debtor_request",
+  "ai_detection",
 ] as const;
 
 export type Kind = (typeof kinds)[number];
@@ -45,6 +47,8 @@ export const tags: { readonly [K in Kind]: number } = {
   campaign: 11,
   snapshot: 12,
   webhook_endpoint: 13,
+  debtor_request: 14,
+  ai_detection: 15,
 };
 
 const kindByTag: ReadonlyMap<number, Kind> = new Map(kinds.map((kind) => [tags[kind], kind]));
