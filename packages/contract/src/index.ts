@@ -19,6 +19,7 @@ export * from "./envelopes.ts";
 export * from "./errors.ts";
 export * from "./formats.ts";
 export * from "./pagination.ts";
+export * from "./rate-limits.ts";
 export * from "./scopes.ts";
 export { CompanyProfile } from "./endpoints/company.ts";
 export { TokenRequest, TokenResponse } from "./endpoints/oauth.ts";

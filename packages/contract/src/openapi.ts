@@ -6,7 +6,22 @@
 import { JSONSchema, type Schema, SchemaAST } from "effect";
 import type { AnyEndpoint, AnyPage, ErrorCase } from "./endpoint.ts";
 import { ErrorEnvelope, OAuthError } from "./envelopes.ts";
+import { rateLimits } from "./rate-limits.ts";
 import { scopeDescriptions } from "./scopes.ts";
+
+/** `x-rate-limit`: the company's budget for this operation, when it has one. */
+const rateLimitExtension = (endpoint: AnyEndpoint) => {
+  const limit = rateLimits[endpoint.rateLimit];
+  return limit === null
+    ? {}
+    : {
+        "x-rate-limit": {
+          requests: limit.requests,
+          window_seconds: limit.windowSeconds,
+          shared_by: limit.per === "class" ? `every ${endpoint.rateLimit} operation of the company` : "this operation, per company",
+        },
+      };
+};
 
 type Json = Record<string, unknown>;
 
@@ -126,7 +141,7 @@ export const buildOpenApiDocument = (
         ...alternates,
         ...errorResponses(endpoint.errors),
       },
-      "x-rate-limit-class": endpoint.rateLimit,
+      ...rateLimitExtension(endpoint),
     };
   };
 

@@ -9,6 +9,10 @@ import { Data } from "effect";
 export class ValidationFailed extends Data.TaggedError("ValidationFailed")<{
   /** Field path (dotted) -> message. */
   readonly details: Readonly<Record<string, string>>;
+  /** 400 by default; 422 for well-formed content that breaks a rule (snapshot rows, docs/decisions/0300). */
+  readonly status?: 400 | 422;
+  /** A machine-readable code where the status alone is ambiguous (`invalid_snapshot_row`, `too_many_rows`...). */
+  readonly errorCode?: string;
 }> {}
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- Effect's idiom for a tagged error without fields
@@ -21,6 +25,9 @@ export class NotFound extends Data.TaggedError("NotFound")<{ readonly message: s
 
 /** 403 for a resource that exists but may not be acted on (contract: "Access denied to this debt"). */
 export class AccessDenied extends Data.TaggedError("AccessDenied")<{ readonly message: string }> {}
+
+/** 410 for a link that was valid and has expired (pre-signed media URLs). */
+export class Gone extends Data.TaggedError("Gone")<{ readonly message: string }> {}
 
 /** 409 with a machine-readable code (snapshot conflicts). */
 export class Conflict extends Data.TaggedError("Conflict")<{ readonly errorCode: string; readonly message: string }> {}
@@ -59,6 +66,7 @@ export type ApiError =
   | MissingScope
   | NotFound
   | AccessDenied
+  | Gone
   | Conflict
   | PayloadTooLarge
   | UnsupportedMediaType
@@ -84,9 +92,10 @@ const envelope = (status: number, message: string, extra: Record<string, unknown
 type Renderers = { readonly [Tag in ApiError["_tag"]]: (error: Extract<ApiError, { _tag: Tag }>) => RenderedError };
 
 const renderers: Renderers = {
-  ValidationFailed: ({ details }) => ({
-    status: 400,
-    body: envelope(400, messages.validationFailed, {
+  ValidationFailed: ({ details, status = 400, errorCode }) => ({
+    status,
+    body: envelope(status, messages.validationFailed, {
+      ...(errorCode === undefined ? {} : { error_code: errorCode }),
       details,
       errors: Object.entries(details).map(([property, message]) => ({ property, message })),
     }),
@@ -103,6 +112,7 @@ const renderers: Renderers = {
   }),
   NotFound: ({ message }) => ({ status: 404, body: envelope(404, message) }),
   AccessDenied: ({ message }) => ({ status: 403, body: envelope(403, message) }),
+  Gone: ({ message }) => ({ status: 410, body: envelope(410, message) }),
   Conflict: ({ errorCode, message }) => ({ status: 409, body: envelope(409, message, { error_code: errorCode }) }),
   PayloadTooLarge: ({ limitBytes }) => ({
     status: 413,

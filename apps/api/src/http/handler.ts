@@ -9,6 +9,8 @@ export interface Reply<Success> {
   readonly status?: number;
   readonly body: Success;
   readonly headers?: Readonly<Record<string, string>>;
+  /** An identical replay of an already accepted decision: not counted against the rate limit. */
+  readonly replay?: boolean;
 }
 
 export interface HandlerInput<Params, Query, Body, Authenticated extends boolean> {

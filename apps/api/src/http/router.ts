@@ -3,7 +3,7 @@
  * operation, authenticate and check its scope, read and decode the request,
  * run the handler, encode the reply with the declared success schema.
  */
-import { type Endpoint, endpoints, type Scope } from "@dc/contract";
+import { type Endpoint, endpoints, rateLimits, type Scope } from "@dc/contract";
 import Router from "@koa/router";
 import { Schema } from "effect";
 import type { Context } from "koa";
@@ -12,6 +12,7 @@ import type { AppServices } from "../services.ts";
 import { MissingScope, OAuthFailure } from "./api-error.ts";
 import { decodeOrFail } from "./decode.ts";
 import type { Handlers, Reply } from "./handler.ts";
+import { consumeRateLimit, rateLimitHeaders, type RateLimitState, refundRateLimit } from "./rate-limit.ts";
 import { mediaType, parseForm, parseJson, readRawBody, requireJson } from "./read-body.ts";
 
 /** `/creditors/{id}` -> `/creditors/:id`. */
@@ -49,6 +50,14 @@ const runEndpoint = async (ctx: Context, services: AppServices, endpoint: AnyEnd
     ctx.state["companyId"] = principal.companyId;
     if (!principal.scopes.has(endpoint.scope)) throw new MissingScope({ scope: endpoint.scope });
   }
+  // Counted after authentication (the budget is the company's) and before the body is read.
+  const limit = rateLimits[endpoint.rateLimit];
+  let rateLimit: RateLimitState | undefined;
+  if (limit !== null && principal !== undefined) {
+    const subject = limit.per === "class" ? endpoint.rateLimit : endpoint.operationId;
+    rateLimit = await consumeRateLimit(services.db, services.clock.now(), `company:${principal.companyId}:${subject}`, limit);
+    for (const [name, value] of Object.entries(rateLimitHeaders(rateLimit))) ctx.set(name, value);
+  }
   const params = endpoint.params ? decodeOrFail(endpoint.params, ctx.params, "path") : undefined;
   const query = endpoint.query ? decodeOrFail(endpoint.query, { ...ctx.query }, "query") : undefined;
   const { raw, value } = await readBody(ctx, endpoint);
@@ -63,6 +72,10 @@ const runEndpoint = async (ctx: Context, services: AppServices, endpoint: AnyEnd
     services,
     ctx,
   });
+  if (reply.replay === true && rateLimit !== undefined) {
+    await refundRateLimit(services.db, rateLimit);
+    ctx.set("RateLimit-Remaining", String(rateLimit.remaining + 1));
+  }
   ctx.status = reply.status ?? endpoint.success.status;
   for (const [name, headerValue] of Object.entries({ ...endpoint.success.headers, ...reply.headers })) ctx.set(name, headerValue);
   // Encoding with the declared schema both formats (dates) and checks the reply against the contract.

@@ -53,5 +53,5 @@ export const startTestApi = async () => {
   const get = (path: string, accessToken?: string) =>
     request(path, { headers: accessToken === undefined ? {} : { authorization: `Bearer ${accessToken}` } });
 
-  return { api, db, clock, logLines, request, tokenResponse, token, tenant, get };
+  return { api, db, databaseUrl, clock, logLines, request, tokenResponse, token, tenant, get };
 };

@@ -1,0 +1,100 @@
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.ts";
+import { createLogger } from "../src/logger.ts";
+import { startApi } from "../src/server.ts";
+import { expectContract } from "./support/contract-validator.ts";
+import { startTestApi, TEST_START } from "./support/harness.ts";
+
+const t = await startTestApi();
+const PROFILE = "/external-api/v1/company/profile";
+
+/** Sets the company's used budget for an operation in the current hour, as if that many requests had been made. */
+const spend = async (companyId: number, subject: string, count: number) => {
+  const now = t.clock.now().getTime();
+  const windowStart = new Date(Math.floor(now / 3_600_000) * 3_600_000);
+  await t.db
+    .insertInto("rate_limit_counters")
+    .values({ key: `company:${companyId}:${subject}`, window_start: windowStart, count, expires_at: new Date(windowStart.getTime() + 3_600_000) })
+    .onConflict((conflict) => conflict.columns(["key", "window_start"]).doUpdateSet({ count }))
+    .execute();
+};
+
+const companyIdOf = async (name: string) =>
+  (await t.db.selectFrom("companies").select("id").where("name", "=", name).executeTakeFirstOrThrow()).id;
+
+describe("per-company rate limits (contract part 8)", () => {
+  it("answer the 1,000th request of the hour and refuse the 1,001st with 429 and the RateLimit headers", async () => {
+    const tenant = await t.tenant("Busy Corp");
+    const token = await t.token(tenant);
+    const companyId = await companyIdOf("Busy Corp");
+    await spend(companyId, "getCompanyProfile", 998);
+
+    const last = await t.get(PROFILE, token);
+    expect(last.status).toBe(200);
+    expect(last.headers.get("ratelimit-limit")).toBe("1000");
+    expect(last.headers.get("ratelimit-remaining")).toBe("1");
+    // The test clock stands at 10:00:00, the start of the window.
+    expect(last.headers.get("ratelimit-reset")).toBe("3600");
+
+    expect((await t.get(PROFILE, token)).headers.get("ratelimit-remaining")).toBe("0");
+
+    const refused = await t.get(PROFILE, token);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("3600");
+    expect(refused.headers.get("ratelimit-limit")).toBe("1000");
+    expect(refused.headers.get("ratelimit-remaining")).toBe("0");
+    expect(await expectContract(refused, "get", PROFILE)).toEqual({
+      error: true,
+      message: "Rate limit exceeded",
+      code: 429,
+      error_code: "rate_limited",
+    });
+  });
+
+  it("give each company its own budget", async () => {
+    const other = await t.tenant("Quiet Corp");
+    const response = await t.get(PROFILE, await t.token(other));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("ratelimit-remaining")).toBe("999");
+  });
+
+  it("open a new budget when the hour turns", async () => {
+    const tenant = await t.tenant("Hourly Corp");
+    const token = await t.token(tenant);
+    await spend(await companyIdOf("Hourly Corp"), "getCompanyProfile", 1000);
+    expect((await t.get(PROFILE, token)).status).toBe(429);
+    t.clock.set(new Date(TEST_START.getTime() + 3_600_000));
+    const next = await t.get(PROFILE, await t.token(tenant));
+    expect(next.status).toBe(200);
+    expect(next.headers.get("ratelimit-remaining")).toBe("999");
+  });
+
+  it("share one budget between api processes over the same database", async () => {
+    const second = await startApi({
+      config: loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" }),
+      databaseUrl: t.databaseUrl,
+      clock: t.clock,
+      logger: createLogger("silent", new Writable({ write: (_chunk, _encoding, callback) => callback() })),
+    });
+    try {
+      const tenant = await t.tenant("Spread Corp");
+      const token = await t.token(tenant);
+      await spend(await companyIdOf("Spread Corp"), "getCompanyProfile", 998);
+      const headers = { authorization: `Bearer ${token}` };
+      expect((await fetch(`${t.api.url}${PROFILE}`, { headers })).status).toBe(200);
+      expect((await fetch(`${second.url}${PROFILE}`, { headers })).status).toBe(200);
+      expect((await fetch(`${second.url}${PROFILE}`, { headers })).status).toBe(429);
+      expect((await fetch(`${t.api.url}${PROFILE}`, { headers })).status).toBe(429);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it("do not count requests refused before authentication", async () => {
+    const tenant = await t.tenant("Anonymous Corp");
+    for (let i = 0; i < 3; i++) expect((await t.get(PROFILE, "not-a-token")).status).toBe(401);
+    const response = await t.get(PROFILE, await t.token(tenant));
+    expect(response.headers.get("ratelimit-remaining")).toBe("999");
+  });
+});
