@@ -5,6 +5,8 @@ import { MethodNotAllowed, RouteNotFound } from "./http/api-error.ts";
 import type { Handlers } from "./http/handler.ts";
 import { requestContext } from "./http/request-context.ts";
 import { buildRouter } from "./http/router.ts";
+import { createApiMetrics } from "./observability/metrics.ts";
+import { mountOperationalRoutes } from "./observability/routes.ts";
 import { handlers as defaultHandlers } from "./routes/index.ts";
 import type { AppServices } from "./services.ts";
 
@@ -18,7 +20,10 @@ export const createApp = (services: AppServices, handlers: Handlers = defaultHan
     ctx.body = document;
   });
 
-  app.use(requestContext(services.logger));
+  const metrics = createApiMetrics(services.db);
+  mountOperationalRoutes(router, services, metrics);
+
+  app.use(requestContext(services.logger, metrics.observeRequest));
   app.use(async (ctx, next) => {
     ctx.set("X-Content-Type-Options", "nosniff");
     ctx.set("Cache-Control", "no-store");

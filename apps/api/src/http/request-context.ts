@@ -10,7 +10,10 @@ import { classifyUnexpected, internalErrorResponse, isApiError, renderApiError, 
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
-export const requestContext = (logger: Logger): Middleware => async (ctx, next) => {
+/** Told about every finished request (metrics). `route` is the matched route template, or `unmatched`. */
+export type RequestObserver = (labels: { method: string; route: string; status: number }, seconds: number) => void;
+
+export const requestContext = (logger: Logger, observe: RequestObserver = () => {}): Middleware => async (ctx, next) => {
   const started = process.hrtime.bigint();
   const incoming = ctx.get("x-request-id");
   const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -28,10 +31,13 @@ export const requestContext = (logger: Logger): Middleware => async (ctx, next) 
     for (const [name, value] of Object.entries(rendered.headers ?? {})) ctx.set(name, value);
   } finally {
     const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+    const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
+    const route = typeof matched === "string" ? matched : null;
+    observe({ method: ctx.method, route: route ?? "unmatched", status: ctx.status }, durationMs / 1000);
     const line = {
       requestId,
       method: ctx.method,
-      route: (ctx as { routerPath?: string }).routerPath ?? null,
+      route,
       status: ctx.status,
       durationMs: Math.round(durationMs * 100) / 100,
       companyId: ctx.state["companyId"] ?? null,

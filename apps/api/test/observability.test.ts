@@ -1,0 +1,84 @@
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.ts";
+import { createLogger } from "../src/logger.ts";
+import { startApi } from "../src/server.ts";
+import { startTestApi } from "./support/harness.ts";
+
+const t = await startTestApi();
+
+describe("operational endpoints", () => {
+  it("/healthz answers while the process lives", async () => {
+    const response = await t.get("/healthz");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok" });
+  });
+
+  it("/readyz reports the database reachable and the schema current", async () => {
+    const response = await t.get("/readyz");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ready", checks: { database: true, migrations: true } });
+  });
+
+  it("/readyz is 503 while the database cannot be reached, and /healthz stays 200", async () => {
+    const orphan = await startApi({
+      config: loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" }),
+      databaseUrl: "postgres://postgres:postgres@127.0.0.1:9/nowhere",
+      clock: t.clock,
+      logger: createLogger("silent", new Writable({ write: (_chunk, _encoding, callback) => callback() })),
+    });
+    try {
+      const ready = await fetch(`${orphan.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({ status: "not_ready", checks: { database: false, migrations: false } });
+      expect((await fetch(`${orphan.url}/healthz`)).status).toBe(200);
+      // An API call while the database is down is a 503 envelope, not a 500.
+      const call = await fetch(`${orphan.url}/external-api/v1/company/profile`, { headers: { authorization: "Bearer dcat_x" } });
+      expect(call.status).toBe(503);
+      expect(await call.json()).toEqual({ error: true, message: "Service temporarily unavailable", code: 503 });
+    } finally {
+      await orphan.stop();
+    }
+  });
+
+  it("/metrics exposes request counts and latency by route template and status, and the job queue", async () => {
+    const tenant = await t.tenant("Metered Corp");
+    const token = await t.token(tenant);
+    await t.get("/external-api/v1/company/profile", token);
+    await t.get("/external-api/v1/company/profile");
+    const response = await t.get("/metrics");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+    const text = await response.text();
+    expect(text).toMatch(/http_requests_total\{method="GET",route="\/external-api\/v1\/company\/profile",status="200"\} [1-9]/);
+    expect(text).toMatch(/http_requests_total\{method="GET",route="\/external-api\/v1\/company\/profile",status="401"\} [1-9]/);
+    expect(text).toContain('http_request_duration_seconds_bucket{le="0.1",method="GET",route="/external-api/v1/company/profile",status="200"}');
+    expect(text).toContain("# TYPE job_queue_depth gauge");
+    expect(text).toContain("# TYPE snapshots_by_status gauge");
+  });
+});
+
+describe("request logs", () => {
+  it("carry the request id, company, route, status and duration, and never a token or a secret", async () => {
+    const tenant = await t.tenant("Logged Corp");
+    const token = await t.token(tenant);
+    const response = await t.request("/external-api/v1/company/profile", {
+      headers: { authorization: `Bearer ${token}`, "x-request-id": "trace-0123456789" },
+    });
+    expect(response.headers.get("x-request-id")).toBe("trace-0123456789");
+    const line = t.logLines.map((text) => JSON.parse(text) as Record<string, unknown>).find((entry) => entry["requestId"] === "trace-0123456789");
+    expect(line).toMatchObject({
+      level: 30,
+      msg: "request",
+      method: "GET",
+      route: "/external-api/v1/company/profile",
+      status: 200,
+      companyId: expect.any(Number),
+      durationMs: expect.any(Number),
+    });
+    const everything = t.logLines.join("\n");
+    expect(everything).not.toContain(token);
+    expect(everything).not.toContain(tenant.client_secret);
+    expect(everything).not.toContain(tenant.user_password);
+  });
+});
