@@ -34,6 +34,8 @@ describe("migrations", () => {
       "oauth_refresh_tokens_expiry_idx",
       "oauth_access_tokens_grant_idx",
       "oauth_refresh_tokens_grant_idx",
+      "oauth_login_sessions_token_hash_key",
+      "oauth_login_sessions_expiry_idx",
       "oauth_grants_client_idx",
       "timeline_timepoints_timeline_id_position_key",
       "timeline_actions_timepoint_id_position_key",
