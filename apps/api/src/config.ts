@@ -20,6 +20,9 @@ const Environment = Schema.Struct({
   DATABASE_POOL_SIZE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 200)), {
     default: () => 10,
   }),
+  RATE_LIMIT_SCALE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 1_000_000)), {
+    default: () => 1,
+  }),
 });
 
 export interface ApiConfig {
@@ -32,6 +35,8 @@ export interface ApiConfig {
   readonly publicBaseUrl: string | undefined;
   readonly logLevel: string;
   readonly databasePoolSize: number;
+  /** Multiplies every rate-limit budget (load tests); 1 in normal operation. */
+  readonly rateLimitScale: number;
 }
 
 export class ConfigError extends Error {
@@ -65,5 +70,6 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>> = p
     publicBaseUrl: value.PUBLIC_BASE_URL,
     logLevel: value.LOG_LEVEL,
     databasePoolSize: value.DATABASE_POOL_SIZE,
+    rateLimitScale: value.RATE_LIMIT_SCALE,
   };
 };

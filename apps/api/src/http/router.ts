@@ -55,7 +55,8 @@ const runEndpoint = async (ctx: Context, services: AppServices, endpoint: AnyEnd
   let rateLimit: RateLimitState | undefined;
   if (limit !== null && principal !== undefined) {
     const subject = limit.per === "class" ? endpoint.rateLimit : endpoint.operationId;
-    rateLimit = await consumeRateLimit(services.db, services.clock.now(), `company:${principal.companyId}:${subject}`, limit);
+    const scaled = { ...limit, requests: limit.requests * services.config.rateLimitScale };
+    rateLimit = await consumeRateLimit(services.db, services.clock.now(), `company:${principal.companyId}:${subject}`, scaled);
     for (const [name, value] of Object.entries(rateLimitHeaders(rateLimit))) ctx.set(name, value);
   }
   const params = endpoint.params ? decodeOrFail(endpoint.params, ctx.params, "path") : undefined;
