@@ -1,0 +1,161 @@
+/**
+ * `pnpm bench` (apps/api): the resource-endpoint benchmark of issue 4 on an
+ * ephemeral embedded PostgreSQL (or BENCH_DATABASE_URL's server): seeds
+ * 1,000,000 debts, runs one api process, measures the scenarios with
+ * autocannon at 50 connections, the naive Koa + pg floor in the same run,
+ * and writes the figures to docs/benchmarks.md.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { createDatabase, migrateAll, repositoryRoot, startEmbeddedPostgres, withDatabaseName } from "@dc/db";
+import { sql } from "kysely";
+import { makeIds } from "../src/ids.ts";
+import { runScenario, sequentialLatency, type LoadResult } from "./load.ts";
+import { writeSection } from "./report.ts";
+import { seed } from "./seed.ts";
+
+const root = repositoryRoot();
+const duration = Number(process.env["BENCH_DURATION_SECONDS"] ?? 15);
+const ID_KEY = randomBytes(36).toString("base64");
+
+const waitForLine = (child: ChildProcess, pattern: RegExp): Promise<void> =>
+  new Promise((resolve, reject) => {
+    let buffer = "";
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString();
+      if (pattern.test(buffer)) resolve();
+    };
+    child.stdout?.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`process exited (${code}) before ready: ${buffer.slice(-2000)}`)));
+  });
+
+const rssOf = (pid: number) => {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rssMb: Math.round(kb("VmRSS") / 1024), peakMb: Math.round(kb("VmHWM") / 1024) };
+};
+
+const main = async () => {
+  const server =
+    process.env["BENCH_DATABASE_URL"] !== undefined
+      ? { url: process.env["BENCH_DATABASE_URL"], stop: async () => {} }
+      : await startEmbeddedPostgres({ dataDir: join(tmpdir(), `dc-bench-${randomBytes(4).toString("hex")}`), port: 54400 + Math.floor(Math.random() * 500), ephemeral: true });
+  const admin = createDatabase({ connectionString: server.url, max: 1 });
+  const name = `bench_${randomBytes(4).toString("hex")}`;
+  await sql`create database ${sql.id(name)}`.execute(admin);
+  const url = withDatabaseName(server.url, name);
+  const db = createDatabase({ connectionString: url, max: 4 });
+  const children: ChildProcess[] = [];
+  try {
+    await migrateAll(db, url);
+    const ids = makeIds(new TextEncoder().encode(ID_KEY));
+    const seeded = await seed(db, ids);
+
+    const apiPort = 3900 + Math.floor(Math.random() * 90);
+    const api = spawn(process.execPath, [join(root, "apps/api/src/main.ts")], {
+      env: { ...process.env, NODE_ENV: "production", DATABASE_URL: url, ID_ENCRYPTION_KEY: ID_KEY, PORT: String(apiPort), HOST: "127.0.0.1", LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "1000000" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    children.push(api);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${apiPort}/healthz`)).ok) break;
+      } catch {
+        if (attempt > 100) throw new Error("api did not start");
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const base = `http://127.0.0.1:${apiPort}`;
+    const tenant = seeded.tenants[0]!;
+    const tokenResponse = await fetch(`${base}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "client_credentials", client_id: tenant.client_id, client_secret: tenant.client_secret }),
+    });
+    const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+    const auth = { authorization: `Bearer ${token}` };
+
+    const naivePort = apiPort + 100;
+    const naive = spawn(process.execPath, [join(root, "apps/api/bench/naive-server.ts"), url, String(naivePort)], { stdio: ["ignore", "pipe", "inherit"] });
+    children.push(naive);
+    await waitForLine(naive, /ready/);
+
+    const results: LoadResult[] = [];
+    const measure = async (scenario: Parameters<typeof runScenario>[0]) => {
+      await runScenario({ ...scenario, durationSeconds: 2 });
+      const result = await runScenario(scenario);
+      results.push(result);
+      process.stdout.write(`${result.name}: ${result.requestsPerSecond} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}\n`);
+      return result;
+    };
+
+    const floorPage1 = await measure({ name: "naive floor: page 1 (OFFSET + count(*))", url: `http://127.0.0.1:${naivePort}/naive/${seeded.companyKey}/${seeded.regularCreditorKey}?page=1&limit=20`, durationSeconds: duration });
+    const floorPage500 = await measure({ name: "naive floor: page 450 (OFFSET 8,980)", url: `http://127.0.0.1:${naivePort}/naive/${seeded.companyKey}/${seeded.regularCreditorKey}?page=450&limit=20`, durationSeconds: duration });
+    const page1 = await measure({ name: "GET /debts/by-creditor/{id}?limit=20 page 1", url: `${base}/external-api/v1/debts/by-creditor/${seeded.regularCreditorId}?limit=20`, headers: auth, durationSeconds: duration });
+    const page450 = await measure({ name: "GET /debts/by-creditor/{id}?limit=20 page 450 (last page)", url: `${base}/external-api/v1/debts/by-creditor/${seeded.regularCreditorId}?limit=20&page=450`, headers: auth, durationSeconds: duration });
+    const page500Big = await measure({ name: "GET /debts/by-creditor/{big}?limit=20 page 500", url: `${base}/external-api/v1/debts/by-creditor/${seeded.bigCreditorId}?limit=20&page=500`, headers: auth, durationSeconds: duration });
+    const active = await measure({ name: "GET /debts?status=active&limit=100", url: `${base}/external-api/v1/debts?status=active&limit=100`, headers: auth, durationSeconds: duration });
+    const create = await measure({
+      name: "POST /debts",
+      url: `${base}/external-api/v1/debts`,
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ firstname: "Bench", lastname: "Debtor", email: "bench@example.com", amount: 120.5, currency: "EUR" }),
+      durationSeconds: duration,
+    });
+
+    const total = await sequentialLatency(200, () => fetch(`${base}/external-api/v1/debts/by-creditor/${seeded.bigCreditorId}?limit=1`, { headers: auth }));
+    process.stdout.write(`total on the 100,000-debt creditor (whole request, sequential): p50 ${total.p50} ms, p99 ${total.p99} ms\n`);
+
+    const batchBody = JSON.stringify({
+      batch_name: "bench",
+      debts: Array.from({ length: 1000 }, (_, index) => ({ temp_id: `t${index}`, firstname: "Batch", lastname: `Debtor ${index}`, email: `batch${index}@example.com`, amount: 50 + index, currency: "EUR" })),
+    });
+    const batch = await sequentialLatency(7, () => fetch(`${base}/external-api/v1/debts/batch`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: batchBody }));
+    process.stdout.write(`POST /debts/batch with 1,000 debts: p50 ${batch.p50} ms (7 runs), failures ${batch.failures}\n`);
+
+    const memory = rssOf(api.pid!);
+    process.stdout.write(`api RSS ${memory.rssMb} MB, peak ${memory.peakMb} MB\n`);
+
+    const ratio = (value: number, floor: number) => (floor === 0 ? "n/a" : `${(value / floor).toFixed(2)}x`);
+    const row = (r: LoadResult, note = "") => `| ${r.name} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${note} |`;
+    writeSection(
+      "resource-endpoints",
+      [
+        `Run on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, embedded PostgreSQL 18, one api process (production mode, LOG_LEVEL=warn, rate limits counted with RATE_LIMIT_SCALE=1000000), ${seeded.debts.toLocaleString("en")} debts. Command: \`pnpm --filter @dc/api bench\` (${duration} s per scenario, 50 connections, after a 2 s warm-up).`,
+        "",
+        "| scenario | req/s | p50 ms | p99 ms | non-2xx + errors | vs floor |",
+        "|---|---|---|---|---|---|",
+        row(floorPage1, "floor"),
+        row(floorPage500, "floor"),
+        row(page1, `${ratio(page1.requestsPerSecond, floorPage1.requestsPerSecond)} throughput (target ≥ 1.0x)`),
+        row(page450, `p50 ${page450.p50} ms (target < 15 ms); floor p50 ${floorPage500.p50} ms`),
+        row(page500Big, `p50 ${page500Big.p50} ms (target < 15 ms)`),
+        row(active, ""),
+        row(create, ""),
+        "",
+        `- \`total\` on the 100,000-debt creditor, whole request \`?limit=1\`, sequential: p50 ${total.p50} ms, p99 ${total.p99} ms (target < 20 ms).`,
+        `- \`POST /debts/batch\` with 1,000 debts: p50 ${batch.p50} ms over 7 runs (target < 150 ms), ${batch.failures} failures.`,
+        `- API RSS after the run: ${memory.rssMb} MB, peak ${memory.peakMb} MB (target < 250 MB).`,
+      ].join("\n"),
+    );
+  } finally {
+    for (const child of children) child.kill("SIGTERM");
+    await db.destroy();
+    await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin).catch(() => {});
+    await admin.destroy();
+    await server.stop();
+  }
+};
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);
