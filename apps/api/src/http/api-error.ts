@@ -164,6 +164,14 @@ export const renderApiError = (error: ApiError): RenderedError =>
 
 export const internalErrorResponse: RenderedError = { status: 500, body: envelope(500, messages.internal) };
 
+/**
+ * PostgreSQL data exceptions (class 22: invalid text representation, bad
+ * encoding, numeric or datetime out of range) caused by input that slipped
+ * past validation: the request is at fault, so 400, not 500. Validation
+ * should catch these first; this is the safety net, logged as a warning.
+ */
+const INPUT_SQLSTATE = /^22/;
+
 const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "08000", "08001", "08003", "08006"]);
 const UNAVAILABLE_NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE"]);
 
@@ -178,6 +186,9 @@ export const classifyUnexpected = (error: unknown): ApiError | undefined => {
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_NODE_CODES.has(code))) {
     return new ServiceUnavailable();
+  }
+  if (typeof code === "string" && INPUT_SQLSTATE.test(code) && "severity" in error) {
+    return new ValidationFailed({ details: { request: "a value is not valid for its field" } });
   }
   const message = (error as { message?: unknown }).message;
   if (typeof message === "string" && /timeout exceeded when trying to connect|Connection terminated/i.test(message)) {

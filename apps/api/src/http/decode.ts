@@ -25,8 +25,19 @@ export const decodeOrFail = <A, I>(
   input: unknown,
   part: "body" | "query" | "path",
 ): A => {
+  if (part !== "body") rejectNulCharacters(input as Readonly<Record<string, unknown>>);
   const onExcessProperty = part === "query" ? "ignore" : "error";
   const result = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty })(input);
   if (Either.isRight(result)) return result.right;
   throw new ValidationFailed({ details: issueDetails(result.left, part) });
+};
+
+/** Path and query values may not carry NUL characters (PostgreSQL text cannot hold them). */
+const rejectNulCharacters = (values: Readonly<Record<string, unknown>>): void => {
+  const details: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values ?? {})) {
+    const texts = Array.isArray(value) ? value : [value];
+    if (texts.some((text) => typeof text === "string" && text.includes("\u0000"))) details[name] = "must not contain NUL characters";
+  }
+  if (Object.keys(details).length > 0) throw new ValidationFailed({ details });
 };

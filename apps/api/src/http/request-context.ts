@@ -26,6 +26,8 @@ export const requestContext = (logger: Logger, observe: RequestObserver = () => 
     const known = isApiError(error) ? error : classifyUnexpected(error);
     const rendered: RenderedError = known === undefined ? internalErrorResponse : renderApiError(known);
     if (known === undefined) failure = error;
+    // A translated database or network error is a safety net that fired: worth a look.
+    else if (!isApiError(error)) logger.warn({ requestId, err: error, status: rendered.status }, "unexpected error translated");
     ctx.status = rendered.status;
     ctx.body = rendered.body;
     for (const [name, value] of Object.entries(rendered.headers ?? {})) ctx.set(name, value);
