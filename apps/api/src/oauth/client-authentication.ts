@@ -1,10 +1,20 @@
 /**
- * Client authentication at the token endpoint (RFC 6749 2.3.1): by HTTP Basic
- * or by `client_id` + `client_secret` form fields, never both.
+ * Client authentication at the token and revocation endpoints (RFC 6749
+ * 2.3.1): by HTTP Basic or by `client_id` + `client_secret` form fields,
+ * never both; failures are counted per client id and per source address
+ * (docs/decisions/0203).
  */
 import type { OauthClient } from "@dc/db";
 import { OAuthFailure } from "../http/api-error.ts";
 import type { AppServices } from "../services.ts";
+import {
+  exhaustedSubject,
+  failureRules,
+  type FailureSubject,
+  overLimit,
+  recordFailure,
+  subjectKey,
+} from "./failure-throttle.ts";
 import { secretMatches } from "./secrets.ts";
 
 export interface PresentedCredentials {
@@ -16,7 +26,8 @@ export interface PresentedCredentials {
 const invalidClient = (basic: boolean, description = "Client authentication failed") =>
   new OAuthFailure({ error: "invalid_client", description, status: 401, basicChallenge: basic });
 
-const invalidRequest = (description: string) => new OAuthFailure({ error: "invalid_request", description, status: 400 });
+const invalidRequest = (description: string) =>
+  new OAuthFailure({ error: "invalid_request", description, status: 400 });
 
 /** Decodes `Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 2.3.1). */
 const parseBasic = (header: string): { id: string; secret: string } | undefined => {
@@ -43,7 +54,8 @@ export const presentedCredentials = (
     const basic = parseBasic(authorization);
     if (basic === undefined) throw invalidClient(true, "Malformed HTTP Basic credentials");
     if (formSecret !== undefined) throw invalidRequest("Use either HTTP Basic or client_secret in the body, not both");
-    if (formId !== undefined && formId !== basic.id) throw invalidRequest("client_id differs from the HTTP Basic client id");
+    if (formId !== undefined && formId !== basic.id)
+      throw invalidRequest("client_id differs from the HTTP Basic client id");
     return { clientId: basic.id, clientSecret: basic.secret, method: "basic" };
   }
   if (formId === undefined || formId === "") throw invalidClient(false, "Missing client_id");
@@ -52,7 +64,10 @@ export const presentedCredentials = (
 };
 
 /** The active client the credentials authenticate, or invalid_client. */
-export const authenticateClient = async (services: AppServices, credentials: PresentedCredentials): Promise<OauthClient> => {
+export const authenticateClient = async (
+  services: AppServices,
+  credentials: PresentedCredentials,
+): Promise<OauthClient> => {
   const client = await services.db
     .selectFrom("oauth_clients")
     .selectAll()
@@ -64,4 +79,55 @@ export const authenticateClient = async (services: AppServices, credentials: Pre
     throw invalidClient(credentials.method === "basic");
   }
   return client;
+};
+
+const slowDown = (retryAfterSeconds: number) =>
+  new OAuthFailure({
+    error: "slow_down",
+    description: "Too many failed client authentications; retry after the time in Retry-After",
+    status: 429,
+    retryAfterSeconds,
+  });
+
+export interface ClientRequest {
+  readonly authorization: string | undefined;
+  /** The source address the failures of this request are counted against. */
+  readonly address: string;
+  readonly fields: { readonly client_id?: string | undefined; readonly client_secret?: string | undefined };
+}
+
+/**
+ * Authenticates the client of a token or revocation request, throttling
+ * failures. An address past its limit is refused before its credentials are
+ * checked. A client id past its limit has its failures answered with 429
+ * instead of 401, but valid credentials still succeed: the client id is
+ * public (it travels in authorization URLs), so a lock-out would let anyone
+ * disable an integration, while a 256-bit secret gains nothing from one.
+ */
+export const authenticateClientRequest = async (
+  services: AppServices,
+  request: ClientRequest,
+): Promise<OauthClient> => {
+  const address: FailureSubject = { rule: failureRules.clientPerAddress, subject: subjectKey(request.address) };
+  const exhausted = await exhaustedSubject(services, [address]);
+  if (exhausted !== undefined) throw slowDown(exhausted.retryAfterSeconds);
+
+  const failed = async (error: unknown, subjects: ReadonlyArray<FailureSubject>): Promise<never> => {
+    if (error instanceof OAuthFailure && error.error === "invalid_client") {
+      const wait = overLimit(await recordFailure(services, subjects));
+      if (wait !== undefined) throw slowDown(wait);
+    }
+    throw error;
+  };
+  let credentials: PresentedCredentials;
+  try {
+    credentials = presentedCredentials(request.authorization, request.fields);
+  } catch (error) {
+    return failed(error, [address]);
+  }
+  try {
+    return await authenticateClient(services, credentials);
+  } catch (error) {
+    return failed(error, [address, { rule: failureRules.clientPerId, subject: subjectKey(credentials.clientId) }]);
+  }
 };

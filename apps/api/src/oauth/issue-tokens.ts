@@ -1,10 +1,16 @@
-/** Issuing an access token (and, where the grant allows, a refresh token) inside one transaction. */
+/**
+ * Issuing an access token (and, where the grant allows, a refresh token)
+ * inside one transaction. Lifetimes: docs/decisions/0201.
+ */
 import type { Database } from "@dc/db";
 import type { Kysely, Transaction } from "kysely";
 import { hashSecret, newSecret, secretPrefixes } from "./secrets.ts";
 
 export const ACCESS_TOKEN_SECONDS = 3600;
+/** A refresh token is single use and expires this long after it was issued. */
 export const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
+/** No refresh token of an authorization outlives this, counted from the user's approval. */
+export const AUTHORIZATION_MAX_SECONDS = 90 * 24 * 3600;
 
 export interface IssuedTokens {
   readonly access_token: string;
@@ -20,11 +26,18 @@ export interface IssueRequest {
   readonly grantId: number;
   readonly scopes: ReadonlyArray<string>;
   readonly withRefreshToken: boolean;
+  /** The refresh token's scopes when they differ from the access token's (a narrowed refresh keeps the original). */
+  readonly refreshScopes?: ReadonlyArray<string>;
+  /** The authorization's absolute end: the refresh token expires no later. */
+  readonly notAfter?: Date;
   readonly now: Date;
 }
 
 /** Stores the hashes of new tokens for `grantId` and returns the tokens themselves. */
-export const issueTokens = async (db: Kysely<Database> | Transaction<Database>, request: IssueRequest): Promise<IssuedTokens> => {
+export const issueTokens = async (
+  db: Kysely<Database> | Transaction<Database>,
+  request: IssueRequest,
+): Promise<IssuedTokens> => {
   const accessToken = newSecret(secretPrefixes.accessToken);
   const at = (seconds: number) => new Date(request.now.getTime() + seconds * 1000);
   await db
@@ -49,8 +62,8 @@ export const issueTokens = async (db: Kysely<Database> | Transaction<Database>, 
         client_pk: request.clientPk,
         grant_id: request.grantId,
         token_hash: hashSecret(refreshToken),
-        scopes: [...request.scopes],
-        expires_at: at(REFRESH_TOKEN_SECONDS),
+        scopes: [...(request.refreshScopes ?? request.scopes)],
+        expires_at: new Date(Math.min(at(REFRESH_TOKEN_SECONDS).getTime(), request.notAfter?.getTime() ?? Infinity)),
         created_at: request.now,
       })
       .execute();

@@ -1,0 +1,61 @@
+/**
+ * Password sign-in of company users on the authorization pages, throttled per
+ * account and per source address (docs/decisions/0203). Unlike client
+ * secrets, passwords are guessable: an exhausted account or address is
+ * refused before the password is even checked, so guessing stops there.
+ */
+import { randomBytes } from "node:crypto";
+import {
+  exhaustedSubject,
+  failureRules,
+  type FailureSubject,
+  overLimit,
+  recordFailure,
+  subjectKey,
+} from "../oauth/failure-throttle.ts";
+import { hashPassword, verifyPassword } from "../oauth/secrets.ts";
+import type { AppServices } from "../services.ts";
+
+export type SignInResult =
+  | {
+      readonly kind: "signed-in";
+      readonly user: { readonly id: number; readonly companyId: number; readonly email: string };
+    }
+  | { readonly kind: "incomplete" }
+  | { readonly kind: "failed" }
+  | { readonly kind: "throttled"; readonly retryAfterSeconds: number };
+
+let dummyHash: Promise<string> | undefined;
+/** A hash to verify against when the account does not exist, so both paths cost the same scrypt. */
+const unknownUserHash = (): Promise<string> => (dummyHash ??= hashPassword(randomBytes(16).toString("base64url")));
+
+export const signIn = async (
+  services: AppServices,
+  attempt: { readonly email: string | undefined; readonly password: string | undefined; readonly address: string },
+): Promise<SignInResult> => {
+  const email = (attempt.email ?? "").trim().toLowerCase();
+  const password = attempt.password ?? "";
+  if (email === "" || password === "") return { kind: "incomplete" };
+
+  const subjects: ReadonlyArray<FailureSubject> = [
+    { rule: failureRules.signInPerAccount, subject: subjectKey(email, true) },
+    { rule: failureRules.signInPerAddress, subject: subjectKey(attempt.address) },
+  ];
+  const exhausted = await exhaustedSubject(services, subjects);
+  if (exhausted !== undefined) return { kind: "throttled", retryAfterSeconds: exhausted.retryAfterSeconds };
+
+  const user =
+    email.length > 320 || password.length > 1024
+      ? undefined
+      : await services.db
+          .selectFrom("users")
+          .select(["id", "company_id", "email", "password_hash", "disabled_at"])
+          .where((eb) => eb(eb.fn<string>("lower", ["email"]), "=", email))
+          .executeTakeFirst();
+  const matches = await verifyPassword(password, user?.password_hash ?? (await unknownUserHash()));
+  if (user === undefined || !matches || user.disabled_at !== null) {
+    const wait = overLimit(await recordFailure(services, subjects));
+    return wait === undefined ? { kind: "failed" } : { kind: "throttled", retryAfterSeconds: wait };
+  }
+  return { kind: "signed-in", user: { id: user.id, companyId: user.company_id, email: user.email } };
+};

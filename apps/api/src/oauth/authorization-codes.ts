@@ -1,0 +1,145 @@
+/**
+ * Authorization codes: issued when a user approves, redeemed once at the
+ * token endpoint. A code is consumed by a conditional update inside the
+ * redeeming transaction, so of any number of concurrent redemptions exactly
+ * one wins; a redemption that fails a check rolls back and leaves the code
+ * unconsumed. A code presented after it was consumed revokes the grant made
+ * from it (RFC 6749 4.1.2, 10.5): every access and refresh token of it stops.
+ */
+import type { OauthClient } from "@dc/db";
+import type { AppServices } from "../services.ts";
+import type { ValidAuthorization } from "./authorization-request.ts";
+import { revokeGrant } from "./grants.ts";
+import { AUTHORIZATION_MAX_SECONDS, type IssuedTokens, issueTokens } from "./issue-tokens.ts";
+import { invalidGrant, invalidRequest } from "./oauth-errors.ts";
+import { isCodeVerifier, verifierMatches } from "./pkce.ts";
+import { hashSecret, newSecret, secretPrefixes } from "./secrets.ts";
+
+/** Well under RFC 6749's ten-minute maximum: the client redeems at once. */
+export const AUTHORIZATION_CODE_SECONDS = 5 * 60;
+
+/** Stores a new code for an approved request and returns it. */
+export const issueAuthorizationCode = async (
+  services: AppServices,
+  authorization: ValidAuthorization,
+  userId: number,
+): Promise<string> => {
+  const code = newSecret(secretPrefixes.authorizationCode);
+  const now = services.clock.now();
+  await services.db
+    .insertInto("oauth_authorization_codes")
+    .values({
+      company_id: authorization.client.company_id,
+      client_pk: authorization.client.id,
+      user_id: userId,
+      code_hash: hashSecret(code),
+      redirect_uri: authorization.redirectUri,
+      scopes: [...authorization.scopes],
+      code_challenge: authorization.codeChallenge ?? null,
+      code_challenge_method: authorization.codeChallenge === undefined ? null : "S256",
+      expires_at: new Date(now.getTime() + AUTHORIZATION_CODE_SECONDS * 1000),
+      created_at: now,
+    })
+    .execute();
+  return code;
+};
+
+export interface Redemption {
+  readonly code: string | undefined;
+  readonly redirectUri: string | undefined;
+  readonly codeVerifier: string | undefined;
+}
+
+/** Exchanges a code for tokens, or throws the OAuth error (invalid_grant for every problem of the code). */
+export const redeemAuthorizationCode = async (
+  services: AppServices,
+  client: OauthClient,
+  redemption: Redemption,
+): Promise<IssuedTokens> => {
+  const { code, redirectUri, codeVerifier } = redemption;
+  if (code === undefined || code === "") throw invalidRequest("Missing code");
+  if (redirectUri === undefined || redirectUri === "") throw invalidRequest("Missing redirect_uri");
+  if (codeVerifier !== undefined && !isCodeVerifier(codeVerifier)) {
+    throw invalidRequest("code_verifier must be 43 to 128 unreserved characters");
+  }
+  const now = services.clock.now();
+  const codeHash = hashSecret(code);
+
+  const outcome = await services.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable("oauth_authorization_codes")
+      .set({ consumed_at: now })
+      .where("code_hash", "=", codeHash)
+      .where("consumed_at", "is", null)
+      .returningAll()
+      .executeTakeFirst();
+    if (row === undefined) {
+      const consumed = await trx
+        .selectFrom("oauth_authorization_codes")
+        .select("grant_id")
+        .where("code_hash", "=", codeHash)
+        .executeTakeFirst();
+      if (consumed !== undefined && consumed.grant_id !== null) {
+        await revokeGrant(trx, consumed.grant_id, now);
+        return { kind: "replayed" } as const;
+      }
+      return { kind: "unknown" } as const;
+    }
+    // Each failed check throws, which rolls the consumption back.
+    if (row.client_pk !== client.id) throw invalidGrant("The code was issued to another client");
+    if (row.expires_at.getTime() <= now.getTime()) throw invalidGrant("The code has expired");
+    if (row.redirect_uri !== redirectUri) {
+      throw invalidGrant("redirect_uri is not identical to the one used in the authorization request");
+    }
+    if (row.code_challenge === null) {
+      // RFC 9700 2.1.1: a verifier without a challenge is a PKCE downgrade attempt.
+      if (codeVerifier !== undefined)
+        throw invalidGrant("code_verifier sent but the authorization request had no code_challenge");
+    } else if (codeVerifier === undefined) {
+      throw invalidGrant("code_verifier is required: the authorization request had a code_challenge");
+    } else if (!verifierMatches(codeVerifier, row.code_challenge)) {
+      throw invalidGrant("code_verifier does not match the code_challenge");
+    }
+    const user = await trx
+      .selectFrom("users")
+      .select("id")
+      .where("id", "=", row.user_id)
+      .where("company_id", "=", client.company_id)
+      .where("disabled_at", "is", null)
+      .executeTakeFirst();
+    if (user === undefined) throw invalidGrant("The user who approved the request can no longer sign in");
+    // The client may have lost scopes since the user approved.
+    const scopes = row.scopes.filter((scope) => client.allowed_scopes.includes(scope));
+    if (scopes.length === 0) throw invalidGrant("None of the approved scopes is still allowed for this client");
+
+    const grant = await trx
+      .insertInto("oauth_grants")
+      .values({
+        company_id: client.company_id,
+        client_pk: client.id,
+        user_id: row.user_id,
+        grant_type: "authorization_code",
+        scopes,
+        created_at: now,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await trx.updateTable("oauth_authorization_codes").set({ grant_id: grant.id }).where("id", "=", row.id).execute();
+    const tokens = await issueTokens(trx, {
+      companyId: client.company_id,
+      clientPk: client.id,
+      grantId: grant.id,
+      scopes,
+      withRefreshToken: true,
+      notAfter: new Date(now.getTime() + AUTHORIZATION_MAX_SECONDS * 1000),
+      now,
+    });
+    return { kind: "issued", tokens } as const;
+  });
+
+  if (outcome.kind === "replayed") {
+    throw invalidGrant("The code was already used; every token issued from it has been revoked");
+  }
+  if (outcome.kind === "unknown") throw invalidGrant("Unknown authorization code");
+  return outcome.tokens;
+};

@@ -1,0 +1,121 @@
+/**
+ * Counting failed authentications (client secrets at the token endpoint,
+ * passwords on the consent page) in fixed windows of the shared
+ * `rate_limit_counters` table, so every api process sees the same counts.
+ * Time comes from the clock service. Limits and why: docs/decisions/0203.
+ */
+import { createHash } from "node:crypto";
+import type { Database } from "@dc/db";
+import type { Kysely } from "kysely";
+import { sql } from "kysely";
+import type { AppServices } from "../services.ts";
+
+export interface FailureRule {
+  /** Names the rule in the counter key. */
+  readonly name: string;
+  /** Failures tolerated in one window; the next one is refused. */
+  readonly limit: number;
+  readonly windowSeconds: number;
+}
+
+const FIFTEEN_MINUTES = 15 * 60;
+
+export const failureRules = {
+  clientPerId: { name: "oauth-client-auth-failures:client", limit: 10, windowSeconds: FIFTEEN_MINUTES },
+  clientPerAddress: { name: "oauth-client-auth-failures:address", limit: 30, windowSeconds: FIFTEEN_MINUTES },
+  signInPerAccount: { name: "oauth-sign-in-failures:account", limit: 10, windowSeconds: FIFTEEN_MINUTES },
+  signInPerAddress: { name: "oauth-sign-in-failures:address", limit: 30, windowSeconds: FIFTEEN_MINUTES },
+} as const satisfies Record<string, FailureRule>;
+
+/** One rule applied to one subject (a client id, an address, an account). */
+export interface FailureSubject {
+  readonly rule: FailureRule;
+  readonly subject: string;
+}
+
+export interface FailureCount {
+  readonly subject: FailureSubject;
+  readonly count: number;
+  readonly retryAfterSeconds: number;
+}
+
+/**
+ * A subject as it goes into a key: short well-formed values as they are,
+ * anything else (long or odd client ids, e-mail addresses) as a hash, so a
+ * caller cannot grow keys without bound and no personal data is stored.
+ */
+export const subjectKey = (value: string, alwaysHash = false): string =>
+  !alwaysHash && /^[A-Za-z0-9_.:-]{1,64}$/.test(value)
+    ? value
+    : `sha256:${createHash("sha256").update(value, "utf8").digest("hex").slice(0, 32)}`;
+
+const windowOf = (rule: FailureRule, now: Date) => {
+  const length = rule.windowSeconds * 1000;
+  const start = Math.floor(now.getTime() / length) * length;
+  return { start: new Date(start), end: new Date(start + length) };
+};
+
+const keyOf = ({ rule, subject }: FailureSubject) => `${rule.name}:${subject}`;
+
+const retryAfter = (rule: FailureRule, now: Date) =>
+  Math.max(1, Math.ceil((windowOf(rule, now).end.getTime() - now.getTime()) / 1000));
+
+/**
+ * The first subject that has already used up its window, with the seconds
+ * until the window ends; undefined when none has.
+ */
+export const exhaustedSubject = async (
+  services: AppServices,
+  subjects: ReadonlyArray<FailureSubject>,
+): Promise<FailureCount | undefined> => {
+  const now = services.clock.now();
+  for (const subject of subjects) {
+    const row = await services.db
+      .selectFrom("rate_limit_counters")
+      .select("count")
+      .where("key", "=", keyOf(subject))
+      .where("window_start", "=", windowOf(subject.rule, now).start)
+      .executeTakeFirst();
+    if (row !== undefined && row.count >= subject.rule.limit) {
+      return { subject, count: row.count, retryAfterSeconds: retryAfter(subject.rule, now) };
+    }
+  }
+  return undefined;
+};
+
+const increment = async (db: Kysely<Database>, subject: FailureSubject, now: Date): Promise<number> => {
+  const window = windowOf(subject.rule, now);
+  // One statement, so concurrent failures in any process never lose a count.
+  const row = await db
+    .insertInto("rate_limit_counters")
+    .values({ key: keyOf(subject), window_start: window.start, count: 1, expires_at: window.end })
+    .onConflict((conflict) =>
+      conflict.columns(["key", "window_start"]).doUpdateSet({ count: sql<number>`rate_limit_counters.count + 1` }),
+    )
+    .returning("count")
+    .executeTakeFirstOrThrow();
+  return row.count;
+};
+
+/** Records one failure against every subject and returns the counts after it. */
+export const recordFailure = async (
+  services: AppServices,
+  subjects: ReadonlyArray<FailureSubject>,
+): Promise<ReadonlyArray<FailureCount>> => {
+  const now = services.clock.now();
+  const counts: FailureCount[] = [];
+  for (const subject of subjects) {
+    counts.push({
+      subject,
+      count: await increment(services.db, subject, now),
+      retryAfterSeconds: retryAfter(subject.rule, now),
+    });
+  }
+  return counts;
+};
+
+/** The longest wait among the counts that went over their limit, or undefined. */
+export const overLimit = (counts: ReadonlyArray<FailureCount>): number | undefined => {
+  const over = counts.filter((count) => count.count > count.subject.rule.limit);
+  return over.length === 0 ? undefined : Math.max(...over.map((count) => count.retryAfterSeconds));
+};

@@ -1,0 +1,70 @@
+/**
+ * Scope enforcement for every bearer-protected operation of the contract,
+ * found by walking `endpoints` (operations added later are covered without
+ * touching this file): a token with every scope but the required one gets
+ * exactly the contract's 403; a token with only that scope gets past
+ * authorization (dummy path parameters may well make it a 400 or 404).
+ */
+import { allScopes, endpoints, messages, type Scope } from "@dc/contract";
+import { describe, expect, it } from "vitest";
+import { startTestApi } from "./support/harness.ts";
+
+const t = await startTestApi();
+const acme = await t.tenant("Acme Collections");
+
+const protectedOperations = Object.entries(endpoints).flatMap(([operationId, declared]) =>
+  declared.scope === null
+    ? []
+    : [
+        {
+          operationId,
+          method: declared.method,
+          path: declared.path,
+          scope: declared.scope as Scope,
+          body: declared.body,
+        },
+      ],
+);
+
+const tokens = new Map<string, Promise<string>>();
+const tokenFor = (scopes: ReadonlyArray<Scope>) => {
+  const key = scopes.join(" ");
+  if (!tokens.has(key)) tokens.set(key, t.token(acme, key));
+  return tokens.get(key)!;
+};
+
+const call = async (operation: (typeof protectedOperations)[number], token: string) =>
+  t.request(operation.path.replace(/\{[^}]+\}/g, "dummy"), {
+    method: operation.method.toUpperCase(),
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(operation.body === undefined ? {} : { "content-type": operation.body.contentType }),
+    },
+    ...(operation.body === undefined ? {} : { body: operation.body.contentType === "application/json" ? "{}" : "" }),
+  });
+
+describe("scope matrix", () => {
+  it("covers the contract's protected operations", () => {
+    expect(protectedOperations.map((operation) => operation.operationId)).toContain("getCompanyProfile");
+  });
+
+  describe.each(protectedOperations)("$method $path ($scope)", (operation) => {
+    it("refuses a token lacking the scope with exactly the contract's 403", async () => {
+      const response = await call(operation, await tokenFor(allScopes.filter((scope) => scope !== operation.scope)));
+      expect(response.status).toBe(403);
+      expect(await response.json()).toEqual({
+        error: true,
+        message: messages.missingScope(operation.scope),
+        code: 403,
+      });
+      expect(messages.missingScope(operation.scope)).toBe(`Required scope "${operation.scope}" not found in token`);
+    });
+
+    it("lets a token holding only that scope past authorization", async () => {
+      const response = await call(operation, await tokenFor([operation.scope]));
+      expect([401, 403], `${operation.method} ${operation.path} answered ${response.status}`).not.toContain(
+        response.status,
+      );
+    });
+  });
+});
