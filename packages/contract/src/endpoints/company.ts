@@ -30,3 +30,62 @@ export const getCompanyProfile = endpoint({
   errors: [...protectedErrors("company:read"), errorCases.notFound(messages.companyNotFound)],
   rateLimit: "read",
 });
+
+export const companyMessages = {
+  statistics: "Company statistics retrieved successfully",
+  credits: "Company credits retrieved successfully",
+} as const;
+
+const Total = Schema.Struct({ total: Schema.Int.annotations({ description: "All-time count" }) });
+
+export const CompanyStatistics = Schema.Struct({
+  debts: Total,
+  followups: Total,
+}).annotations({ identifier: "CompanyStatistics" });
+
+export const getCompanyStatistics = endpoint({
+  operationId: "getCompanyStatistics",
+  method: "get",
+  path: `${API_PREFIX}/company/statistics`,
+  scope: "company:read",
+  tags: ["Company"],
+  summary: "Read the company statistics",
+  description: "All-time counts of the company's debts and followups. Takes no query parameters.",
+  success: {
+    status: 200,
+    description: "The company statistics",
+    schema: DataEnvelope(CompanyStatistics).annotations({ identifier: "CompanyStatisticsResponse" }),
+  },
+  errors: [...protectedErrors("company:read"), errorCases.notFound(messages.companyNotFound)],
+  rateLimit: "read",
+});
+
+export const CompanyCredits = Schema.Struct({
+  current_credits: Schema.Int.annotations({
+    description: "Credit balance; negative when executed activity consumed more than the balance (docs/decisions/0152)",
+  }),
+  subscription: Schema.Struct({
+    plan: Schema.String,
+    status: Schema.String,
+    expires_at: Schema.NullOr(IsoOffsetDateTime).annotations({ description: "Null for a subscription without end" }),
+  }),
+}).annotations({ identifier: "CompanyCredits" });
+
+export const getCompanyCredits = endpoint({
+  operationId: "getCompanyCredits",
+  method: "get",
+  path: `${API_PREFIX}/company/credits`,
+  scope: "company:read",
+  tags: ["Company"],
+  summary: "Read the credit balance",
+  description:
+    "The company's current credits and subscription. Calls cost 1 to 5 credits by duration, SMS 1 per message, " +
+    "WhatsApp 1 to 2 per message, e-mail nothing.",
+  success: {
+    status: 200,
+    description: "The credit balance and subscription",
+    schema: DataEnvelope(CompanyCredits).annotations({ identifier: "CompanyCreditsResponse" }),
+  },
+  errors: [...protectedErrors("company:read"), errorCases.notFound(messages.companyNotFound)],
+  rateLimit: "read",
+});

@@ -1,0 +1,37 @@
+/**
+ * POST /debts: one debt or credit note (docs/decisions/0103 to 0106). The
+ * same preparation and set-based write as the batch, with a single entry:
+ * its problems are a 400 naming each field, a taken internal_id a 409.
+ */
+import { debtMessages, type Endpoints } from "@dc/contract";
+import { findDebtView } from "@dc/db";
+import { Conflict, ValidationFailed } from "../../http/api-error.ts";
+import type { HandlerOf } from "../../http/handler.ts";
+import { presentDebt } from "./debt-json.ts";
+import { prepareDebts } from "./prepare-debts.ts";
+import { writeDebts } from "./write-debts.ts";
+
+const duplicate = () => new Conflict({ errorCode: "duplicate_internal_id", message: debtMessages.duplicateInternalId });
+
+export const createDebt: HandlerOf<Endpoints["createDebt"]> = async ({ body, principal, services }) => {
+  const { companyId } = principal;
+  const [outcome] = await prepareDebts(services, companyId, [{ index: 0, tempId: null, body }], {});
+  if (outcome === undefined || outcome.kind === "skipped") throw duplicate();
+  if (outcome.kind === "failed") throw new ValidationFailed({ details: outcome.details });
+  const [written] = await services.db
+    .transaction()
+    .execute((trx) => writeDebts(trx, companyId, services.clock.now(), [outcome], null));
+  if (written === undefined || !written.inserted) throw duplicate();
+  const found = await findDebtView(services.db, companyId, written.debtId);
+  if (found === undefined) throw new Error(`debt ${written.debtId} vanished after its creation`);
+  return {
+    body: {
+      error: false,
+      message: debtMessages.created,
+      data: {
+        ...presentDebt(services.ids, found.view, found.collectionAgency),
+        email_validation: outcome.emailValidation,
+      },
+    },
+  };
+};

@@ -1,0 +1,65 @@
+/**
+ * POST /debts/batch (docs/decisions/0107): every entry is decoded and
+ * checked on its own; the valid ones are written with one statement per
+ * table inside one transaction, with the import_batches row that records the
+ * summary. A bad entry never prevents the others.
+ */
+import { randomUUID } from "node:crypto";
+import { BatchDebtEntry, debtMessages, type Endpoints } from "@dc/contract";
+import { Either, Schema } from "effect";
+import { issueDetails } from "../../http/decode.ts";
+import type { HandlerOf } from "../../http/handler.ts";
+import { batchResult } from "./batch-result.ts";
+import { type Entry, type Outcome, prepareDebts } from "./prepare-debts.ts";
+import { writeDebts } from "./write-debts.ts";
+
+const decodeEntry = Schema.decodeUnknownEither(BatchDebtEntry, { errors: "all", onExcessProperty: "error" });
+
+const tempIdOf = (raw: unknown): string | null => {
+  const tempId = typeof raw === "object" && raw !== null ? (raw as { temp_id?: unknown }).temp_id : undefined;
+  return typeof tempId === "string" ? tempId : null;
+};
+
+export const createDebtsBatch: HandlerOf<Endpoints["createDebtsBatch"]> = async ({ body, principal, services }) => {
+  const { companyId } = principal;
+  const now = services.clock.now();
+  const entries: Entry[] = [];
+  const outcomes: Outcome[] = [];
+  body.debts.forEach((raw, index) => {
+    const decoded = decodeEntry(raw);
+    if (Either.isLeft(decoded)) {
+      outcomes.push({ kind: "failed", index, tempId: tempIdOf(raw), details: issueDetails(decoded.left, "entry") });
+      return;
+    }
+    const { temp_id, ...fields } = decoded.right;
+    entries.push({ index, tempId: temp_id ?? null, body: fields });
+  });
+  const prepared = await prepareDebts(services, companyId, entries, {
+    creditorId: body.creditor_id,
+    acceptExpensiveDestination: body.accept_expensive_destination,
+    detectCivility: body.detect_civility,
+    validateEmails: body.validate_emails,
+  });
+  outcomes.push(...prepared);
+  outcomes.sort((a, b) => a.index - b.index);
+
+  const importId = randomUUID();
+  const batchName = body.batch_name ?? null;
+  const data = await services.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("import_batches")
+      .values({ id: importId, company_id: companyId, batch_name: batchName, created_at: now })
+      .execute();
+    const valid = outcomes.filter((outcome) => outcome.kind === "valid");
+    const written = await writeDebts(trx, companyId, now, valid, importId);
+    const result = batchResult(services.ids, { importId, batchName, total: body.debts.length }, outcomes, written);
+    await trx
+      .updateTable("import_batches")
+      .set({ summary: JSON.stringify(result.summary) })
+      .where("id", "=", importId)
+      .where("company_id", "=", companyId)
+      .execute();
+    return result;
+  });
+  return { body: { error: false, message: debtMessages.batchProcessed, data } };
+};

@@ -1,0 +1,58 @@
+/**
+ * What the four debt lists share: the query's filters (docs/decisions/0109)
+ * turned into the db's DebtFilters, one statement for page, group attributes
+ * and total, and the list envelope.
+ */
+import { type DebtListQuery, paginationOf } from "@dc/contract";
+import { type DebtFilters, type DebtScope, listDebtPage } from "@dc/db";
+import { DebtStatus } from "@dc/domain";
+import { NotFound, ValidationFailed } from "../../http/api-error.ts";
+import type { AppServices } from "../../services.ts";
+import { presentDebt } from "./debt-json.ts";
+
+export const filtersOf = (query: DebtListQuery): DebtFilters => {
+  const details: Record<string, string> = {};
+  if (query.amount_min !== undefined && query.amount_max !== undefined && query.amount_max < query.amount_min) {
+    details["amount_max"] = "must be greater than or equal to amount_min";
+  }
+  const createdAfter = query.created_after === undefined ? undefined : new Date(query.created_after);
+  const createdBefore = query.created_before === undefined ? undefined : new Date(query.created_before);
+  if (createdAfter !== undefined && createdBefore !== undefined && createdBefore <= createdAfter) {
+    details["created_before"] = "must be later than created_after";
+  }
+  if (Object.keys(details).length > 0) throw new ValidationFailed({ details });
+  return {
+    statuses: query.status === undefined ? undefined : DebtStatus.filterToStatuses(query.status),
+    currency: query.currency,
+    amountMin: query.amount_min,
+    amountMax: query.amount_max,
+    createdAfter,
+    createdBefore,
+    search: query.search,
+  };
+};
+
+/** The list reply of `scope`; `notFoundMessage` is thrown when the scope's creditor or debtor is not the company's. */
+export const debtListReply = async (
+  services: AppServices,
+  companyId: number,
+  scope: DebtScope,
+  query: DebtListQuery,
+  notFoundMessage?: string,
+) => {
+  const page = await listDebtPage(services.db, {
+    companyId,
+    scope,
+    filters: filtersOf(query),
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+  });
+  if (!page.scopeFound && notFoundMessage !== undefined) throw new NotFound({ message: notFoundMessage });
+  return {
+    body: {
+      error: false as const,
+      data: page.rows.map((row) => presentDebt(services.ids, row, page.collectionAgency)),
+      pagination: paginationOf(query, page.total),
+    },
+  };
+};

@@ -1,0 +1,28 @@
+/**
+ * DELETE /debts/{id}: permanent. Followups (and the debt's plans, requests
+ * and detections) go with it through their foreign keys; payments have no
+ * foreign key to debts and stay for accounting. A debt managed by a
+ * campaign's snapshots is 403 (docs/decisions/0108): the next snapshot owns
+ * it, and settles it when it is omitted.
+ */
+import { debtMessages, type Endpoints, messages } from "@dc/contract";
+import { AccessDenied, NotFound } from "../../http/api-error.ts";
+import type { HandlerOf } from "../../http/handler.ts";
+
+export const deleteDebt: HandlerOf<Endpoints["deleteDebt"]> = async ({ params, principal, services }) => {
+  const debtId = services.ids.decode("debt", params.id);
+  if (debtId === undefined) throw new NotFound({ message: debtMessages.notFoundOrInvalid });
+  await services.db.transaction().execute(async (trx) => {
+    const debt = await trx
+      .selectFrom("debts")
+      .select(["id", "campaign_id"])
+      .where("id", "=", debtId)
+      .where("company_id", "=", principal.companyId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (debt === undefined) throw new NotFound({ message: debtMessages.notFoundOrInvalid });
+    if (debt.campaign_id !== null) throw new AccessDenied({ message: messages.debtAccessDenied });
+    await trx.deleteFrom("debts").where("id", "=", debtId).where("company_id", "=", principal.companyId).execute();
+  });
+  return { body: { error: false, message: debtMessages.deleted } };
+};

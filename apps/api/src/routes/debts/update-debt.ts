@@ -1,0 +1,144 @@
+/**
+ * PUT and PATCH /debts/{id} (docs/decisions/0111): any subset of the
+ * writable fields, `timeline_id` and `debtor_reference` included; absent
+ * fields are unchanged and `null` clears. A new e-mail drops the previous
+ * validation report. Status, amount, currency and the credit-note reference
+ * are read-only (the body schema rejects them).
+ */
+import { debtMessages, type Endpoints, messages } from "@dc/contract";
+import { type Debt, type DebtorSeed, type DebtUpdate, findDebtView, upsertDebtorsByReference } from "@dc/db";
+import { Conflict, NotFound, ValidationFailed } from "../../http/api-error.ts";
+import type { HandlerOf } from "../../http/handler.ts";
+import { presentDebt } from "./debt-json.ts";
+import { messagesFor } from "./prepare-debts.ts";
+
+type Body = Parameters<HandlerOf<Endpoints["updateDebt"]>>[0]["body"];
+
+const personFields = [
+  "civility",
+  "firstname",
+  "lastname",
+  "email",
+  "phone",
+  "birthdate",
+  "debtor_company",
+  "address",
+  "street_address",
+  "street_number",
+  "postal_code",
+  "city",
+  "country",
+] as const;
+
+const plainFields = [
+  ...personFields,
+  "object",
+  "internal_id",
+  "invoice_reference",
+  "debtor_reference",
+  "invoice_date",
+  "due_date",
+  "iban",
+  "company",
+  "payment_link",
+  "timeline_start_mode",
+] as const;
+
+/** The unique index a failed statement violated, if that was the failure. */
+const violatedIndex = (error: unknown): string | undefined => {
+  if (typeof error !== "object" || error === null) return undefined;
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  return code === "23505" && typeof constraint === "string" ? constraint : undefined;
+};
+
+const seedOf = (reference: string, debt: Debt): DebtorSeed => ({
+  debtor_reference: reference,
+  ...(Object.fromEntries(personFields.map((field) => [field, debt[field]])) as Omit<DebtorSeed, "debtor_reference">),
+});
+
+export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({ params, body, principal, services }) => {
+  const { companyId } = principal;
+  const debtId = services.ids.decode("debt", params.id);
+  if (debtId === undefined) throw new NotFound({ message: messages.debtNotFound });
+  const now = services.clock.now();
+  const changes: DebtUpdate = {};
+  for (const field of plainFields) {
+    const value = (body as Body)[field];
+    if (value !== undefined) Object.assign(changes, { [field]: value });
+  }
+  if (body.metadata !== undefined) changes.metadata = JSON.stringify(body.metadata ?? {});
+  if (body.accept_expensive_destination !== undefined)
+    changes.accept_expensive_destination = body.accept_expensive_destination ?? false;
+  let timelineKey: number | null | undefined;
+  if (body.timeline_id !== undefined) {
+    timelineKey = body.timeline_id === null ? null : services.ids.decode("timeline", body.timeline_id);
+    if (timelineKey === undefined)
+      throw new ValidationFailed({ details: { timeline_id: messagesFor.unknownTimeline } });
+    changes.timeline_id = timelineKey;
+  }
+  if (Object.keys(changes).length === 0)
+    throw new ValidationFailed({ details: { body: "must set at least one field" } });
+  if (body.email !== undefined) changes.email_validation = null;
+
+  await services.db.transaction().execute(async (trx) => {
+    const current = await trx
+      .selectFrom("debts")
+      .selectAll()
+      .where("id", "=", debtId)
+      .where("company_id", "=", companyId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (current === undefined) throw new NotFound({ message: messages.debtNotFound });
+    const next = { ...current, ...changes } as typeof current;
+    const blank = (value: string | null) => value === null || value.trim() === "";
+    if (blank(next.lastname) && blank(next.firstname) && blank(next.debtor_company)) {
+      throw new ValidationFailed({ details: { lastname: messagesFor.nameRequired } });
+    }
+    if (typeof timelineKey === "number") {
+      const timeline = await trx
+        .selectFrom("timelines")
+        .select("id")
+        .where("id", "=", timelineKey)
+        .where("company_id", "=", companyId)
+        .where("archived_at", "is", null)
+        .executeTakeFirst();
+      if (timeline === undefined) throw new ValidationFailed({ details: { timeline_id: messagesFor.unknownTimeline } });
+    }
+    if (body.debtor_reference !== undefined) {
+      const reference = next.debtor_reference;
+      if (reference === null) changes.debtor_id = null;
+      else {
+        const debtors = await upsertDebtorsByReference(trx, companyId, now, [seedOf(reference, next)]);
+        changes.debtor_id = debtors.get(reference) ?? null;
+      }
+    }
+    try {
+      await trx
+        .updateTable("debts")
+        .set({ ...changes, updated_at: now })
+        .where("id", "=", debtId)
+        .where("company_id", "=", companyId)
+        .execute();
+    } catch (error) {
+      const index = violatedIndex(error);
+      if (index === "debts_api_internal_id_key" || index === "debts_campaign_internal_id_key") {
+        throw new Conflict({ errorCode: "duplicate_internal_id", message: debtMessages.duplicateInternalId });
+      }
+      if (index === "debts_campaign_invoice_reference_key") {
+        throw new ValidationFailed({
+          details: { invoice_reference: "is already used by another debt of this campaign" },
+        });
+      }
+      throw error;
+    }
+  });
+  const found = await findDebtView(services.db, companyId, debtId);
+  if (found === undefined) throw new NotFound({ message: messages.debtNotFound });
+  return {
+    body: {
+      error: false,
+      message: debtMessages.updated,
+      data: presentDebt(services.ids, found.view, found.collectionAgency),
+    },
+  };
+};

@@ -1,0 +1,43 @@
+/**
+ * Writes the valid entries of a create request inside the caller's
+ * transaction: debtors by reference (one statement), debt ids (one), debts
+ * (one). An entry whose internal_id a concurrent request took in the
+ * meantime is reported as not inserted.
+ */
+import type { Database } from "@dc/db";
+import { allocateDebtIds, insertDebts, upsertDebtorsByReference } from "@dc/db";
+import type { Kysely } from "kysely";
+import type { Outcome } from "./prepare-debts.ts";
+
+type Valid = Extract<Outcome, { kind: "valid" }>;
+
+export interface Written {
+  readonly entry: Valid;
+  readonly debtId: number;
+  readonly inserted: boolean;
+}
+
+export const writeDebts = async (
+  trx: Kysely<Database>,
+  companyId: number,
+  now: Date,
+  valid: ReadonlyArray<Valid>,
+  importId: string | null,
+): Promise<Written[]> => {
+  if (valid.length === 0) return [];
+  const debtorIds = await upsertDebtorsByReference(
+    trx,
+    companyId,
+    now,
+    valid.flatMap((entry) => (entry.debtor === undefined ? [] : [entry.debtor])),
+  );
+  const ids = await allocateDebtIds(trx, valid.length);
+  const rows = valid.map((entry, position) => ({
+    ...entry.row,
+    id: ids[position]!,
+    debtor_id: entry.row.debtor_reference === null ? null : (debtorIds.get(entry.row.debtor_reference) ?? null),
+    import_id: importId,
+  }));
+  const inserted = await insertDebts(trx, rows);
+  return rows.map((row, position) => ({ entry: valid[position]!, debtId: row.id, inserted: inserted.has(row.id) }));
+};

@@ -1,0 +1,59 @@
+/**
+ * Credit consumption of followups (contract 2.5, docs/decisions/0152): a
+ * followup is charged once, when it is first recorded in an executed status,
+ * by the domain's cost rule. The balance, the ledger row and the followup's
+ * `processed_at`/`credits_charged` change in the caller's transaction.
+ */
+import type { Database } from "@dc/db";
+import { Followup } from "@dc/domain";
+import type { Transaction } from "kysely";
+
+export interface Charge {
+  /** Set when this write is the followup's first execution. */
+  readonly processed_at?: Date;
+  readonly credits_charged?: number;
+}
+
+/**
+ * What recording `state` charges, given whether the followup was already
+ * processed: nothing unless this is its first executed status.
+ */
+export const chargeFor = (
+  state: {
+    readonly status: Followup.FollowupStatus;
+    readonly type: Followup.FollowupType;
+    readonly durationMs: number | null | undefined;
+  },
+  alreadyProcessed: boolean,
+  now: Date,
+): Charge => {
+  if (alreadyProcessed || !Followup.isExecuted(state.status)) return {};
+  return {
+    processed_at: now,
+    credits_charged: Followup.chargedCredits({ type: state.type, durationMs: state.durationMs, status: state.status }),
+  };
+};
+
+/** Debits the company and writes the ledger row (no-op for a free followup). */
+export const recordCharge = async (
+  trx: Transaction<Database>,
+  charge: { readonly companyId: number; readonly followupId: number; readonly credits: number; readonly now: Date },
+): Promise<void> => {
+  if (charge.credits <= 0) return;
+  // The balance may go negative: the activity already happened and its record must not be lost.
+  await trx
+    .updateTable("companies")
+    .set((eb) => ({ current_credits: eb("current_credits", "-", charge.credits) }))
+    .where("id", "=", charge.companyId)
+    .execute();
+  await trx
+    .insertInto("credit_transactions")
+    .values({
+      company_id: charge.companyId,
+      followup_id: charge.followupId,
+      delta: -charge.credits,
+      reason: "followup_executed",
+      created_at: charge.now,
+    })
+    .execute();
+};

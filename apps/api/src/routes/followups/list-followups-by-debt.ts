@@ -1,0 +1,29 @@
+/** GET /followups/debt/{debtId}: the followups of one debt of the company. */
+import { type Endpoints, messages, paginationOf } from "@dc/contract";
+import { NotFound } from "../../http/api-error.ts";
+import type { HandlerOf } from "../../http/handler.ts";
+import { followupPage } from "./followup-page.ts";
+import { followupPresenter } from "./present-followup.ts";
+
+export const listFollowupsByDebt: HandlerOf<Endpoints["listFollowupsByDebt"]> = async ({
+  params,
+  query,
+  principal,
+  services,
+  ctx,
+}) => {
+  const debtId = services.ids.decode("debt", params.debtId);
+  const debt =
+    debtId === undefined
+      ? undefined
+      : await services.db
+          .selectFrom("debts")
+          .select("id")
+          .where("id", "=", debtId)
+          .where("company_id", "=", principal.companyId)
+          .executeTakeFirst();
+  if (debt === undefined) throw new NotFound({ message: messages.debtNotFound });
+  const { rows, total } = await followupPage(services, principal.companyId, { ...query, debtId: debt.id });
+  const present = followupPresenter(services, ctx);
+  return { body: { error: false, data: rows.map(present), pagination: paginationOf(query, total) } };
+};

@@ -1,0 +1,44 @@
+/**
+ * Turns a followups row into the contract's Followup: the shared fields of
+ * `@dc/db` (the same as the followup.* webhook payloads), plus the media keys
+ * replaced by pre-signed links (1 hour).
+ */
+import type { Endpoints } from "@dc/contract";
+import { followupResourceColumns, type FollowupResourceRow, presentFollowupRow } from "@dc/db";
+import type { Context } from "koa";
+import { mediaSigner } from "../../media/signed-urls.ts";
+import type { AppServices } from "../../services.ts";
+
+export type FollowupView = Endpoints["getFollowup"]["success"]["schema"]["Type"]["data"];
+
+/** The columns every followup response reads. */
+export const followupColumns = followupResourceColumns;
+
+export type FollowupRecord = FollowupResourceRow;
+
+/**
+ * Where links point: the configured public URL (set it in production), else
+ * the scheme and host the client called, since the links go back to that client.
+ */
+export const publicBaseUrl = (services: AppServices, ctx: Context): string =>
+  services.config.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
+
+/** Builds the presenter of one request (one clock reading, one base URL for every row). */
+export const followupPresenter = (services: AppServices, ctx: Context) => {
+  const signer = mediaSigner(services.config.idEncryptionKey, services.ids);
+  const baseUrl = publicBaseUrl(services, ctx).replace(/\/+$/, "");
+  const now = services.clock.now();
+  return (row: FollowupRecord): FollowupView => {
+    const media = (kind: "audio" | "pdf") =>
+      signer.sign(baseUrl, { companyId: row.company_id, followupId: row.id, kind }, now);
+    const audio = row.audio_object_key === null ? undefined : media("audio");
+    const pdf = row.pdf_object_key === null ? undefined : media("pdf");
+    const expiresAt = audio?.expiresAt ?? pdf?.expiresAt;
+    return {
+      ...presentFollowupRow(services.ids, row, (date) => date),
+      audio_url: audio?.url ?? null,
+      pdf_url: pdf?.url ?? null,
+      ...(expiresAt === undefined ? {} : { media_urls_expire_at: expiresAt }),
+    };
+  };
+};

@@ -1,0 +1,45 @@
+/**
+ * GET /media/{key}: follows a pre-signed media link. The signature is the
+ * credential (no bearer token): it is checked first, in constant time, then
+ * the expiry, and only then is the database asked where the media lives.
+ */
+import { type Endpoints, mediaMessages } from "@dc/contract";
+import { AccessDenied, Gone, NotFound } from "../../http/api-error.ts";
+import type { HandlerOf } from "../../http/handler.ts";
+import { mediaSigner, parseMediaKey } from "../../media/signed-urls.ts";
+
+export const getMedia: HandlerOf<Endpoints["getMedia"]> = async ({ params, query, services }) => {
+  const signer = mediaSigner(services.config.idEncryptionKey, services.ids);
+  const verdict = signer.verify(params.key, query.expires, query.signature, services.clock.now());
+  if (verdict === "invalid") throw new AccessDenied({ message: mediaMessages.invalidSignature });
+  if (verdict === "expired") throw new Gone({ message: mediaMessages.expired });
+  const media = parseMediaKey(services.ids, params.key);
+  if (media === undefined) throw new NotFound({ message: mediaMessages.notFound });
+  const row = await services.db
+    .selectFrom("followups")
+    .select(["audio_object_key", "pdf_object_key"])
+    .where("id", "=", media.followupId)
+    .where("company_id", "=", media.companyId)
+    .executeTakeFirst();
+  const location = httpUrl(media.kind === "audio" ? row?.audio_object_key : row?.pdf_object_key);
+  if (location === undefined) throw new NotFound({ message: mediaMessages.notFound });
+  return {
+    status: 302,
+    body: { error: false, message: mediaMessages.redirect },
+    headers: { Location: location, "Referrer-Policy": "no-referrer" },
+  };
+};
+
+/**
+ * The stored address as a header-safe http(s) URL (URL percent-encodes what a
+ * header may not carry), or undefined when there is none we may redirect to.
+ */
+const httpUrl = (stored: string | null | undefined): string | undefined => {
+  if (stored === null || stored === undefined) return undefined;
+  try {
+    const url = new URL(stored);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+};

@@ -1,0 +1,139 @@
+/**
+ * Set-based debt creation, shared by the api (single and batch create) and
+ * the snapshot worker: ids are allocated up front in one round trip, then
+ * every row goes in with one `insert ... select from unnest(...)` (one array
+ * parameter per column, so the statement size does not grow with the row
+ * count and the 65,535-parameter limit never applies). Rows whose
+ * `internal_id` is already taken by an api debt of the same creditor are
+ * skipped, never an error (`debts_api_internal_id_key`, migration 0002).
+ */
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../schema.ts";
+
+/** One debt to insert; `id` comes from `allocateDebtIds`. */
+export interface DebtInsertRow {
+  readonly id: number;
+  readonly company_id: number;
+  readonly creditor_id: number;
+  readonly debtor_id: number | null;
+  readonly campaign_id: number | null;
+  readonly timeline_id: number | null;
+  readonly import_id: string | null;
+  readonly status: string;
+  readonly is_credit_note: boolean;
+  readonly credited_invoice_reference: string | null;
+  readonly civility: string | null;
+  readonly firstname: string | null;
+  readonly lastname: string | null;
+  readonly phone: string | null;
+  readonly email: string | null;
+  readonly birthdate: string | null;
+  readonly amount_minor: number;
+  readonly balance_minor: number;
+  readonly currency: string;
+  readonly amount_text: string;
+  readonly object: string | null;
+  readonly internal_id: string | null;
+  readonly invoice_reference: string | null;
+  readonly debtor_reference: string | null;
+  readonly invoice_date: string | null;
+  readonly due_date: string | null;
+  readonly address: string | null;
+  readonly street_address: string | null;
+  readonly street_number: string | null;
+  readonly postal_code: string | null;
+  readonly city: string | null;
+  readonly country: string | null;
+  readonly iban: string | null;
+  readonly company: string | null;
+  readonly debtor_company: string | null;
+  readonly payment_link: string | null;
+  /** Serialized JSON object. */
+  readonly metadata: string;
+  /** Serialized JSON object, or null. */
+  readonly email_validation: string | null;
+  readonly timeline_start_mode: string | null;
+  readonly accept_expensive_destination: boolean;
+  readonly import_date: Date;
+  readonly created_at: Date;
+  readonly updated_at: Date;
+}
+
+/** Column -> PostgreSQL array type of its unnest parameter. */
+const columns: ReadonlyArray<readonly [keyof DebtInsertRow, string]> = [
+  ["id", "int8"],
+  ["company_id", "int8"],
+  ["creditor_id", "int8"],
+  ["debtor_id", "int8"],
+  ["campaign_id", "int8"],
+  ["timeline_id", "int8"],
+  ["import_id", "uuid"],
+  ["status", "text"],
+  ["is_credit_note", "bool"],
+  ["credited_invoice_reference", "text"],
+  ["civility", "text"],
+  ["firstname", "text"],
+  ["lastname", "text"],
+  ["phone", "text"],
+  ["email", "text"],
+  ["birthdate", "date"],
+  ["amount_minor", "int8"],
+  ["balance_minor", "int8"],
+  ["currency", "text"],
+  ["amount_text", "text"],
+  ["object", "text"],
+  ["internal_id", "text"],
+  ["invoice_reference", "text"],
+  ["debtor_reference", "text"],
+  ["invoice_date", "date"],
+  ["due_date", "date"],
+  ["address", "text"],
+  ["street_address", "text"],
+  ["street_number", "text"],
+  ["postal_code", "text"],
+  ["city", "text"],
+  ["country", "text"],
+  ["iban", "text"],
+  ["company", "text"],
+  ["debtor_company", "text"],
+  ["payment_link", "text"],
+  ["metadata", "jsonb"],
+  ["email_validation", "jsonb"],
+  ["timeline_start_mode", "text"],
+  ["accept_expensive_destination", "bool"],
+  ["import_date", "timestamptz"],
+  ["created_at", "timestamptz"],
+  ["updated_at", "timestamptz"],
+];
+
+const toParameter = (value: DebtInsertRow[keyof DebtInsertRow]) =>
+  value instanceof Date ? value.toISOString() : value;
+
+/** Reserves `count` debt ids in one round trip (the identity sequence; gaps are harmless). */
+export const allocateDebtIds = async (db: Kysely<Database>, count: number): Promise<number[]> => {
+  if (count === 0) return [];
+  const { rows } = await sql<{ id: number }>`
+    select nextval(pg_get_serial_sequence('debts', 'id')) as id from generate_series(1, ${count})
+  `.execute(db);
+  return rows.map((row) => Number(row.id));
+};
+
+/**
+ * Inserts `rows` in one statement and returns the ids actually inserted: a
+ * row whose (company, creditor, internal_id) an api debt already holds is
+ * left out (a concurrent request won the race).
+ */
+export const insertDebts = async (db: Kysely<Database>, rows: ReadonlyArray<DebtInsertRow>): Promise<Set<number>> => {
+  if (rows.length === 0) return new Set();
+  const names = sql.join(columns.map(([name]) => sql.ref(name)));
+  const arrays = sql.join(
+    columns.map(([name, type]) => sql`${rows.map((row) => toParameter(row[name]))}::${sql.raw(type)}[]`),
+  );
+  const { rows: inserted } = await sql<{ id: number }>`
+    insert into debts (${names}) overriding system value
+    select * from unnest(${arrays})
+    on conflict (company_id, creditor_id, internal_id) where campaign_id is null and internal_id is not null do nothing
+    returning id
+  `.execute(db);
+  return new Set(inserted.map((row) => Number(row.id)));
+};

@@ -1,0 +1,166 @@
+/**
+ * One page of a company's debts (all, one creditor's or one debtor's) with
+ * the filters of docs/decisions/0109, the filtered total and whether the
+ * scope exists, in a single statement (docs/decisions/0100):
+ *
+ * - the page is chosen on the list index alone (ids only, newest first), then
+ *   only those rows are read and enriched: a deep page does not fetch the rows
+ *   it skips;
+ * - the total comes from `creditor_debt_stats` when the filters are at most a
+ *   status set and a currency, otherwise from a count on the same predicates.
+ */
+import { Money } from "@dc/domain";
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { Database } from "../schema.ts";
+import { type DebtView, debtViewsOf, type RawDebtView, toDebtView } from "./debt-views.ts";
+
+export type DebtScope =
+  | { readonly kind: "company" }
+  | { readonly kind: "creditor"; readonly creditorId: number }
+  | { readonly kind: "debtor"; readonly debtorId: number };
+
+export interface DebtFilters {
+  readonly statuses?: ReadonlyArray<string> | undefined;
+  readonly currency?: string | undefined;
+  /** Major units of each debt's currency, inclusive. */
+  readonly amountMin?: number | undefined;
+  readonly amountMax?: number | undefined;
+  /** Inclusive lower bound of created_at. */
+  readonly createdAfter?: Date | undefined;
+  /** Exclusive upper bound of created_at. */
+  readonly createdBefore?: Date | undefined;
+  /** Case-insensitive substring of internal_id or amount_text. */
+  readonly search?: string | undefined;
+}
+
+export interface DebtPageRequest {
+  readonly companyId: number;
+  readonly scope: DebtScope;
+  readonly filters: DebtFilters;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export interface DebtPage {
+  /** False when the scope's creditor or debtor is not the company's. */
+  readonly scopeFound: boolean;
+  readonly total: number;
+  /** True when the company is a collection agency (debts then show `company`). */
+  readonly collectionAgency: boolean;
+  readonly rows: ReadonlyArray<DebtView>;
+}
+
+const exponentClasses = (() => {
+  const byExponent = new Map<number, string[]>();
+  for (const [code, exponent] of Object.entries(Money.exponents)) {
+    if (exponent !== 2) byExponent.set(exponent, [...(byExponent.get(exponent) ?? []), code]);
+  }
+  return [...byExponent].sort(([a], [b]) => a - b);
+})();
+
+/** 10^exponent of each row's currency, as SQL (exact integer arithmetic on numeric). */
+const minorFactor = sql`(case ${sql.join(
+  exponentClasses.map(
+    ([exponent, codes]) => sql`when d.currency = any(${codes}::text[]) then ${10 ** exponent}::numeric`,
+  ),
+  sql` `,
+)} else 100::numeric end)`;
+
+/** Major units compared exactly: the number's shortest decimal text becomes a numeric. */
+const majorAsNumeric = (value: number) => sql`${String(value)}::numeric`;
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+const predicates = (companyId: number, scope: DebtScope, filters: DebtFilters): RawBuilder<unknown> => {
+  const parts: RawBuilder<unknown>[] = [sql`d.company_id = ${companyId}`];
+  if (scope.kind === "creditor") parts.push(sql`d.creditor_id = ${scope.creditorId}`);
+  if (scope.kind === "debtor") parts.push(sql`d.debtor_id = ${scope.debtorId}`);
+  if (filters.statuses !== undefined) parts.push(sql`d.status = any(${filters.statuses}::text[])`);
+  if (filters.currency !== undefined) parts.push(sql`d.currency = ${filters.currency}`);
+  if (filters.amountMin !== undefined)
+    parts.push(sql`d.amount_minor >= ${majorAsNumeric(filters.amountMin)} * ${minorFactor}`);
+  if (filters.amountMax !== undefined)
+    parts.push(sql`d.amount_minor <= ${majorAsNumeric(filters.amountMax)} * ${minorFactor}`);
+  if (filters.createdAfter !== undefined)
+    parts.push(sql`d.created_at >= ${filters.createdAfter.toISOString()}::timestamptz`);
+  if (filters.createdBefore !== undefined)
+    parts.push(sql`d.created_at < ${filters.createdBefore.toISOString()}::timestamptz`);
+  if (filters.search !== undefined) {
+    const pattern = `%${escapeLike(filters.search)}%`;
+    parts.push(sql`(d.internal_id ilike ${pattern} or d.amount_text ilike ${pattern})`);
+  }
+  return sql.join(parts, sql` and `);
+};
+
+const countersAnswer = (scope: DebtScope, filters: DebtFilters) =>
+  scope.kind !== "debtor" &&
+  filters.amountMin === undefined &&
+  filters.amountMax === undefined &&
+  filters.createdAfter === undefined &&
+  filters.createdBefore === undefined &&
+  filters.search === undefined;
+
+const totalQuery = (companyId: number, scope: DebtScope, filters: DebtFilters, where: RawBuilder<unknown>) => {
+  if (!countersAnswer(scope, filters)) return sql`select count(*)::int8 from debts d where ${where}`;
+  const parts: RawBuilder<unknown>[] = [sql`s.company_id = ${companyId}`];
+  if (scope.kind === "creditor") parts.push(sql`s.creditor_id = ${scope.creditorId}`);
+  if (filters.statuses !== undefined) parts.push(sql`s.status = any(${filters.statuses}::text[])`);
+  if (filters.currency !== undefined) parts.push(sql`s.currency = ${filters.currency}`);
+  return sql`select coalesce(sum(s.debt_count), 0)::int8 from creditor_debt_stats s where ${sql.join(parts, sql` and `)}`;
+};
+
+const scopeFoundQuery = (companyId: number, scope: DebtScope) => {
+  switch (scope.kind) {
+    case "company":
+      return sql`true`;
+    case "creditor":
+      return sql`exists (select 1 from creditors where id = ${scope.creditorId} and company_id = ${companyId})`;
+    case "debtor":
+      return sql`exists (select 1 from debtors where id = ${scope.debtorId} and company_id = ${companyId})`;
+  }
+};
+
+type Row = Partial<RawDebtView> & { scope_found: boolean; total: number; collection_agency: boolean | null };
+
+/** Reads one page; see the module comment for how it stays fast on deep pages and large creditors. */
+export const listDebtPage = async (db: Kysely<Database>, request: DebtPageRequest): Promise<DebtPage> => {
+  const { companyId, scope, filters } = request;
+  const where = predicates(companyId, scope, filters);
+  const page = sql`
+    select d.id from debts d where ${where}
+    order by d.created_at desc, d.id desc
+    limit ${request.limit} offset ${request.offset}
+  `;
+  const { rows } = await sql<Row>`
+    select meta.*, v.*
+    from (
+      select ${scopeFoundQuery(companyId, scope)} as scope_found,
+        (${totalQuery(companyId, scope, filters, where)}) as total,
+        (select is_collection_agency from companies where id = ${companyId}) as collection_agency
+    ) as meta
+    left join lateral (${debtViewsOf(page)}) as v on true
+    order by v.created_at desc, v.id desc
+  `.execute(db);
+  const first = rows[0];
+  return {
+    scopeFound: first?.scope_found ?? false,
+    total: Number(first?.total ?? 0),
+    collectionAgency: first?.collection_agency ?? false,
+    rows: rows.filter((row) => row.id !== null && row.id !== undefined).map((row) => toDebtView(row as RawDebtView)),
+  };
+};
+
+/** One debt of the company as a view, or undefined (unknown or another company's). */
+export const findDebtView = async (
+  db: Kysely<Database>,
+  companyId: number,
+  debtId: number,
+): Promise<{ readonly view: DebtView; readonly collectionAgency: boolean } | undefined> => {
+  const page = sql`select id from debts where id = ${debtId} and company_id = ${companyId}`;
+  const { rows } = await sql<RawDebtView & { collection_agency: boolean }>`
+    select v.*, (select is_collection_agency from companies where id = ${companyId}) as collection_agency
+    from (${debtViewsOf(page)}) as v
+  `.execute(db);
+  const row = rows[0];
+  return row === undefined ? undefined : { view: toDebtView(row), collectionAgency: row.collection_agency };
+};
