@@ -1,0 +1,82 @@
+/**
+ * POST /campaigns/{apiReference}/snapshots/{snapshotReference}/finalize:
+ * closes a staged snapshot (docs/decisions/0301). With every declared row
+ * received and the cross-chunk rules met, the snapshot becomes `pending` and
+ * its apply job is added in the same transaction (202). Rows breaking a
+ * cross-chunk rule make it `failed` with that `failure` (422): its accepted
+ * chunks can never change. A repeated finalize answers with the state reached.
+ */
+import { type Endpoints, snapshotErrorCodes, snapshotMessages } from "@dc/contract";
+import {
+  enqueueApplySnapshot,
+  listRowIdentityFields,
+  markSnapshotFailed,
+  markSnapshotPending,
+  type Snapshot,
+} from "@dc/db";
+import { Conflict } from "../../http/api-error.ts";
+import type { HandlerOf } from "../../http/handler.ts";
+import { crossChunkErrors, invalidRowsFailure } from "./cross-chunk-rules.ts";
+import { acknowledgement, acknowledgementReply, isSettled } from "./snapshot-ack.ts";
+import { readSnapshot, requireSnapshot } from "./snapshot-lookup.ts";
+import { invalidRows } from "./snapshot-rows.ts";
+
+/** The answer when the snapshot cannot be finalized now, or undefined when it can. */
+const settledAnswer = (snapshot: Snapshot, apiReference: string) => {
+  if (snapshot.delivery_mode !== "staged") {
+    throw new Conflict({
+      errorCode: snapshotErrorCodes.deliveryModeConflict,
+      message: snapshotMessages.deliveryModeConflict(snapshot.delivery_mode),
+    });
+  }
+  if (snapshot.status !== "uploading") {
+    return acknowledgementReply(
+      isSettled(snapshot) ? 200 : 202,
+      snapshotMessages.alreadyFinalized,
+      acknowledgement(snapshot, apiReference),
+      true,
+    );
+  }
+  if (snapshot.received_row_count !== snapshot.expected_row_count) {
+    throw new Conflict({
+      errorCode: snapshotErrorCodes.incomplete,
+      message: snapshotMessages.incomplete(snapshot.received_row_count, snapshot.expected_row_count),
+    });
+  }
+  return undefined;
+};
+
+export const finalizeSnapshot: HandlerOf<Endpoints["finalizeSnapshot"]> = async ({ params, principal, services }) => {
+  const { campaign, snapshot } = await requireSnapshot(services, principal, params);
+  const early = settledAnswer(snapshot, campaign.api_reference);
+  if (early !== undefined) return early;
+
+  const errors = crossChunkErrors(
+    await listRowIdentityFields(services.db, { id: snapshot.id, companyId: principal.companyId }),
+  );
+  const now = services.clock.now();
+  if (errors.length > 0) {
+    const failed = await markSnapshotFailed(services.db, { id: snapshot.id, failure: invalidRowsFailure(errors), now });
+    if (failed !== undefined) throw invalidRows(errors);
+  } else {
+    const pending = await services.db.transaction().execute(async (trx) => {
+      const updated = await markSnapshotPending(trx, { id: snapshot.id, now });
+      // In the same transaction as `pending`: a crash can neither lose the job nor double it.
+      if (updated !== undefined) await enqueueApplySnapshot(trx, { id: updated.id, campaignId: campaign.id });
+      return updated;
+    });
+    if (pending !== undefined) {
+      return acknowledgementReply(
+        202,
+        snapshotMessages.finalized,
+        acknowledgement(pending, campaign.api_reference),
+        false,
+      );
+    }
+  }
+  // A concurrent finalize (or chunk) changed the snapshot first: answer from the state it left.
+  const current = await readSnapshot(services, principal, campaign, params.snapshotReference);
+  const answer = settledAnswer(current, campaign.api_reference);
+  if (answer !== undefined) return answer;
+  throw new Error(`finalization of snapshot ${current.id} lost a race with no visible cause`);
+};

@@ -1,0 +1,55 @@
+/**
+ * POST /campaigns/{apiReference}/snapshots/{snapshotReference}/start: opens a
+ * staged snapshot (`uploading`) declaring its row count (docs/decisions/0301).
+ * The unique reference decides between concurrent starts; a retry with the
+ * same count is answered with the current state.
+ */
+import { type Endpoints, snapshotErrorCodes, snapshotMessages } from "@dc/contract";
+import { insertSnapshotUnlessExists } from "@dc/db";
+import { Conflict } from "../../http/api-error.ts";
+import type { HandlerOf } from "../../http/handler.ts";
+import { acknowledgement, acknowledgementReply } from "./snapshot-ack.ts";
+import { readSnapshot, requireCampaign, snapshotKey } from "./snapshot-lookup.ts";
+
+export const startStagedSnapshot: HandlerOf<Endpoints["startStagedSnapshot"]> = async ({
+  params,
+  body,
+  principal,
+  services,
+}) => {
+  const campaign = await requireCampaign(services, principal, params.apiReference);
+  const created = await insertSnapshotUnlessExists(services.db, {
+    ...snapshotKey(principal, campaign, params.snapshotReference),
+    deliveryMode: "staged",
+    status: "uploading",
+    bodySha256: null,
+    expectedRowCount: body.expected_row_count,
+    receivedRowCount: 0,
+    receivedChunkCount: 0,
+    nextChunkIndex: 0,
+    integrationClientPk: principal.clientPk,
+    now: services.clock.now(),
+  });
+  if (created !== undefined) {
+    return acknowledgementReply(201, snapshotMessages.started, acknowledgement(created, campaign.api_reference), false);
+  }
+  const existing = await readSnapshot(services, principal, campaign, params.snapshotReference);
+  if (existing.delivery_mode !== "staged") {
+    throw new Conflict({
+      errorCode: snapshotErrorCodes.deliveryModeConflict,
+      message: snapshotMessages.deliveryModeConflict(existing.delivery_mode),
+    });
+  }
+  if (existing.expected_row_count !== body.expected_row_count) {
+    throw new Conflict({
+      errorCode: snapshotErrorCodes.referenceConflict,
+      message: snapshotMessages.referenceConflict,
+    });
+  }
+  return acknowledgementReply(
+    200,
+    snapshotMessages.alreadyStarted,
+    acknowledgement(existing, campaign.api_reference),
+    true,
+  );
+};

@@ -1,0 +1,300 @@
+import { describe, expect, it } from "vitest";
+import { expectContract } from "./support/contract-validator.ts";
+import { startTestApi, TEST_START } from "./support/harness.ts";
+import {
+  accountRow,
+  CHUNK_PATH,
+  rowsBody,
+  rowsFrom,
+  sha256,
+  snapshotTestKit,
+  START_PATH,
+} from "./support/snapshots.ts";
+
+const t = await startTestApi();
+const kit = snapshotTestKit(t);
+const started = kit.started;
+
+describe("POST .../snapshots/{snapshotReference}/start", () => {
+  it("opens an uploading staged snapshot: 201, Location and the acknowledgement; no job yet", async () => {
+    const s = await started(5);
+    expect(s.startResponse.headers.get("location")).toBe(s.statusPath);
+    expect(await expectContract(s.startResponse, "post", START_PATH)).toEqual({
+      error: false,
+      message: "Staged snapshot started",
+      data: {
+        api_reference: s.campaign.api_reference,
+        snapshot_reference: "staged-1",
+        delivery_mode: "staged",
+        status: "uploading",
+        core_applied: false,
+        expected_row_count: 5,
+        received_row_count: 0,
+        received_chunk_count: 0,
+        next_chunk_index: 0,
+        counts: null,
+        failure: null,
+        created_at: TEST_START.toISOString(),
+        updated_at: TEST_START.toISOString(),
+        status_url: s.statusPath,
+      },
+    });
+    const row = await kit.snapshotRow(s.companyId, "staged-1");
+    expect(row).toMatchObject({
+      delivery_mode: "staged",
+      status: "uploading",
+      body_sha256: null,
+      expected_row_count: 5,
+    });
+    expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 0, jobs: 0 });
+  });
+
+  it("answers an identical start with 200 and another expected_row_count with 409 snapshot_reference_conflict", async () => {
+    const s = await started(5);
+    const url = kit.path(s.campaign.api_reference, s.reference, "/start");
+    const retry = await kit.send("POST", url, s.token, '{ "expected_row_count": 5 }');
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get("location")).toBe(s.statusPath);
+    const body = await expectContract(retry, "post", START_PATH);
+    expect(body.message).toBe("Staged snapshot already started");
+    expect(body.data).toMatchObject({ status: "uploading", expected_row_count: 5 });
+
+    const changed = await kit.send("POST", url, s.token, '{"expected_row_count":6}');
+    expect(changed.status).toBe(409);
+    expect(await expectContract(changed, "post", START_PATH)).toEqual({
+      error: true,
+      message: "Snapshot reference already used with different content",
+      code: 409,
+      error_code: "snapshot_reference_conflict",
+    });
+    expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 0, jobs: 0 });
+  });
+
+  it("refuses an expected_row_count that is not an integer from 0 to 1,000,000", async () => {
+    const { companyId, campaign, token } = await kit.setup();
+    for (const body of [
+      '{"expected_row_count":-1}',
+      '{"expected_row_count":1000001}',
+      '{"expected_row_count":1.5}',
+      '{"expected_row_count":"5"}',
+      "{}",
+      '{"expected_row_count":5,"rows":[]}',
+    ]) {
+      const response = await kit.send("POST", kit.path(campaign.api_reference, "bounds", "/start"), token, body);
+      expect(response.status).toBe(400);
+      const json = await expectContract(response, "post", START_PATH);
+      expect(Object.keys(json.details)).toEqual([body.includes("rows") ? "rows" : "expected_row_count"]);
+    }
+    expect(await kit.stored(companyId, campaign.id)).toEqual({ snapshots: 0, chunks: 0, jobs: 0 });
+  });
+
+  it("answers 404 for another company's campaign and 403 without debts:write", async () => {
+    const mine = await kit.setup();
+    const other = await kit.setup();
+    const response = await kit.send(
+      "POST",
+      kit.path(other.campaign.api_reference, "x", "/start"),
+      mine.token,
+      '{"expected_row_count":1}',
+    );
+    expect(response.status).toBe(404);
+    expect((await expectContract(response, "post", START_PATH)).message).toBe("Campaign not found");
+    const reader = await kit.setup("debts:read");
+    const forbidden = await kit.send(
+      "POST",
+      kit.path(reader.campaign.api_reference, "x", "/start"),
+      reader.token,
+      '{"expected_row_count":1}',
+    );
+    expect(forbidden.status).toBe(403);
+    expect((await expectContract(forbidden, "post", START_PATH)).message).toBe(
+      'Required scope "debts:write" not found in token',
+    );
+  });
+});
+
+describe("PUT .../snapshots/{snapshotReference}/chunks/{chunkIndex}", () => {
+  it("stores chunk 0 of an uploading snapshot: 201, Location, counters, chunk_index; no debt changes", async () => {
+    const s = await started(5);
+    const debtsBefore = await t.db.selectFrom("debts").select("id").where("company_id", "=", s.companyId).execute();
+    const body = rowsFrom(0, 3);
+    const response = await s.chunk(0, body);
+    expect(response.status).toBe(201);
+    expect(response.headers.get("location")).toBe(s.statusPath);
+    const json = await expectContract(response, "put", CHUNK_PATH);
+    expect(json.message).toBe("Snapshot chunk accepted");
+    expect(json.data).toEqual({
+      api_reference: s.campaign.api_reference,
+      snapshot_reference: s.reference,
+      delivery_mode: "staged",
+      status: "uploading",
+      core_applied: false,
+      expected_row_count: 5,
+      received_row_count: 3,
+      received_chunk_count: 1,
+      next_chunk_index: 1,
+      counts: null,
+      failure: null,
+      created_at: TEST_START.toISOString(),
+      updated_at: TEST_START.toISOString(),
+      status_url: s.statusPath,
+      chunk_index: 0,
+    });
+    const chunks = await t.db.selectFrom("snapshot_chunks").selectAll().where("company_id", "=", s.companyId).execute();
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]).toMatchObject({ chunk_index: 0, row_count: 3, rows: JSON.parse(body).rows });
+    expect(chunks[0]?.body_sha256).toEqual(sha256(body));
+    expect(await t.db.selectFrom("debts").select("id").where("company_id", "=", s.companyId).execute()).toEqual(
+      debtsBefore,
+    );
+    expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 1, jobs: 0 });
+  });
+
+  it("takes the next index (counters rise), answers an identical retry with 200 and changed bytes with 409 chunk_content_conflict", async () => {
+    const s = await started(5);
+    expect((await s.chunk(0, rowsFrom(0, 3))).status).toBe(201);
+    const second = await s.chunk(1, rowsFrom(3, 2));
+    expect(second.status).toBe(201);
+    expect((await expectContract(second, "put", CHUNK_PATH)).data).toMatchObject({
+      received_row_count: 5,
+      received_chunk_count: 2,
+      next_chunk_index: 2,
+      chunk_index: 1,
+    });
+
+    const retry = await s.chunk(0, rowsFrom(0, 3));
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get("location")).toBe(s.statusPath);
+    const retried = await expectContract(retry, "put", CHUNK_PATH);
+    expect(retried.message).toBe("Snapshot chunk already accepted");
+    expect(retried.data).toMatchObject({
+      chunk_index: 0,
+      received_row_count: 5,
+      received_chunk_count: 2,
+      next_chunk_index: 2,
+    });
+
+    const changed = await s.chunk(0, `${rowsFrom(0, 3)} `);
+    expect(changed.status).toBe(409);
+    expect(await expectContract(changed, "put", CHUNK_PATH)).toEqual({
+      error: true,
+      message: "Chunk 0 was already accepted with different content",
+      code: 409,
+      error_code: "chunk_content_conflict",
+    });
+    expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 2, jobs: 0 });
+  });
+
+  it("refuses an index above next_chunk_index with 409 chunk_out_of_order", async () => {
+    const s = await started(5);
+    const response = await s.chunk(1, rowsFrom(0, 1));
+    expect(response.status).toBe(409);
+    expect(await expectContract(response, "put", CHUNK_PATH)).toEqual({
+      error: true,
+      message: "Chunk 1 is out of order: next_chunk_index is 0",
+      code: 409,
+      error_code: "chunk_out_of_order",
+    });
+    expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 0, jobs: 0 });
+  });
+
+  it("refuses rows beyond expected_row_count with 422 expected_row_count_exceeded", async () => {
+    const s = await started(3);
+    expect((await s.chunk(0, rowsFrom(0, 2))).status).toBe(201);
+    const response = await s.chunk(1, rowsFrom(2, 2));
+    expect(response.status).toBe(422);
+    const json = await expectContract(response, "put", CHUNK_PATH);
+    expect(json).toMatchObject({ code: 422, message: "Validation failed", error_code: "expected_row_count_exceeded" });
+    expect(json.details).toEqual({
+      rows: "2 row(s) would bring the snapshot to 4 rows, above its expected_row_count of 3",
+    });
+    expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 1, jobs: 0 });
+  });
+
+  it("validates rows with snapshot-wide indexes; an invalid chunk stores nothing and can be sent again corrected", async () => {
+    const s = await started(4);
+    expect((await s.chunk(0, rowsFrom(0, 2))).status).toBe(201);
+    const bad = await s.chunk(1, rowsBody([accountRow(2), accountRow(3, { coverage: 1 })]));
+    expect(bad.status).toBe(422);
+    const json = await expectContract(bad, "put", CHUNK_PATH);
+    expect(json).toMatchObject({
+      error_code: "invalid_snapshot_row",
+      details: { "rows.3.coverage": '"coverage" is not accepted in snapshot rows' },
+    });
+    expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 1, jobs: 0 });
+    expect((await s.chunk(1, rowsFrom(2, 2))).status).toBe(201);
+  });
+
+  it("applies the payment_plan rules of the one-request submit to chunk rows", async () => {
+    const s = await started(2);
+    expect((await s.chunk(0, rowsFrom(0, 1))).status).toBe(201);
+    const plan = {
+      external_reference: "plan-1",
+      status: "active",
+      installments: [{ external_reference: "i-1", amount: 60, payment_date: "2026-12-01", status: "pending" }],
+    };
+    const response = await s.chunk(1, rowsBody([accountRow(1, { remaining_amount: 100, payment_plan: plan })]));
+    expect(response.status).toBe(422);
+    expect((await expectContract(response, "put", CHUNK_PATH)).details).toEqual({
+      "rows.1.payment_plan": "sum of pending installments (60.00) does not equal remaining_amount (100.00)",
+    });
+  });
+
+  it("refuses bad chunk bodies and indexes with 400 naming the field, and a body over 10 MiB with 413", async () => {
+    const s = await started(5);
+    const tooMany = await s.chunk(0, rowsBody(Array.from({ length: 20_001 }, (_, i) => accountRow(i))));
+    expect(tooMany.status).toBe(400);
+    expect((await expectContract(tooMany, "put", CHUNK_PATH)).error_code).toBe("too_many_rows");
+    const big = await s.chunk(0, rowsFrom(0, 1) + " ".repeat(10 * 1024 * 1024));
+    expect(big.status).toBe(413);
+    expect((await expectContract(big, "put", CHUNK_PATH)).error_code).toBe("payload_too_large");
+    for (const index of ["-1", "01", "1.5", "abc", "1000001"]) {
+      const response = await kit.send(
+        "PUT",
+        kit.path(s.campaign.api_reference, s.reference, `/chunks/${index}`),
+        s.token,
+        rowsFrom(0, 1),
+      );
+      expect(response.status).toBe(400);
+      expect(Object.keys((await expectContract(response, "put", CHUNK_PATH)).details)).toEqual(["chunkIndex"]);
+    }
+    const unknownKey = await s.chunk(0, '{"rows":[],"expected_row_count":5}');
+    expect(unknownKey.status).toBe(400);
+    expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 0, jobs: 0 });
+  });
+
+  it("answers 404 Snapshot not found for a reference never started, and 409 for a one-request reference", async () => {
+    const { companyId, campaign, token } = await kit.setup();
+    const unknown = await kit.send(
+      "PUT",
+      kit.path(campaign.api_reference, "never-started", "/chunks/0"),
+      token,
+      rowsFrom(0, 1),
+    );
+    expect(unknown.status).toBe(404);
+    expect(await expectContract(unknown, "put", CHUNK_PATH)).toEqual({
+      error: true,
+      message: "Snapshot not found",
+      code: 404,
+    });
+    expect((await kit.send("PUT", kit.path(campaign.api_reference, "one"), token, rowsFrom(0, 1))).status).toBe(202);
+    const mode = await kit.send("PUT", kit.path(campaign.api_reference, "one", "/chunks/0"), token, rowsFrom(0, 1));
+    expect(mode.status).toBe(409);
+    expect((await expectContract(mode, "put", CHUNK_PATH)).error_code).toBe("snapshot_delivery_mode_conflict");
+    expect(await kit.stored(companyId, campaign.id)).toEqual({ snapshots: 1, chunks: 1, jobs: 1 });
+  });
+
+  it("hides another company's snapshot: 404", async () => {
+    const s = await started(2);
+    const intruder = await kit.setup();
+    const response = await kit.send(
+      "PUT",
+      kit.path(s.campaign.api_reference, s.reference, "/chunks/0"),
+      intruder.token,
+      rowsFrom(0, 1),
+    );
+    expect(response.status).toBe(404);
+    expect((await expectContract(response, "put", CHUNK_PATH)).message).toBe("Campaign not found");
+    expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 0, jobs: 0 });
+  });
+});

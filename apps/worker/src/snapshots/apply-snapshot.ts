@@ -1,0 +1,196 @@
+/**
+ * Applies one accepted snapshot to its campaign's debts, exactly once
+ * (DESIGN 5): `pending -> processing` in a short transaction of its own,
+ * then one transaction that locks the snapshot, re-validates its rows,
+ * plans with `Reconciliation.plan` and applies the plan with set-based SQL,
+ * ending `completed` or `failed` (`invalid_snapshot_row`, no debt changed).
+ * A run that finds the snapshot `completed` or `failed` changes nothing; a
+ * crash mid-way leaves the database as it was.
+ */
+import {
+  type AppliedPlan,
+  applyReconciliationPlan,
+  type CampaignDebts,
+  type ContactRefresh,
+  type Database,
+  loadCampaignDebts,
+  loadSnapshotChunks,
+  lockCampaign,
+  lockSnapshot,
+  markSnapshotApplyFailed,
+  markSnapshotCompleted,
+  markSnapshotProcessing,
+  snapshotFailure,
+} from "@dc/db";
+import { DebtStatus, Reconciliation, type Snapshot } from "@dc/domain";
+import type { Kysely } from "kysely";
+import type { Clock } from "../clock.ts";
+import { isTransactionConflict, SnapshotUnprocessable } from "./errors.ts";
+import { readSnapshotRows } from "./read-rows.ts";
+
+export interface ApplyDependencies {
+  readonly db: Kysely<Database>;
+  readonly clock: Clock;
+}
+
+interface SnapshotScope {
+  readonly snapshotId: number;
+  readonly companyId: number;
+  readonly campaignId: number;
+}
+
+/** Milliseconds spent per phase of a completed run (logged for capacity planning). */
+export interface PhaseTimings {
+  /** Reading the chunks and the campaign's debts. */
+  readonly readMs: number;
+  /** `Snapshot.validateRows` and normalisation. */
+  readonly validateMs: number;
+  /** `Reconciliation.plan`. */
+  readonly planMs: number;
+  /** Every write of the plan and the snapshot's completion. */
+  readonly writeMs: number;
+  /** The write statements, one by one. */
+  readonly statementMs: AppliedPlan["statementMs"];
+}
+
+/** What one run did. Only `completed` changed debts. */
+export type ApplyOutcome =
+  | (SnapshotScope & {
+      readonly outcome: "completed";
+      readonly counts: Reconciliation.Counts;
+      readonly warningCount: number;
+      readonly paymentsRecorded: number;
+      readonly phases: PhaseTimings;
+    })
+  | (SnapshotScope & { readonly outcome: "failed"; readonly code: "invalid_snapshot_row"; readonly errorCount: number })
+  /** Already `completed` or `failed` (a re-run), or not finalized (`uploading`): nothing was written. */
+  | (SnapshotScope & { readonly outcome: "skipped"; readonly status: string })
+  | { readonly outcome: "not_found"; readonly snapshotId: number };
+
+/** Attempts of one run's transaction after a deadlock, a serialization failure or a debt changed under the plan. */
+const TRANSACTION_ATTEMPTS = 3;
+
+/**
+ * Contact fields of each row matched to a debt the plan may touch (not
+ * cancelled), matched as the planner matches (docs/decisions/0355).
+ */
+export const contactRefreshes = (
+  current: CampaignDebts,
+  rows: ReadonlyArray<Snapshot.ValidRow>,
+): Array<ContactRefresh> => {
+  const byInternalId = new Map<string, Reconciliation.CurrentDebt>();
+  const byInvoice = new Map<string, Reconciliation.CurrentDebt>();
+  for (const debt of current.debts) {
+    if (debt.internalId !== null && !byInternalId.has(debt.internalId)) byInternalId.set(debt.internalId, debt);
+    if (debt.invoiceReference !== null && !byInvoice.has(debt.invoiceReference))
+      byInvoice.set(debt.invoiceReference, debt);
+  }
+  const refreshes: Array<ContactRefresh> = [];
+  for (const row of rows) {
+    const debt = (row.identity.kind === "internal_id" ? byInternalId : byInvoice).get(row.identity.value);
+    if (debt === undefined || debt.status === DebtStatus.cancelled) continue;
+    if (row.firstname === null && row.lastname === null && row.email === null && row.phone === null) continue;
+    refreshes.push({
+      debtId: debt.id,
+      firstname: row.firstname,
+      lastname: row.lastname,
+      email: row.email,
+      phone: row.phone,
+    });
+  }
+  return refreshes;
+};
+
+const invalidRows = (errors: ReadonlyArray<Snapshot.RowError>) =>
+  snapshotFailure(
+    "invalid_snapshot_row",
+    `The snapshot has ${errors.length} invalid row error${errors.length === 1 ? "" : "s"}; no debt was changed.`,
+    errors,
+  );
+
+/** The applying transaction; everything it writes commits together or not at all. */
+const applyLocked = async (trx: Kysely<Database>, snapshotId: number, now: Date): Promise<ApplyOutcome> => {
+  const snapshot = await lockSnapshot(trx, snapshotId);
+  if (snapshot === undefined) return { outcome: "not_found", snapshotId };
+  const scope: SnapshotScope = { snapshotId, companyId: snapshot.company_id, campaignId: snapshot.campaign_id };
+  if (snapshot.status !== "pending" && snapshot.status !== "processing") {
+    return { ...scope, outcome: "skipped", status: snapshot.status };
+  }
+  const campaign = await lockCampaign(trx, scope.companyId, scope.campaignId);
+  if (campaign === undefined) throw new SnapshotUnprocessable({ message: `campaign ${scope.campaignId} not found` });
+  let started = performance.now();
+  const chunks = await loadSnapshotChunks(trx, scope.companyId, snapshotId);
+  // The debts are read while the rows are validated: PostgreSQL builds the
+  // answer as JavaScript checks rows, instead of one waiting for the other.
+  const loading = loadCampaignDebts(trx, scope.companyId, scope.campaignId);
+  loading.catch(() => undefined);
+  await new Promise((resolve) => setImmediate(resolve));
+  const readChunksMs = performance.now() - started;
+  started = performance.now();
+  const read = readSnapshotRows(chunks, snapshot.received_chunk_count);
+  const validateMs = performance.now() - started;
+  started = performance.now();
+  const current = await loading;
+  const readMs = readChunksMs + (performance.now() - started);
+  started = performance.now();
+  const result = Reconciliation.plan(current.debts, read.rows, {
+    allowExpensiveDestinations: campaign.allow_expensive_destinations,
+  });
+  const planMs = performance.now() - started;
+  started = performance.now();
+  const errors = [...read.errors, ...(Reconciliation.isRejected(result) ? result.errors : [])].sort(
+    (a, b) => a.row_index - b.row_index,
+  );
+  if (errors.length > 0 || Reconciliation.isRejected(result)) {
+    await markSnapshotApplyFailed(trx, snapshotId, invalidRows(errors), now);
+    return { ...scope, outcome: "failed", code: "invalid_snapshot_row", errorCount: errors.length };
+  }
+  const applied = await applyReconciliationPlan(
+    trx,
+    {
+      ...scope,
+      creditorId: campaign.creditor_id,
+      timelineId: campaign.timeline_id,
+      integrationClientPk: snapshot.integration_client_pk,
+      now,
+    },
+    current,
+    result,
+    contactRefreshes(current, read.rows),
+  );
+  await markSnapshotCompleted(trx, snapshotId, { counts: result.counts, warnings: result.warnings, now });
+  return {
+    ...scope,
+    outcome: "completed",
+    counts: result.counts,
+    warningCount: result.warnings.length,
+    paymentsRecorded: applied.paymentsRecorded,
+    phases: {
+      readMs: Math.round(readMs),
+      validateMs: Math.round(validateMs),
+      planMs: Math.round(planMs),
+      writeMs: Math.round(performance.now() - started),
+      statementMs: applied.statementMs,
+    },
+  };
+};
+
+/**
+ * Applies snapshot `snapshotId`. Returns what happened; throws when the
+ * database fails (the caller retries) or `SnapshotUnprocessable` when the
+ * stored snapshot cannot be applied at all.
+ *
+ * @example
+ * const outcome = await applySnapshot({ db, clock: systemClock }, 42);
+ */
+export const applySnapshot = async ({ db, clock }: ApplyDependencies, snapshotId: number): Promise<ApplyOutcome> => {
+  const now = clock.now();
+  await markSnapshotProcessing(db, snapshotId, now);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute((trx) => applyLocked(trx, snapshotId, now));
+    } catch (error) {
+      if (attempt >= TRANSACTION_ATTEMPTS || !isTransactionConflict(error)) throw error;
+    }
+  }
+};

@@ -1,0 +1,80 @@
+/**
+ * Turns a snapshot's stored chunks back into validated rows: per-row rules
+ * with snapshot-wide row indexes (`Snapshot.validateRows`) and the
+ * normalisation the database needs before planning: installment `paid_at`
+ * in its canonical instant form (docs/decisions/0356) and dates PostgreSQL
+ * can store (years 0001-9999). The rules across rows
+ * (`Snapshot.checkAcrossRows`) run inside `Reconciliation.plan`, over the
+ * rows this returns.
+ */
+import { canonicalInstant, type StoredChunk } from "@dc/db";
+import { type PaymentPlan, Snapshot } from "@dc/domain";
+import { SnapshotUnprocessable } from "./errors.ts";
+
+export interface ReadRows {
+  /** Valid rows in snapshot order, normalised. */
+  readonly rows: ReadonlyArray<Snapshot.ValidRow>;
+  /** Every per-row rule violation found, in row order. */
+  readonly errors: ReadonlyArray<Snapshot.RowError>;
+}
+
+const minimumDate = "0001-01-01";
+
+/** The plan with canonical `paid_at`s, or the errors of the values PostgreSQL could not store. */
+const normalisePlan = (
+  plan: PaymentPlan.MinorPlan,
+  rowIndex: number,
+  errors: Array<Snapshot.RowError>,
+): PaymentPlan.MinorPlan => {
+  const installments = plan.installments.map((item, i) => {
+    if (item.paymentDate < minimumDate) {
+      errors.push({
+        row_index: rowIndex,
+        field: `payment_plan.installments.${i}.payment_date`,
+        reason: `must be ${minimumDate} or later`,
+      });
+    }
+    if (item.paidAt === null) return item;
+    const paidAt = canonicalInstant(item.paidAt);
+    if (paidAt === undefined) {
+      errors.push({
+        row_index: rowIndex,
+        field: `payment_plan.installments.${i}.paid_at`,
+        reason: "must be an instant between the years 0001 and 9999",
+      });
+      return item;
+    }
+    return paidAt === item.paidAt ? item : { ...item, paidAt };
+  });
+  return { ...plan, installments };
+};
+
+/**
+ * Validates the rows of `chunks` (ordered by `chunk_index`). Throws
+ * `SnapshotUnprocessable` when the stored chunks themselves are unusable:
+ * a gap in the indexes, a count that differs from `expectedChunks`, or a
+ * chunk whose `rows` is not an array.
+ */
+export const readSnapshotRows = (chunks: ReadonlyArray<StoredChunk>, expectedChunks: number): ReadRows => {
+  if (chunks.length !== expectedChunks) {
+    throw new SnapshotUnprocessable({ message: `expected ${expectedChunks} stored chunks, found ${chunks.length}` });
+  }
+  const rows: Array<Snapshot.ValidRow> = [];
+  const errors: Array<Snapshot.RowError> = [];
+  let firstRowIndex = 0;
+  chunks.forEach((chunk, i) => {
+    if (chunk.chunk_index !== i) throw new SnapshotUnprocessable({ message: `chunk ${i} is missing` });
+    if (!Array.isArray(chunk.rows))
+      throw new SnapshotUnprocessable({ message: `chunk ${i} does not hold an array of rows` });
+    const raw: ReadonlyArray<unknown> = chunk.rows;
+    const validated = Snapshot.validateRows(raw, { firstRowIndex });
+    for (const row of validated.rows) {
+      rows.push(
+        row.paymentPlan === null ? row : { ...row, paymentPlan: normalisePlan(row.paymentPlan, row.rowIndex, errors) },
+      );
+    }
+    errors.push(...validated.errors);
+    firstRowIndex += raw.length;
+  });
+  return { rows, errors: errors.sort((a, b) => a.row_index - b.row_index) };
+};

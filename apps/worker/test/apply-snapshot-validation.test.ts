@@ -1,0 +1,179 @@
+import { canonicalInstant, ConcurrentDebtChange, updateSnapshotDebts } from "@dc/db";
+import { useTestDatabase } from "@dc/db/testing";
+import { sql } from "kysely";
+import { describe, expect, it } from "vitest";
+import { fixedClock } from "../src/clock.ts";
+import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
+import { SnapshotUnprocessable } from "../src/snapshots/errors.ts";
+import {
+  type CampaignFixture,
+  debtsOf,
+  fingerprint,
+  insertCampaign,
+  insertSnapshot,
+  snapshotState,
+} from "./snapshot-fixtures.ts";
+
+const { db } = await useTestDatabase();
+const now = new Date("2030-06-15T12:00:00.000Z");
+const apply = (id: number) => applySnapshot({ db, clock: fixedClock(now) }, id);
+
+const row = (internalId: string, remaining: number, extra: Record<string, unknown> = {}) => ({
+  internal_id: internalId,
+  remaining_amount: remaining,
+  currency: "EUR",
+  ...extra,
+});
+
+/** Stores and applies a snapshot, failing unless it completed. */
+const applyRows = async (campaign: CampaignFixture, rows: ReadonlyArray<unknown>): Promise<number> => {
+  const id = await insertSnapshot(db, campaign, [rows]);
+  expect(await apply(id)).toMatchObject({ outcome: "completed" });
+  return id;
+};
+
+describe("applySnapshot: rejected snapshots", () => {
+  it("fails with invalid_snapshot_row, listing every error in row order, and changes no debt", async () => {
+    const campaign = await insertCampaign(db);
+    await applyRows(campaign, [
+      row("a", 10, { invoice_reference: "inv-a" }),
+      row("b", 20, { invoice_reference: "inv-b" }),
+    ]);
+    const before = await fingerprint(db, campaign.companyId);
+    const id = await insertSnapshot(db, campaign, [
+      [row("a", 10, { invoice_reference: "inv-a", currency: "USD" }), row("b", 5, { invoice_reference: "inv-a" })],
+      [row("c", -1), row("d", 1), row("d", 2)],
+    ]);
+    expect(await apply(id)).toEqual({
+      outcome: "failed",
+      code: "invalid_snapshot_row",
+      errorCount: 5,
+      snapshotId: id,
+      companyId: campaign.companyId,
+      campaignId: campaign.campaignId,
+    });
+    const state = await snapshotState(db, id);
+    expect(state).toMatchObject({ status: "failed", core_applied: false, counts: null, completed_at: now });
+    expect(state.failure).toEqual({
+      code: "invalid_snapshot_row",
+      message: "The snapshot has 5 invalid row errors; no debt was changed.",
+      errors: [
+        { row_index: 0, field: "currency", reason: "is USD but the debt is in EUR" },
+        {
+          row_index: 1,
+          field: "invoice_reference",
+          reason: 'duplicate invoice_reference "inv-a" (first used by row 0)',
+        },
+        { row_index: 1, field: "invoice_reference", reason: '"inv-a" belongs to another debt' },
+        { row_index: 2, field: "remaining_amount", reason: "must be greater than or equal to 0" },
+        { row_index: 4, field: "internal_id", reason: 'duplicate internal_id "d" (first used by row 3)' },
+      ],
+      error_count: 5,
+      errors_omitted: 0,
+    });
+    expect(await fingerprint(db, campaign.companyId)).toBe(before);
+  });
+
+  it("keeps the first 100 errors and counts the rest", async () => {
+    const campaign = await insertCampaign(db);
+    const rows = Array.from({ length: 150 }, (_, i) => row(`x-${i}`, 1, { email: "not an e-mail" }));
+    const id = await insertSnapshot(db, campaign, [rows]);
+    expect(await apply(id)).toMatchObject({ outcome: "failed", errorCount: 150 });
+    const { failure } = await snapshotState(db, id);
+    expect(failure?.errors).toHaveLength(100);
+    expect(failure?.errors[99]).toEqual({ row_index: 99, field: "email", reason: "must be a valid e-mail address" });
+    expect([failure?.error_count, failure?.errors_omitted]).toEqual([150, 50]);
+    expect(await debtsOf(db, campaign.campaignId)).toEqual([]);
+  });
+
+  it("refuses instants and dates PostgreSQL cannot store, as row errors", async () => {
+    const campaign = await insertCampaign(db);
+    const plan = {
+      external_reference: "p",
+      status: "active",
+      installments: [
+        {
+          external_reference: "i-1",
+          amount: 1,
+          payment_date: "0000-12-31",
+          status: "paid",
+          paid_at: "0001-01-01T00:30:00+01:00",
+          external_payment_id: "x",
+        },
+        { external_reference: "i-2", amount: 1, payment_date: "2030-01-01", status: "pending" },
+      ],
+    };
+    const id = await insertSnapshot(db, campaign, [[row("a", 1, { payment_plan: plan })]]);
+    expect(await apply(id)).toMatchObject({ outcome: "failed", errorCount: 2 });
+    expect((await snapshotState(db, id)).failure?.errors).toEqual([
+      { row_index: 0, field: "payment_plan.installments.0.payment_date", reason: "must be 0001-01-01 or later" },
+      {
+        row_index: 0,
+        field: "payment_plan.installments.0.paid_at",
+        reason: "must be an instant between the years 0001 and 9999",
+      },
+    ]);
+  });
+
+  it("throws SnapshotUnprocessable, writing nothing, when a stored chunk is missing", async () => {
+    const campaign = await insertCampaign(db);
+    const id = await insertSnapshot(db, campaign, [[row("a", 1)], [row("b", 1)]]);
+    await sql`delete from snapshot_chunks where snapshot_id = ${id} and chunk_index = 0`.execute(db);
+    await sql`update snapshots set received_chunk_count = 1 where id = ${id}`.execute(db);
+    await expect(apply(id)).rejects.toBeInstanceOf(SnapshotUnprocessable);
+    expect(await snapshotState(db, id)).toMatchObject({ status: "processing", core_applied: false, failure: null });
+    expect(await debtsOf(db, campaign.campaignId)).toEqual([]);
+  });
+});
+
+describe("canonicalInstant", () => {
+  it("writes any offset as UTC with six decimals, dropping digits past the sixth", () => {
+    expect(canonicalInstant("2024-05-01T10:00+02:00")).toBe("2024-05-01T08:00:00.000000Z");
+    expect(canonicalInstant("2024-05-01T08:00:00Z")).toBe("2024-05-01T08:00:00.000000Z");
+    expect(canonicalInstant("2024-12-31T23:30:00.1234567-05:30")).toBe("2025-01-01T05:00:00.123456Z");
+    expect(canonicalInstant("0099-03-01T00:00:00Z")).toBe("0099-03-01T00:00:00.000000Z");
+  });
+
+  it("refuses what is not an ISO date-time or falls outside the years 0001-9999", () => {
+    expect(canonicalInstant("2024-05-01")).toBeUndefined();
+    expect(canonicalInstant("0001-01-01T00:30:00+01:00")).toBeUndefined();
+    expect(canonicalInstant("9999-12-31T23:30:00-01:00")).toBeUndefined();
+  });
+
+  it("agrees with PostgreSQL's rendering of the stored instant", async () => {
+    const texts = ["2024-05-01T10:00+02:00", "2024-12-31T23:30:00.1234567-05:30", "0099-03-01T00:00:00Z"];
+    for (const text of texts) {
+      const canonical = canonicalInstant(text) ?? "";
+      const { rows } = await sql<{ rendered: string }>`
+        select to_char(${canonical}::timestamptz at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as rendered`.execute(
+        db,
+      );
+      expect(rows[0]?.rendered).toBe(canonical);
+    }
+  });
+});
+
+describe("updateSnapshotDebts", () => {
+  it("refuses to overwrite a debt changed since the plan read it, changing nothing", async () => {
+    const campaign = await insertCampaign(db);
+    await applyRows(campaign, [row("a", 10), row("b", 20)]);
+    const [a, b] = await debtsOf(db, campaign.campaignId);
+    if (a === undefined || b === undefined) throw new Error("no debts");
+    const change = (id: number, expectedBalanceMinor: number) => ({
+      id,
+      expectedBalanceMinor,
+      expectedStatus: "status.default.pending",
+      balanceMinor: 1,
+      status: "status.default.pending",
+      firstname: null,
+      lastname: null,
+      email: null,
+      phone: null,
+    });
+    const scope = { companyId: campaign.companyId, campaignId: campaign.campaignId, now };
+    await expect(
+      db.transaction().execute((trx) => updateSnapshotDebts(trx, scope, [change(a.id, 1000), change(b.id, 1999)])),
+    ).rejects.toBeInstanceOf(ConcurrentDebtChange);
+    expect((await debtsOf(db, campaign.campaignId)).map((debt) => debt.balance_minor)).toEqual([1000, 2000]);
+  });
+});

@@ -1,0 +1,232 @@
+import { createPool } from "@dc/db";
+import { useTestDatabase } from "@dc/db/testing";
+import type { JobHelpers } from "graphile-worker";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixedClock } from "../src/clock.ts";
+import { LIVENESS_PREFIX, unlockStaleWorkers } from "../src/stale-locks.ts";
+import { applySnapshotTask } from "../src/tasks/apply-snapshot.ts";
+import { type RunningWorker, startWorker } from "../src/worker.ts";
+import { captureLogger } from "./log-capture.ts";
+import {
+  debtBy,
+  debtsOf,
+  enqueueApply,
+  fingerprint,
+  insertCampaign,
+  insertSnapshot,
+  ledgerViolations,
+  paymentsOf,
+  snapshotState,
+} from "./snapshot-fixtures.ts";
+import { waitFor } from "./wait-for.ts";
+
+const { db, url } = await useTestDatabase();
+const now = new Date("2030-06-15T12:00:00.000Z");
+const { logger, records } = captureLogger();
+
+const row = (internalId: string, remaining: number) => ({
+  internal_id: internalId,
+  remaining_amount: remaining,
+  currency: "EUR",
+});
+
+const jobGone = async (snapshotId: number): Promise<true | undefined> => {
+  const { rows } = await sql`select 1 from graphile_worker.jobs where key = ${`apply_snapshot:${snapshotId}`}`.execute(
+    db,
+  );
+  return rows.length === 0 ? true : undefined;
+};
+const waitUntilApplied = (snapshotId: number): Promise<true> =>
+  waitFor(`the job of snapshot ${snapshotId} to complete`, () => jobGone(snapshotId), { timeoutMs: 25_000 });
+const processed = (snapshotId: number) =>
+  records.filter((record) => record["msg"] === "snapshot processed" && record["snapshotId"] === snapshotId);
+
+describe("apply_snapshot through the real worker", () => {
+  let worker: RunningWorker;
+
+  beforeAll(async () => {
+    worker = await startWorker({
+      connectionString: url,
+      concurrency: 2,
+      clock: fixedClock(now),
+      logger,
+      staleLockSeconds: 60,
+    });
+  });
+  afterAll(async () => {
+    await worker.stop();
+  });
+
+  it("applies a queued snapshot and logs one line with its outcome, duration and counts", async () => {
+    const campaign = await insertCampaign(db);
+    const id = await insertSnapshot(db, campaign, [[row("a", 10), row("b", 20)]], { enqueue: true });
+    await waitUntilApplied(id);
+    expect(await snapshotState(db, id)).toMatchObject({
+      status: "completed",
+      core_applied: true,
+      counts: { rows: 2, created: 2 },
+    });
+    expect(processed(id)).toHaveLength(1);
+    expect(processed(id)[0]).toMatchObject({
+      level: 30,
+      task: "apply_snapshot",
+      outcome: "completed",
+      companyId: campaign.companyId,
+      campaignId: campaign.campaignId,
+      counts: { rows: 2, created: 2 },
+      attempt: 1,
+    });
+    expect(typeof processed(id)[0]?.["durationMs"]).toBe("number");
+  });
+
+  it("applies two snapshots of one campaign in acceptance order: the later balances win", async () => {
+    const campaign = await insertCampaign(db);
+    const first = await insertSnapshot(db, campaign, [[row("a", 100), row("b", 50)]], { enqueue: true });
+    const second = await insertSnapshot(db, campaign, [[row("a", 70), row("c", 10)]], { enqueue: true });
+    await waitUntilApplied(first);
+    await waitUntilApplied(second);
+    const debts = await debtsOf(db, campaign.campaignId);
+    expect(debts.map((debt) => [debt.internal_id, debt.amount_minor, debt.balance_minor, debt.status])).toEqual([
+      ["a", 10000, 7000, "status.default.pending"],
+      ["b", 5000, 0, "status.default.paid"],
+      ["c", 1000, 1000, "status.default.pending"],
+    ]);
+    expect((await paymentsOf(db, debtBy(debts, "a").id)).map((p) => [p.snapshot_id, p.amount_minor])).toEqual([
+      [second, 3000],
+    ]);
+    expect(await ledgerViolations(db, campaign.companyId)).toEqual([]);
+  });
+
+  it("makes a later snapshot wait while an earlier one of its campaign awaits a retry", async () => {
+    const campaign = await insertCampaign(db);
+    const early = await insertSnapshot(db, campaign, [[row("a", 100)]]);
+    // The earlier snapshot's job as after a failed attempt: due later, queue free.
+    await sql`select graphile_worker.add_job('apply_snapshot', json_build_object('snapshot_id', ${early}::bigint),
+      queue_name := ${`snapshots:campaign:${campaign.campaignId}`}, job_key := ${`apply_snapshot:${early}`},
+      max_attempts := 10, run_at := now() + interval '1 hour')`.execute(db);
+    const late = await insertSnapshot(db, campaign, [[row("a", 40)]], { enqueue: true });
+    await waitFor("the later job to be turned back", async () => {
+      const { rows } = await sql<{ attempts: number; last_error: string | null }>`
+        select attempts, last_error from graphile_worker.jobs where key = ${`apply_snapshot:${late}`}`.execute(db);
+      return rows[0]?.attempts === 1 && rows[0].last_error !== null ? rows[0].last_error : undefined;
+    });
+    expect(await snapshotState(db, late)).toMatchObject({ status: "pending", core_applied: false });
+    expect(await debtsOf(db, campaign.campaignId)).toEqual([]);
+
+    await sql`update graphile_worker._private_jobs set run_at = now() where key = ${`apply_snapshot:${early}`}`.execute(
+      db,
+    );
+    await waitUntilApplied(early);
+    await waitUntilApplied(late);
+    expect((await debtsOf(db, campaign.campaignId)).map((debt) => [debt.amount_minor, debt.balance_minor])).toEqual([
+      [10000, 4000],
+    ]);
+  });
+
+  it("changes nothing when the job of an applied snapshot runs again", async () => {
+    const campaign = await insertCampaign(db);
+    const id = await insertSnapshot(db, campaign, [[row("a", 10)]], { enqueue: true });
+    await waitUntilApplied(id);
+    const before = await fingerprint(db, campaign.companyId);
+    const state = await snapshotState(db, id);
+    await enqueueApply(db, id, campaign.campaignId);
+    await waitUntilApplied(id);
+    expect(await fingerprint(db, campaign.companyId)).toBe(before);
+    expect(await snapshotState(db, id)).toEqual(state);
+    expect(processed(id).map((record) => [record["outcome"], record["status"]])).toEqual([
+      ["completed", undefined],
+      ["skipped", "completed"],
+    ]);
+  });
+
+  it("fails a snapshot that cannot be applied with processing_error at once, without retrying", async () => {
+    const campaign = await insertCampaign(db);
+    const id = await insertSnapshot(db, campaign, [[row("a", 10)]]);
+    await sql`update snapshot_chunks set rows = '{"not": "an array"}' where snapshot_id = ${id}`.execute(db);
+    await enqueueApply(db, id, campaign.campaignId);
+    await waitUntilApplied(id);
+    expect(await snapshotState(db, id)).toMatchObject({
+      status: "failed",
+      core_applied: false,
+      failure: {
+        code: "processing_error",
+        message: "The snapshot could not be processed. No debt was changed.",
+        errors: [],
+        error_count: 0,
+        errors_omitted: 0,
+      },
+    });
+    expect(processed(id)).toMatchObject([{ level: 50, outcome: "failed", code: "processing_error", marked: true }]);
+    expect(await debtsOf(db, campaign.campaignId)).toEqual([]);
+  });
+});
+
+describe("apply_snapshot on database errors", () => {
+  const task = applySnapshotTask({ db, clock: fixedClock(now), logger });
+  const helpers = (attempts: number): JobHelpers =>
+    ({ job: { id: "42", task_identifier: "apply_snapshot", attempts, max_attempts: 10 } }) as unknown as JobHelpers;
+
+  it("throws for a retry and changes nothing, then marks processing_error on the last attempt", async () => {
+    const campaign = await insertCampaign(db);
+    const setup = await insertSnapshot(db, campaign, [[row("a", 10)]]);
+    await task({ snapshot_id: setup }, helpers(1));
+    const before = await fingerprint(db, campaign.companyId);
+    await sql`create function fail_payments() returns trigger language plpgsql as $$
+      begin raise exception 'payments are unavailable'; end $$`.execute(db);
+    await sql`create trigger fail_payments before insert on payments execute function fail_payments()`.execute(db);
+    try {
+      const id = await insertSnapshot(db, campaign, [[row("a", 4)]]);
+      await expect(task({ snapshot_id: id }, helpers(1))).rejects.toThrow("payments are unavailable");
+      expect(await snapshotState(db, id)).toMatchObject({ status: "processing", core_applied: false, failure: null });
+      await expect(task({ snapshot_id: id }, helpers(9))).rejects.toThrow("payments are unavailable");
+      await expect(task({ snapshot_id: id }, helpers(10))).resolves.toBeUndefined();
+      expect(await snapshotState(db, id)).toMatchObject({
+        status: "failed",
+        core_applied: false,
+        failure: { code: "processing_error", error_count: 0 },
+      });
+      expect(await fingerprint(db, campaign.companyId)).toBe(before);
+    } finally {
+      await sql`drop trigger fail_payments on payments`.execute(db);
+      await sql`drop function fail_payments()`.execute(db);
+    }
+  });
+});
+
+describe("stale job locks", () => {
+  it("unlocks the jobs of pools that hold old locks and are gone, never those of live pools", async () => {
+    const lock = async (key: string, pool: string, age: string): Promise<void> => {
+      await sql`select graphile_worker.add_job('purge_expired', '{}'::json, job_key := ${key}, run_at := now() + interval '1 day')`.execute(
+        db,
+      );
+      await sql`update graphile_worker._private_jobs set locked_by = ${pool}, locked_at = now() - ${age}::interval
+        where key = ${key}`.execute(db);
+    };
+    await lock("dead-old", "pool-dead", "1 hour");
+    await lock("dead-recent", "pool-recent", "10 seconds");
+    await lock("alive-old", "pool-alive", "1 hour");
+    const presence = createPool({ connectionString: url, max: 1, applicationName: `${LIVENESS_PREFIX}pool-alive` });
+    const client = await presence.connect();
+    try {
+      expect(await unlockStaleWorkers(db, 60)).toEqual(["pool-dead"]);
+      const { rows } = await sql<{ key: string; locked_by: string | null }>`
+        select key, locked_by from graphile_worker.jobs where key in ('dead-old', 'dead-recent', 'alive-old') order by key`.execute(
+        db,
+      );
+      expect(rows).toEqual([
+        { key: "alive-old", locked_by: "pool-alive" },
+        { key: "dead-old", locked_by: null },
+        { key: "dead-recent", locked_by: "pool-recent" },
+      ]);
+      expect(await unlockStaleWorkers(db, 0, new Set(["pool-recent"]))).toEqual([]);
+      expect((await unlockStaleWorkers(db, 0)).sort()).toEqual(["pool-recent"]);
+    } finally {
+      client.release();
+      await presence.end();
+      await sql`delete from graphile_worker._private_jobs where key in ('dead-old', 'dead-recent', 'alive-old')`.execute(
+        db,
+      );
+    }
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * Closes an `uploading` staged snapshot: `pending` when its rows passed the
+ * cross-chunk rules, `failed` with a `failure` when they did not. Both
+ * updates are conditional on `uploading`, so of two concurrent finalizations
+ * one wins and the other reads the result.
+ */
+import { type Kysely, sql } from "kysely";
+import type { Database, Snapshot } from "../../schema.ts";
+
+/**
+ * `uploading` -> `pending`, only with every declared row received. The
+ * acceptance sequence is drawn again: a staged snapshot is accepted when
+ * finalized, which is also when its job joins the campaign's queue.
+ */
+export const markSnapshotPending = (
+  db: Kysely<Database>,
+  snapshot: { readonly id: number; readonly now: Date },
+): Promise<Snapshot | undefined> =>
+  db
+    .updateTable("snapshots")
+    .set({
+      status: "pending",
+      finalized_at: snapshot.now,
+      updated_at: snapshot.now,
+      accepted_seq: sql<number>`default`,
+    })
+    .where("id", "=", snapshot.id)
+    .where("status", "=", "uploading")
+    .whereRef("received_row_count", "=", "expected_row_count")
+    .returningAll()
+    .executeTakeFirst();
+
+/** `uploading` -> `failed` with `failure` (rows break a rule across chunks; no job, nothing applied). */
+export const markSnapshotFailed = (
+  db: Kysely<Database>,
+  snapshot: { readonly id: number; readonly failure: unknown; readonly now: Date },
+): Promise<Snapshot | undefined> =>
+  db
+    .updateTable("snapshots")
+    .set({
+      status: "failed",
+      failure: JSON.stringify(snapshot.failure),
+      finalized_at: snapshot.now,
+      completed_at: snapshot.now,
+      updated_at: snapshot.now,
+    })
+    .where("id", "=", snapshot.id)
+    .where("status", "=", "uploading")
+    .returningAll()
+    .executeTakeFirst();

@@ -1,0 +1,10 @@
+/** Snapshot persistence: the records, their chunks and the job that applies them. */
+export * from "./enqueue-apply.ts";
+export * from "./finalize-snapshot.ts";
+export * from "./find-campaign.ts";
+export * from "./find-chunk.ts";
+export * from "./find-snapshot.ts";
+export * from "./insert-chunk.ts";
+export * from "./insert-snapshot.ts";
+export * from "./list-row-identities.ts";
+export * from "./record-chunk.ts";

@@ -1,0 +1,77 @@
+/**
+ * The reads that open a snapshot's application: the snapshot row and its
+ * campaign, both locked for the transaction, and the rows of every chunk.
+ * The snapshot lock makes applying idempotent (a second run waits, then sees
+ * `completed`); the campaign lock keeps two snapshots of one campaign from
+ * being planned against the same state, whatever the queue does.
+ */
+import { type Kysely, sql } from "kysely";
+import type { Database, SnapshotsTable } from "../../schema.ts";
+
+/** The snapshot columns applying needs. */
+export interface SnapshotToApply {
+  readonly id: number;
+  readonly company_id: number;
+  readonly campaign_id: number;
+  readonly status: SnapshotsTable["status"];
+  readonly integration_client_pk: number | null;
+  readonly received_chunk_count: number;
+}
+
+/**
+ * Locks snapshot `id` (`for update`) until the end of the transaction and
+ * returns it, or `undefined` when it does not exist.
+ */
+export const lockSnapshot = async (trx: Kysely<Database>, id: number): Promise<SnapshotToApply | undefined> => {
+  const { rows } = await sql<SnapshotToApply>`
+    select id, company_id, campaign_id, status, integration_client_pk, received_chunk_count
+    from snapshots where id = ${id}
+    for update
+  `.execute(trx);
+  return rows[0];
+};
+
+/** Campaign settings that shape the debts a snapshot creates and the planner's configuration. */
+export interface CampaignToApply {
+  readonly id: number;
+  readonly creditor_id: number;
+  readonly timeline_id: number;
+  readonly allow_expensive_destinations: boolean;
+}
+
+/**
+ * Locks the campaign (`for no key update`: debts and snapshots may still
+ * reference it, only another applier waits) and returns its settings.
+ */
+export const lockCampaign = async (
+  trx: Kysely<Database>,
+  companyId: number,
+  campaignId: number,
+): Promise<CampaignToApply | undefined> => {
+  const { rows } = await sql<CampaignToApply>`
+    select id, creditor_id, timeline_id, allow_expensive_destinations
+    from campaigns where company_id = ${companyId} and id = ${campaignId}
+    for no key update
+  `.execute(trx);
+  return rows[0];
+};
+
+/** One stored chunk: `rows` is the JSON array as received. */
+export interface StoredChunk {
+  readonly chunk_index: number;
+  readonly rows: unknown;
+}
+
+/** The snapshot's chunks in `chunk_index` order. */
+export const loadSnapshotChunks = async (
+  trx: Kysely<Database>,
+  companyId: number,
+  snapshotId: number,
+): Promise<ReadonlyArray<StoredChunk>> => {
+  const { rows } = await sql<StoredChunk>`
+    select chunk_index, rows from snapshot_chunks
+    where company_id = ${companyId} and snapshot_id = ${snapshotId}
+    order by chunk_index
+  `.execute(trx);
+  return rows;
+};

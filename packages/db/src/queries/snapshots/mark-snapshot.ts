@@ -1,0 +1,101 @@
+/**
+ * A snapshot's status moves made by the worker and the JSON shapes it writes
+ * for the api to render (`counts`, `failure`, `warnings`; contract 2.8, 7.2):
+ * `pending -> processing` (a short transaction of its own, so clients see
+ * it), then `completed` or `failed` inside the applying transaction.
+ */
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../../schema.ts";
+
+/** Most entries kept in `failure.errors` and in `warnings`. */
+export const MAX_REPORTED = 100;
+
+/** One entry of `failure.errors`. */
+export interface FailureError {
+  readonly row_index: number;
+  readonly field: string;
+  readonly reason: string;
+}
+
+/** The `failure` object of a failed snapshot. */
+export interface SnapshotFailure {
+  readonly code: "invalid_snapshot_row" | "processing_error";
+  readonly message: string;
+  /** At most `MAX_REPORTED`, in row order. */
+  readonly errors: ReadonlyArray<FailureError>;
+  readonly error_count: number;
+  readonly errors_omitted: number;
+}
+
+/** One entry of `warnings`. */
+export interface SnapshotWarning {
+  readonly row_index: number;
+  readonly code: string;
+  readonly field: string;
+  readonly message: string;
+}
+
+/** Builds a `failure` object, keeping the first `MAX_REPORTED` errors. */
+export const snapshotFailure = (
+  code: SnapshotFailure["code"],
+  message: string,
+  errors: ReadonlyArray<FailureError> = [],
+): SnapshotFailure => ({
+  code,
+  message,
+  errors: errors.slice(0, MAX_REPORTED).map(({ row_index, field, reason }) => ({ row_index, field, reason })),
+  error_count: errors.length,
+  errors_omitted: Math.max(0, errors.length - MAX_REPORTED),
+});
+
+/** `pending -> processing`; returns whether the snapshot moved (it may already be processing). */
+export const markSnapshotProcessing = async (db: Kysely<Database>, id: number, now: Date): Promise<boolean> => {
+  const result = await sql`
+    update snapshots set status = 'processing', updated_at = ${now.toISOString()}::timestamptz
+    where id = ${id} and status = 'pending'
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0n) === 1;
+};
+
+/**
+ * Marks an applied snapshot `completed` with `core_applied`, its counts and
+ * the first `MAX_REPORTED` warnings (the rest are counted, not kept).
+ */
+export const markSnapshotCompleted = async (
+  trx: Kysely<Database>,
+  id: number,
+  result: { readonly counts: object; readonly warnings: ReadonlyArray<SnapshotWarning>; readonly now: Date },
+): Promise<void> => {
+  const kept = result.warnings
+    .slice(0, MAX_REPORTED)
+    .map(({ row_index, code, field, message }) => ({ row_index, code, field, message }));
+  const now = result.now.toISOString();
+  await sql`
+    update snapshots set status = 'completed', core_applied = true, counts = ${JSON.stringify(result.counts)}::jsonb,
+      failure = null, warnings = ${JSON.stringify(kept)}::jsonb, warning_count = ${result.warnings.length},
+      warnings_omitted = ${Math.max(0, result.warnings.length - MAX_REPORTED)},
+      completed_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
+    where id = ${id}
+  `.execute(trx);
+};
+
+/**
+ * Marks a snapshot `failed` with `failure` (and `completed_at`, the end of
+ * processing, as the api does for a failed finalization) when it is
+ * `pending` or `processing` (never one already ended, nor one still
+ * uploading); returns whether it changed. Nothing else is written: a failed
+ * snapshot changes no debt.
+ */
+export const markSnapshotApplyFailed = async (
+  db: Kysely<Database>,
+  id: number,
+  failure: SnapshotFailure,
+  now: Date,
+): Promise<boolean> => {
+  const result = await sql`
+    update snapshots set status = 'failed', core_applied = false, failure = ${JSON.stringify(failure)}::jsonb,
+      completed_at = ${now.toISOString()}::timestamptz, updated_at = ${now.toISOString()}::timestamptz
+    where id = ${id} and status in ('pending', 'processing')
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0n) === 1;
+};

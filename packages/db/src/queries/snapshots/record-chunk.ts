@@ -1,0 +1,27 @@
+/**
+ * Counts an accepted chunk on its snapshot. The update is conditional: the
+ * snapshot must still be `uploading`, expect exactly this index next and have
+ * room for its rows. `undefined` means a concurrent request changed the
+ * snapshot first (the caller rolls back and answers from the new state).
+ */
+import type { Kysely } from "kysely";
+import type { Database, Snapshot } from "../../schema.ts";
+
+export const recordChunk = (
+  db: Kysely<Database>,
+  chunk: { readonly snapshotId: number; readonly chunkIndex: number; readonly rowCount: number; readonly now: Date },
+): Promise<Snapshot | undefined> =>
+  db
+    .updateTable("snapshots")
+    .set((eb) => ({
+      next_chunk_index: chunk.chunkIndex + 1,
+      received_chunk_count: eb("received_chunk_count", "+", 1),
+      received_row_count: eb("received_row_count", "+", chunk.rowCount),
+      updated_at: chunk.now,
+    }))
+    .where("id", "=", chunk.snapshotId)
+    .where("status", "=", "uploading")
+    .where("next_chunk_index", "=", chunk.chunkIndex)
+    .where((eb) => eb(eb("received_row_count", "+", chunk.rowCount), "<=", eb.ref("expected_row_count")))
+    .returningAll()
+    .executeTakeFirst();

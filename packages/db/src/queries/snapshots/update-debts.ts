@@ -1,0 +1,62 @@
+/**
+ * Every change a snapshot makes to existing debts (balance changes, status
+ * changes, settlements of omitted debts, refreshed contact fields) in one
+ * `update ... from json_to_recordset($1)`: each debt's final values are computed by the
+ * caller, and only debts that change are sent, so an identical snapshot
+ * writes nothing (and `updated_at` stays put). The update is optimistic:
+ * each debt must still hold the balance and status the plan was computed
+ * from, or nothing is kept (see `ConcurrentDebtChange`).
+ */
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../../schema.ts";
+
+/**
+ * A debt changed (a payment recorded by the api, a deletion) between the
+ * read the plan was computed from and the update. Roll back and plan again.
+ */
+export class ConcurrentDebtChange extends Error {
+  readonly _tag = "ConcurrentDebtChange";
+}
+
+/** The final state of one changed debt, and what it held when the plan was computed. */
+export interface DebtChange {
+  readonly id: number;
+  readonly expectedBalanceMinor: number;
+  readonly expectedStatus: string;
+  readonly balanceMinor: number;
+  readonly status: string;
+  readonly firstname: string | null;
+  readonly lastname: string | null;
+  readonly email: string | null;
+  readonly phone: string | null;
+}
+
+/**
+ * Writes `changes` to the campaign's debts. Throws `ConcurrentDebtChange`
+ * when a debt is gone or no longer holds its expected balance and status,
+ * so the caller's transaction rolls back instead of overwriting that change
+ * with a plan computed before it.
+ */
+export const updateSnapshotDebts = async (
+  trx: Kysely<Database>,
+  scope: { readonly companyId: number; readonly campaignId: number; readonly now: Date },
+  changes: ReadonlyArray<DebtChange>,
+): Promise<void> => {
+  if (changes.length === 0) return;
+  const result = await sql`
+    update debts d set
+      balance_minor = v."balanceMinor", status = v.status,
+      firstname = v.firstname, lastname = v.lastname, email = v.email, phone = v.phone,
+      updated_at = ${scope.now.toISOString()}::timestamptz
+    from json_to_recordset(${JSON.stringify(changes)}::json) as v(id int8, "expectedBalanceMinor" int8,
+      "expectedStatus" text, "balanceMinor" int8, status text, firstname text, lastname text, email text, phone text)
+    where d.company_id = ${scope.companyId} and d.campaign_id = ${scope.campaignId} and d.id = v.id
+      and d.balance_minor = v."expectedBalanceMinor" and d.status = v."expectedStatus"
+  `.execute(trx);
+  const updated = Number(result.numAffectedRows ?? 0n);
+  if (updated !== changes.length) {
+    throw new ConcurrentDebtChange(
+      `${changes.length - updated} of ${changes.length} debts changed since the snapshot was planned`,
+    );
+  }
+};

@@ -1,0 +1,68 @@
+/**
+ * Rules every JSON body obeys before the platform reads it, shared by the api
+ * (which refuses a body that breaks them) and the client (which checks before
+ * sending): bounds on nesting and string length, and text PostgreSQL can
+ * store (no NUL character, no unpaired UTF-16 surrogate; JSON allows both as
+ * escapes). Walks are iterative: hostile input cannot exhaust the stack.
+ */
+
+/** Nesting depth and string length bounds of any JSON body. */
+export const limits = { maxDepth: 32, maxStringLength: 100_000 } as const;
+
+// Without the `u` flag a regular expression sees UTF-16 code units, so it can find a lone surrogate.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** True when PostgreSQL can store `text` (in text or jsonb columns). */
+export const isStorable = (text: string): boolean => !text.includes("\u0000") && !LONE_SURROGATE.test(text);
+
+/** A body that breaks `limits` or holds a NUL: where (dotted path from `body`) and why. */
+export interface LimitViolation {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** The first violation of `limits` (or NUL character) in a parsed body, or undefined. */
+export const findLimitViolation = (root: unknown): LimitViolation | undefined => {
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: root, path: "body", depth: 0 }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { value, path, depth } = item;
+    if (typeof value === "string") {
+      if (value.length > limits.maxStringLength) return { path, message: `string longer than ${limits.maxStringLength} characters` };
+      if (value.includes("\u0000")) return { path, message: "must not contain NUL characters" };
+    } else if (typeof value === "object" && value !== null) {
+      if (depth >= limits.maxDepth) return { path, message: `nested deeper than ${limits.maxDepth} levels` };
+      if (Array.isArray(value)) {
+        value.forEach((element, index) => stack.push({ value: element, path: `${path}.${index}`, depth: depth + 1 }));
+      } else {
+        for (const [key, element] of Object.entries(value)) {
+          if (key.length > limits.maxStringLength || key.includes("\u0000")) return { path, message: "invalid key" };
+          stack.push({ value: element, path: `${path}.${key}`, depth: depth + 1 });
+        }
+      }
+    }
+  }
+  return undefined;
+};
+
+/** The field name a violation is reported on: its path without the leading `body.` (or `body` itself). */
+export const violationField = (violation: LimitViolation): string => violation.path.replace(/^body\.?/, "") || "body";
+
+/** The dotted path (from the value itself, "" for the value) of the first unstorable key or string, or undefined. */
+export const firstUnstorable = (value: unknown): string | undefined => {
+  const stack: Array<{ readonly value: unknown; readonly path: string }> = [{ value, path: "" }];
+  const join = (path: string, key: string) => (path === "" ? key : `${path}.${key}`);
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const current = item.value;
+    if (typeof current === "string") {
+      if (!isStorable(current)) return item.path;
+    } else if (Array.isArray(current)) {
+      current.forEach((element, index) => stack.push({ value: element, path: join(item.path, String(index)) }));
+    } else if (typeof current === "object" && current !== null) {
+      for (const [key, element] of Object.entries(current)) {
+        if (!isStorable(key)) return item.path;
+        stack.push({ value: element, path: join(item.path, key) });
+      }
+    }
+  }
+  return undefined;
+};

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import * as JsonText from "../src/JsonText.ts";
+import * as SnapshotErrors from "../src/SnapshotErrors.ts";
+
+const nested = (depth: number): unknown => (depth === 0 ? 1 : { a: nested(depth - 1) });
+
+describe("JsonText", () => {
+  it("accepts a body within the bounds", () => {
+    expect(JsonText.findLimitViolation({ rows: [{ a: "x".repeat(100_000), b: nested(29) }] })).toBeUndefined();
+  });
+
+  it("names the first value nested too deep, the first string too long, or a NUL", () => {
+    expect(JsonText.findLimitViolation(nested(40))).toEqual({
+      path: `body${".a".repeat(32)}`,
+      message: "nested deeper than 32 levels",
+    });
+    expect(JsonText.findLimitViolation({ note: "x".repeat(100_001) })).toEqual({ path: "body.note", message: "string longer than 100000 characters" });
+    expect(JsonText.findLimitViolation({ rows: [{ name: "a\u0000b" }] })).toEqual({ path: "body.rows.0.name", message: "must not contain NUL characters" });
+    expect(JsonText.violationField({ path: "body.rows.0.name", message: "" })).toBe("rows.0.name");
+    expect(JsonText.violationField({ path: "body", message: "" })).toBe("body");
+  });
+
+  it("tells text PostgreSQL can store from text it cannot", () => {
+    expect(JsonText.isStorable("Zoë 🦄")).toBe(true);
+    expect(JsonText.isStorable("a\u0000")).toBe(false);
+    expect(JsonText.isStorable("\ud800")).toBe(false);
+    expect(JsonText.isStorable("\udc00x")).toBe(false);
+    expect(JsonText.firstUnstorable({ ok: "x", plan: { installments: [{ ref: "\ud83d" }] } })).toBe("plan.installments.0.ref");
+  });
+});
+
+describe("SnapshotErrors", () => {
+  it("reports unstorable rows with snapshot-wide indexes", () => {
+    expect(SnapshotErrors.unstorableTextErrors([{ a: "fine" }, { a: "bad\u0000" }], 40)).toEqual([
+      { row_index: 41, field: "a", reason: SnapshotErrors.unstorableReason },
+    ]);
+  });
+
+  it("lists at most 100 row errors by row, joining reasons on one field, and counts the rest", () => {
+    const errors = Array.from({ length: 103 }, (_, index) => ({ row_index: 102 - index, field: "currency", reason: "bad" }));
+    errors.push({ row_index: 0, field: "currency", reason: "worse" });
+    const details = SnapshotErrors.rowErrorDetails(errors);
+    expect(details["rows.0.currency"]).toBe("bad; worse");
+    // Row 0 holds two of the first 100 errors, so the listing ends at row 98.
+    expect(details["rows.98.currency"]).toBe("bad");
+    expect(details["rows.99.currency"]).toBeUndefined();
+    expect(details["rows"]).toBe("4 more row error(s) not listed; the first 100 are");
+  });
+});
