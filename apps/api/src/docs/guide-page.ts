@@ -1,0 +1,137 @@
+/**
+ * `GET /docs/guide`: getting started, from credentials to a token, a debt
+ * and a synchronised snapshot, with curl and with the `@dc/client` package.
+ * Plain HTML and one stylesheet: the page runs no script.
+ */
+import { escape } from "../consent/html.ts";
+import { docsNavigation } from "./navigation.ts";
+
+const block = (label: string, text: string): string =>
+  `<p class="label">${escape(label)}</p>\n<pre><code>${escape(text.trim())}</code></pre>`;
+
+const content = (baseUrl: string): string => `
+<h1>Getting started</h1>
+<p class="lead">Three steps take an integration from nothing to a synchronised campaign: get a token, create a debt, send a snapshot.
+Every operation is described in the <a href="/docs">API reference</a>.</p>
+
+<h2 id="credentials">0. Credentials</h2>
+<p>A company administrator creates an OAuth client and receives its <code>client_id</code> and <code>client_secret</code> once
+(for now with the admin CLI: <code>cli client create</code>, or <code>cli tenant create</code> for a whole test company).
+Keep the secret on your server: never in a browser, a mobile app or a repository. Snapshots are sent to a campaign,
+named by its API reference.</p>
+${block("shell", `
+export BASE_URL=${baseUrl}
+export CLIENT_ID=dcc_...
+export CLIENT_SECRET=dcs_...
+export CAMPAIGN=acme-collections-1a93c1
+`)}
+
+<h2 id="token">1. Get an access token</h2>
+<p>Server-to-server integrations use the <code>client_credentials</code> grant. Ask only for the scopes you need.
+A token lasts <code>expires_in</code> seconds (3600); get a new one shortly before it expires.</p>
+${block("curl", `
+curl -s -X POST "$BASE_URL/oauth/token" \\
+  -d grant_type=client_credentials \\
+  -d client_id="$CLIENT_ID" -d client_secret="$CLIENT_SECRET" \\
+  -d scope="debts:read debts:write"
+`)}
+${block("response", `{"access_token":"dcat_...","token_type":"Bearer","expires_in":3600,"scope":"debts:read debts:write"}`)}
+${block("shell", "export TOKEN=dcat_...")}
+<p>Send it on every call as <code>Authorization: Bearer &lt;access_token&gt;</code>. With the TypeScript client you do not handle
+tokens at all: it gets one on the first call, caches it, renews it 60 seconds before expiry and fetches a new one if the API answers 401.</p>
+${block("TypeScript (@dc/client)", `
+import { createClient } from "@dc/client";
+
+const api = createClient({
+  baseUrl: process.env.BASE_URL,
+  clientId: process.env.CLIENT_ID,
+  clientSecret: process.env.CLIENT_SECRET,
+  scope: "debts:read debts:write",
+});
+`)}
+
+<h2 id="debt">2. Create a debt</h2>
+<p><code>amount</code> (major units, at most the currency's decimals), <code>currency</code> (ISO 4217) and a debtor name are required.
+Send your own <code>internal_id</code>: it is unique per creditor, so a retry after a lost response answers 409 instead of creating a duplicate.</p>
+${block("curl", `
+curl -s -X POST "$BASE_URL/external-api/v1/debts" \\
+  -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\
+  -d '{"firstname":"Jane","lastname":"Doe","email":"jane@example.com","amount":120.5,"currency":"EUR","internal_id":"INV-1001"}'
+`)}
+${block("TypeScript (@dc/client)", `
+const result = await api.POST("/external-api/v1/debts", {
+  body: { firstname: "Jane", lastname: "Doe", amount: 120.5, currency: "EUR", internal_id: "INV-1001" },
+});
+if (result.error) console.error(result.error);   // { kind: "api", status: 400, message, details } ...
+else console.log(result.data.data.id);           // 201 Debt created successfully
+`)}
+
+<h2 id="snapshot">3. Keep a campaign in sync with snapshots</h2>
+<p>A snapshot is the <em>complete</em> list of a campaign's open balances, one row per account (<code>internal_id</code>) or per invoice
+(<code>invoice_reference</code>). After processing, new references create debts, changed balances record payments, and every active campaign
+debt missing from the snapshot is settled. Give each snapshot a stable reference of its content (an export id or a UUID, never a date alone):
+resending the same bytes under the same reference is always safe.</p>
+<table>
+  <thead><tr><th>Size</th><th>How to send it</th></tr></thead>
+  <tbody>
+    <tr><td>up to 20,000 rows and 10 MiB</td><td><code>PUT /external-api/v1/campaigns/{apiReference}/snapshots/{snapshotReference}</code> with <code>{"rows": [...]}</code>: 202, <code>pending</code></td></tr>
+    <tr><td>larger</td><td><code>POST …/start</code> with <code>{"expected_row_count": N}</code>, then <code>PUT …/chunks/0</code>, <code>…/chunks/1</code>… in order, then <code>POST …/finalize</code>: 202, <code>pending</code></td></tr>
+  </tbody>
+</table>
+${block("curl (one request)", `
+curl -s -X PUT "$BASE_URL/external-api/v1/campaigns/$CAMPAIGN/snapshots/export-2026-11-21-0001" \\
+  -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\
+  -d '{"rows":[{"internal_id":"ACC-1","remaining_amount":120.5,"currency":"EUR","firstname":"Jane","lastname":"Doe"}]}'
+`)}
+<p>202 means accepted, not applied: poll the <code>status_url</code> of the answer (<code>GET</code> the same path) until
+<code>status</code> is <code>completed</code> (see <code>counts</code> and <code>warnings</code>) or <code>failed</code> (see <code>failure</code>).</p>
+${block("curl (status)", `
+curl -s "$BASE_URL/external-api/v1/campaigns/$CAMPAIGN/snapshots/export-2026-11-21-0001" -H "Authorization: Bearer $TOKEN"
+`)}
+<p>The TypeScript client checks the rows with the same rules as the server before sending anything, picks one request or chunks,
+resumes an interrupted staged upload from <code>next_chunk_index</code>, and polls for the outcome:</p>
+${block("TypeScript (@dc/client)", `
+import { DebtCollectionError, sendSnapshot, waitForSnapshot } from "@dc/client";
+
+const target = { campaign: process.env.CAMPAIGN, reference: "export-2026-11-21-0001" };
+try {
+  await sendSnapshot(api, { ...target, rows });          // rows: SnapshotRow[] from your ledger
+  const done = await waitForSnapshot(api, target);      // completed or failed
+  console.log(done.status, done.counts);
+} catch (error) {
+  if (error instanceof DebtCollectionError) console.error(error.error);   // e.g. 422 invalid_snapshot_row with details
+  else throw error;
+}
+`)}
+
+<h2 id="errors">Errors, retries and limits</h2>
+<p>Errors share one envelope, <code>{"error": true, "message": "...", "code": 404}</code> with <code>code</code> equal to the HTTP status;
+validation errors add <code>details</code> (field → reason) and snapshot errors a machine-readable <code>error_code</code>
+(<code>invalid_snapshot_row</code>, <code>chunk_out_of_order</code>, <code>snapshot_reference_conflict</code>…).
+The token endpoint answers OAuth errors, <code>{"error": "invalid_client", "error_description": "..."}</code>.</p>
+<ul>
+  <li><strong>401</strong>: the token is missing, expired or revoked: get a new one. <strong>403</strong>: the token lacks the operation's scope.</li>
+  <li><strong>429</strong>: a rate limit was reached; wait for <code>Retry-After</code> seconds. <strong>503</strong>: try again shortly.</li>
+  <li>Retry GET, PUT and DELETE freely (snapshot and chunk PUTs are idempotent by design). Do not blindly retry a POST:
+  check first (for a debt, by its <code>internal_id</code>).</li>
+  <li>Lists are paginated with <code>page</code> (from 1) and <code>limit</code> (default 20, at most 100); read <code>pagination.pages</code>.</li>
+  <li>Snapshot bodies: at most 20,000 rows and 10 MiB each.</li>
+</ul>
+`;
+
+export const guidePage = (baseUrl: string): string => `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="referrer" content="no-referrer">
+  <title>Getting started · Debt Collection Platform API</title>
+  <link rel="icon" href="data:,">
+  <link rel="stylesheet" href="/docs/assets/docs.css">
+</head>
+<body>
+  ${docsNavigation("guide")}
+  <main class="guide">${content(baseUrl)}</main>
+</body>
+</html>
+`;

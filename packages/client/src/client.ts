@@ -1,0 +1,159 @@
+/**
+ * `createClient`: the typed client of the external API, on openapi-fetch.
+ * Paths, parameters, bodies and success data are typed from the OpenAPI
+ * document; every call resolves to a `Result` (`{data}` or `{error}` with a
+ * decoded `ClientError`) and never rejects. Tokens, 401 re-fetch and retries
+ * happen underneath (transport.ts).
+ */
+import createFetchClient, {
+  type Client as FetchClient,
+  type ClientPathsWithMethod,
+  type FetchResponse,
+  type MaybeOptionalInit,
+} from "openapi-fetch";
+import { DebtCollectionError, decodeErrorBody, fromThrown, type ClientError } from "./errors.ts";
+import type { paths } from "./generated/openapi.ts";
+import { retryPolicy, sleep, type RetryOptions } from "./retry.ts";
+import { createTokenManager, type Clock, type TokenManager } from "./token-manager.ts";
+import { createTransport, type RetryEvent } from "./transport.ts";
+
+export interface ClientOptions {
+  /** The API origin, e.g. `https://api.example.com` (paths already start with `/external-api/v1` or `/oauth`). */
+  readonly baseUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Space-separated scopes to request; by default every scope the OAuth client holds. */
+  readonly scope?: string;
+  /** A fetch to send requests with (a proxy agent, a test stub); defaults to the global fetch. */
+  readonly fetch?: (request: Request) => Promise<Response>;
+  /** Retry policy for 429, 503 and network errors on idempotent methods; `false` disables retries. */
+  readonly retry?: RetryOptions | false;
+  /** Renew the access token this many seconds before it expires (default 60). */
+  readonly refreshSkewSeconds?: number;
+  /** Headers sent with every API call (a `User-Agent` naming your integration, say). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Called before each retry; for logs and metrics. */
+  readonly onRetry?: (event: RetryEvent) => void;
+  /** Time source of the token cache (tests). */
+  readonly clock?: Clock;
+  /** How to wait between retries (tests). */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Random source of the backoff jitter, in [0, 1) (tests). */
+  readonly random?: () => number;
+}
+
+/** What a call resolves to: the success body, or the decoded failure. `response` is absent when none came. */
+export type Result<T> =
+  | { readonly data: T; readonly error?: never; readonly response: Response }
+  | { readonly data?: never; readonly error: ClientError; readonly response: Response | undefined };
+
+type Media = `${string}/${string}`;
+type HttpMethod = "get" | "put" | "post" | "delete" | "patch";
+type RequiredKeysOfHelper<T> = { [K in keyof T]: Record<never, never> extends Pick<T, K> ? never : K }[keyof T];
+type RequiredKeysOf<T> = RequiredKeysOfHelper<T> extends undefined ? never : RequiredKeysOfHelper<T>;
+// As openapi-fetch's own: the init argument is optional exactly when nothing in it is required.
+type InitParam<Init> =
+  RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
+
+// Methods a path lacks are `?: never` in the generated types; only the operations remain.
+type Operation<T> = Extract<T, Record<string | number, unknown>>;
+
+/** The raw openapi-fetch client (auth and retries included; errors left as response bodies). */
+export type RawClient = FetchClient<paths, Media>;
+
+/** One HTTP method of the typed client, e.g. `client.GET("/external-api/v1/debts", {...})`. */
+export type Method<M extends HttpMethod> = <
+  Path extends ClientPathsWithMethod<RawClient, M>,
+  Init extends MaybeOptionalInit<paths[Path], M>,
+>(
+  url: Path,
+  ...init: InitParam<Init>
+) => Promise<Result<NonNullable<FetchResponse<Operation<paths[Path][M]>, Init, Media>["data"]>>>;
+
+export interface DebtCollectionClient {
+  readonly GET: Method<"get">;
+  readonly PUT: Method<"put">;
+  readonly POST: Method<"post">;
+  readonly PATCH: Method<"patch">;
+  readonly DELETE: Method<"delete">;
+  /** The token cache: `tokens.get()` for a token to use elsewhere. */
+  readonly tokens: TokenManager;
+  /** openapi-fetch's client on the same transport, for what the typed methods do not cover (e.g. `parseAs`). */
+  readonly raw: RawClient;
+  readonly baseUrl: string;
+}
+
+type UntypedRequest = (
+  method: string,
+  url: string,
+  init?: unknown,
+) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+/**
+ * Creates a client for one OAuth client (`client_credentials`).
+ *
+ * @example
+ * const api = createClient({ baseUrl: "https://api.example.com", clientId, clientSecret, scope: "debts:read" });
+ * const result = await api.GET("/external-api/v1/debts", { params: { query: { limit: 100 } } });
+ * if (result.error) console.error(result.error.kind, result.error);
+ * else console.log(result.data.pagination.total);
+ */
+export const createClient = (options: ClientOptions): DebtCollectionClient => {
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const tokens = createTokenManager({
+    baseUrl,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    fetch: send,
+    ...(options.scope === undefined ? {} : { scope: options.scope }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.refreshSkewSeconds === undefined ? {} : { refreshSkewSeconds: options.refreshSkewSeconds }),
+  });
+  const transport = createTransport({
+    tokens,
+    fetch: send,
+    retry: retryPolicy(options.retry),
+    sleep: options.sleep ?? sleep,
+    random: options.random ?? Math.random,
+    ...(options.onRetry === undefined ? {} : { onRetry: options.onRetry }),
+  });
+  const raw = createFetchClient<paths, Media>({
+    baseUrl,
+    fetch: transport,
+    headers: { accept: "application/json", ...options.headers },
+  });
+  // The one erasure point: openapi-fetch's generic signature is restored by the `Method` type below.
+  const request = raw.request as unknown as UntypedRequest;
+
+  const call =
+    (method: string) =>
+    async (url: string, init?: unknown): Promise<Result<unknown>> => {
+      try {
+        const { data, error, response } = await request(method, url, init);
+        return response.ok ? { data, response } : { error: decodeErrorBody(response, error), response };
+      } catch (thrown) {
+        return { error: fromThrown(thrown), response: undefined };
+      }
+    };
+
+  return {
+    GET: call("GET") as Method<"get">,
+    PUT: call("PUT") as Method<"put">,
+    POST: call("POST") as Method<"post">,
+    PATCH: call("PATCH") as Method<"patch">,
+    DELETE: call("DELETE") as Method<"delete">,
+    tokens,
+    raw,
+    baseUrl,
+  };
+};
+
+/**
+ * The success data of a result, or throws its error as a `DebtCollectionError`.
+ * For code that prefers exceptions: `const debts = unwrap(await api.GET(...))`.
+ */
+export const unwrap = <T>(result: Result<T>): T => {
+  if (result.error !== undefined) throw new DebtCollectionError(result.error);
+  return result.data as T;
+};

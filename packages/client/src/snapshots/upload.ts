@@ -1,0 +1,145 @@
+/**
+ * Sending a campaign's snapshot: in one request when it fits one body, else
+ * staged (start, chunks in order, finalize). Every step is idempotent on the
+ * api's side, so the staged upload is resumable: it reads the snapshot's
+ * status first and continues from `next_chunk_index`, whether the previous
+ * attempt failed a second ago (inside this call) or in another process.
+ */
+import type { DebtCollectionClient } from "../client.ts";
+import { DebtCollectionError, type ClientError } from "../errors.ts";
+import type { components } from "../generated/openapi.ts";
+import { planChunks, type Chunk, type ChunkLimits } from "./chunks.ts";
+import { prevalidateSnapshot } from "./prevalidate.ts";
+
+export type SnapshotRow = components["schemas"]["SnapshotRow"];
+export type SnapshotAcknowledgement = components["schemas"]["SnapshotAcknowledgement"];
+export type SnapshotChunkAcknowledgement = components["schemas"]["SnapshotChunkAcknowledgement"];
+
+export interface SnapshotTarget {
+  /** The campaign's API reference. */
+  readonly campaign: string;
+  /** Your stable reference of this content (an export id or a UUID, never a date alone). */
+  readonly reference: string;
+}
+
+export interface SendOptions extends SnapshotTarget, ChunkLimits {
+  readonly rows: ReadonlyArray<SnapshotRow>;
+  /** Check the rows with the api's rules before sending (default true). */
+  readonly validate?: boolean;
+  /** Called after each accepted chunk of a staged upload. */
+  readonly onChunk?: (ack: SnapshotChunkAcknowledgement) => void;
+  /**
+   * Times a staged upload re-reads the status and continues after a failure
+   * that may pass (network, 429, 503), on top of the client's own retries
+   * (default 2).
+   */
+  readonly resumeAttempts?: number;
+}
+
+const snapshotPath = "/external-api/v1/campaigns/{apiReference}/snapshots/{snapshotReference}" as const;
+
+const check = <T>(result: { readonly data?: T; readonly error?: ClientError }): T => {
+  if (result.error !== undefined) throw new DebtCollectionError(result.error);
+  return result.data as T;
+};
+
+const prevalidate = (options: SendOptions) => {
+  if (options.validate === false) return;
+  const problem = prevalidateSnapshot(options.rows);
+  if (problem !== undefined) throw new DebtCollectionError(problem);
+};
+
+const pathOf = (target: SnapshotTarget) => ({ apiReference: target.campaign, snapshotReference: target.reference });
+
+/** The snapshot's current state, or `undefined` when the reference is unknown in the campaign. */
+export const getSnapshot = async (
+  client: DebtCollectionClient,
+  target: SnapshotTarget,
+): Promise<SnapshotAcknowledgement | undefined> => {
+  const result = await client.GET(snapshotPath, { params: { path: pathOf(target) } });
+  if (result.error?.kind === "api" && result.error.status === 404 && result.error.message === "Snapshot not found") return undefined;
+  return check(result).data;
+};
+
+const submitChunk = async (client: DebtCollectionClient, target: SnapshotTarget, chunk: Chunk<SnapshotRow> | undefined) => {
+  const body = chunk?.body ?? '{"rows":[]}';
+  const result = await client.PUT(snapshotPath, {
+    params: { path: pathOf(target) },
+    body: { rows: [...(chunk?.rows ?? [])] },
+    bodySerializer: () => body,
+  });
+  return check(result).data;
+};
+
+/**
+ * One-request submit (at most 20,000 rows and 10 MiB): `pending` on success.
+ * An identical retry is safe (the client retries this PUT by itself).
+ */
+export const submitSnapshot = async (client: DebtCollectionClient, options: SendOptions): Promise<SnapshotAcknowledgement> => {
+  prevalidate(options);
+  const [chunk, ...rest] = planChunks(options.rows, options);
+  if (rest.length > 0) throw new RangeError("the rows do not fit one request: use uploadSnapshot (staged)");
+  return submitChunk(client, options, chunk);
+};
+
+const sendChunk = async (client: DebtCollectionClient, target: SnapshotTarget, index: number, chunk: Chunk<SnapshotRow>) => {
+  const result = await client.PUT(`${snapshotPath}/chunks/{chunkIndex}`, {
+    params: { path: { ...pathOf(target), chunkIndex: String(index) } },
+    body: { rows: [...chunk.rows] },
+    bodySerializer: () => chunk.body,
+  });
+  return check(result).data;
+};
+
+const stagedOnce = async (client: DebtCollectionClient, options: SendOptions): Promise<SnapshotAcknowledgement> => {
+  const path = pathOf(options);
+  let state = await getSnapshot(client, options);
+  if (state === undefined || state.delivery_mode !== "staged" || state.expected_row_count !== options.rows.length) {
+    // Also the way to surface the api's own 409 when the reference holds other content.
+    const started = await client.POST(`${snapshotPath}/start`, {
+      params: { path },
+      body: { expected_row_count: options.rows.length },
+    });
+    state = check(started).data;
+  }
+  if (state.status !== "uploading") return state;
+  // Accepted chunks are contiguous: the rest starts at received_row_count, numbered from next_chunk_index.
+  const remaining = planChunks(options.rows.slice(state.received_row_count), options, state.received_row_count);
+  for (const [offset, chunk] of remaining.entries()) {
+    const ack = await sendChunk(client, options, state.next_chunk_index + offset, chunk);
+    options.onChunk?.(ack);
+  }
+  return check(await client.POST(`${snapshotPath}/finalize`, { params: { path } })).data;
+};
+
+const mayPass = (error: ClientError): boolean =>
+  error.kind === "network" || error.kind === "rate_limited" || (error.kind === "api" && error.status === 503);
+
+/**
+ * Staged upload: start (declaring the row count), the chunks in order, then
+ * finalize; `pending` on success. Calling it again with the same rows and
+ * reference resumes where the last attempt stopped.
+ */
+export const uploadSnapshot = async (client: DebtCollectionClient, options: SendOptions): Promise<SnapshotAcknowledgement> => {
+  prevalidate(options);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await stagedOnce(client, options);
+    } catch (thrown) {
+      const again = thrown instanceof DebtCollectionError && mayPass(thrown.error) && attempt < (options.resumeAttempts ?? 2);
+      if (!again) throw thrown;
+    }
+  }
+};
+
+/**
+ * Sends a snapshot the cheapest way: one request when the rows fit one body,
+ * staged otherwise (the choice depends only on the rows, so a retry makes the
+ * same one). Resolves with the acknowledgement (`pending`, or the settled
+ * state of an identical earlier snapshot); follow it with `waitForSnapshot`.
+ */
+export const sendSnapshot = async (client: DebtCollectionClient, options: SendOptions): Promise<SnapshotAcknowledgement> => {
+  prevalidate(options);
+  const chunks = planChunks(options.rows, options);
+  return chunks.length <= 1 ? submitChunk(client, options, chunks[0]) : uploadSnapshot(client, { ...options, validate: false });
+};

@@ -1,0 +1,137 @@
+/**
+ * Retries on the wire, against a scripted local server: 503, 429 with
+ * `Retry-After` and dropped connections are retried with backoff on GET, PUT
+ * and DELETE, never on POST; an over-long `Retry-After` is returned at once.
+ * Waits are recorded through the injected `sleep`, never slept.
+ */
+import { beforeEach, describe, expect, it } from "vitest";
+import { backoffDelay, createClient, defaultRetryPolicy, type ClientOptions } from "../src/index.ts";
+import { answers, startStub } from "./support/stub-server.ts";
+
+const stub = await startStub();
+const PROFILE = "/external-api/v1/company/profile";
+const DEBTS = "/external-api/v1/debts";
+const profile = { id: "c1", name: "Stub", email: "stub@example.com", phone: null, created_at: "2026-11-21T10:00:00+00:00" };
+
+const client = (options: Partial<ClientOptions> = {}) => {
+  const waits: number[] = [];
+  const api = createClient({
+    baseUrl: stub.baseUrl,
+    clientId: "dcc_stub",
+    clientSecret: "dcs_stub",
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+    random: () => 0.5,
+    ...options,
+  });
+  return { api, waits };
+};
+
+beforeEach(() => stub.reset());
+
+describe("retries", () => {
+  it("retries a GET on 503 with exponential backoff and full jitter, then succeeds", async () => {
+    stub.script("GET", PROFILE, answers.unavailable(), answers.unavailable(), answers.ok(profile));
+    const { api, waits } = client();
+    const result = await api.GET(PROFILE);
+    expect(result.data?.data).toEqual(profile);
+    expect(stub.count("GET", PROFILE)).toBe(3);
+    // random() = 0.5: half of 250 ms, then half of 500 ms.
+    expect(waits).toEqual([125, 250]);
+  });
+
+  it("waits at least Retry-After on 429", async () => {
+    stub.script("GET", PROFILE, answers.rateLimited("2"), answers.ok(profile));
+    const { api, waits } = client();
+    const result = await api.GET(PROFILE);
+    expect(result.error).toBeUndefined();
+    expect(waits).toEqual([2000]);
+  });
+
+  it("returns RateLimited at once when Retry-After is longer than maxRetryAfterSeconds", async () => {
+    stub.script("GET", PROFILE, answers.rateLimited("3600"));
+    const { api, waits } = client();
+    const result = await api.GET(PROFILE);
+    expect(result.error).toEqual({ kind: "rate_limited", retryAfterSeconds: 3600, message: "Rate limit exceeded" });
+    expect(stub.count("GET", PROFILE)).toBe(1);
+    expect(waits).toEqual([]);
+  });
+
+  it("gives up after maxRetries and returns the last 503", async () => {
+    stub.script("GET", PROFILE, answers.unavailable("1"));
+    const { api, waits } = client({ retry: { maxRetries: 2 } });
+    const result = await api.GET(PROFILE);
+    expect(result.error).toEqual({ kind: "api", status: 503, code: 503, message: "Service temporarily unavailable" });
+    expect(stub.count("GET", PROFILE)).toBe(3);
+    expect(waits).toEqual([1000, 1000]);
+  });
+
+  it("retries PUT and DELETE, which are idempotent", async () => {
+    stub.script("PUT", "/external-api/v1/creditors/c1", answers.unavailable(), answers.ok({ id: "c1" }));
+    stub.script("DELETE", "/external-api/v1/debts/d1", answers.hangUp(), answers.ok(undefined));
+    const { api } = client();
+    expect((await api.PUT("/external-api/v1/creditors/{id}", { params: { path: { id: "c1" } }, body: { name: "N" } })).error).toBeUndefined();
+    expect((await api.DELETE("/external-api/v1/debts/{id}", { params: { path: { id: "d1" } } })).error).toBeUndefined();
+    expect(stub.count("PUT", "/external-api/v1/creditors/c1")).toBe(2);
+    expect(stub.count("DELETE", "/external-api/v1/debts/d1")).toBe(2);
+  });
+
+  it("never retries a POST: 503 and a dropped connection are returned as they are", async () => {
+    stub.script("POST", DEBTS, answers.unavailable());
+    const { api, waits } = client();
+    const unavailable = await api.POST(DEBTS, { body: { amount: 1, currency: "EUR" } });
+    expect(unavailable.error).toMatchObject({ kind: "api", status: 503 });
+    stub.script("POST", DEBTS, answers.hangUp());
+    const dropped = await api.POST(DEBTS, { body: { amount: 1, currency: "EUR" } });
+    expect(dropped.error?.kind).toBe("network");
+    expect(dropped.response).toBeUndefined();
+    expect(stub.count("POST", DEBTS)).toBe(2);
+    expect(waits).toEqual([]);
+  });
+
+  it("reports a NetworkError once retries of a GET are exhausted", async () => {
+    stub.script("GET", PROFILE, answers.hangUp());
+    const { api, waits } = client({ retry: { maxRetries: 1 } });
+    const result = await api.GET(PROFILE);
+    expect(result.error).toEqual({ kind: "network", cause: expect.any(Error) });
+    expect(stub.count("GET", PROFILE)).toBe(2);
+    expect(waits).toHaveLength(1);
+  });
+
+  it("retries a token request that failed before the API call left, even for a POST", async () => {
+    stub.script("POST", "/oauth/token", answers.unavailable(), answers.token());
+    stub.script("POST", DEBTS, { status: 201, body: { error: false, message: "Debt created successfully", data: { id: "d1" } } });
+    const { api } = client();
+    const result = await api.POST(DEBTS, { body: { amount: 1, currency: "EUR" } });
+    expect(result.response?.status).toBe(201);
+    expect(stub.count("POST", "/oauth/token")).toBe(2);
+    expect(stub.count("POST", DEBTS)).toBe(1);
+  });
+
+  it("retry: false turns retries off", async () => {
+    stub.script("GET", PROFILE, answers.unavailable(), answers.ok(profile));
+    const { api } = client({ retry: false });
+    expect((await api.GET(PROFILE)).error).toMatchObject({ status: 503 });
+    expect(stub.count("GET", PROFILE)).toBe(1);
+  });
+
+  it("tells onRetry why it waits", async () => {
+    stub.script("GET", PROFILE, answers.rateLimited("1"), answers.ok(profile));
+    const events: unknown[] = [];
+    const { api } = client({ onRetry: (event) => events.push(event) });
+    await api.GET(PROFILE);
+    expect(events).toEqual([{ method: "GET", url: `${stub.baseUrl}${PROFILE}`, retry: 1, delayMs: 1000, status: 429 }]);
+  });
+});
+
+describe("backoffDelay", () => {
+  it("draws in [0, min(max, base * 2^retry)) and never below Retry-After", () => {
+    const policy = defaultRetryPolicy;
+    expect(backoffDelay(policy, 0, null, () => 0)).toBe(0);
+    expect(backoffDelay(policy, 0, null, () => 0.999)).toBe(249);
+    expect(backoffDelay(policy, 3, null, () => 0.999)).toBe(1998);
+    expect(backoffDelay(policy, 10, null, () => 0.999)).toBe(7992);
+    expect(backoffDelay(policy, 0, 5, () => 0.5)).toBe(5000);
+  });
+});

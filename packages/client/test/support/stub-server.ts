@@ -1,0 +1,81 @@
+/**
+ * A local HTTP server (node:http) that plays the api's part where the real
+ * one cannot be made to misbehave on demand: answers are scripted per
+ * request, and every request is recorded.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { afterAll } from "vitest";
+
+export interface Scripted {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+  /** Drop the connection without answering (a network error for the client). */
+  readonly hangUp?: boolean;
+}
+
+export interface StubRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly authorization: string | undefined;
+}
+
+const envelope = (status: number, message: string, extra: Record<string, unknown> = {}) => ({ error: true, message, code: status, ...extra });
+
+export const answers = {
+  ok: (data: unknown): Scripted => ({ status: 200, body: { error: false, message: "ok", data } }),
+  unavailable: (retryAfter?: string): Scripted => ({
+    status: 503,
+    body: envelope(503, "Service temporarily unavailable"),
+    ...(retryAfter === undefined ? {} : { headers: { "retry-after": retryAfter } }),
+  }),
+  rateLimited: (retryAfter: string): Scripted => ({
+    status: 429,
+    body: envelope(429, "Rate limit exceeded", { error_code: "rate_limited" }),
+    headers: { "retry-after": retryAfter },
+  }),
+  hangUp: (): Scripted => ({ status: 0, hangUp: true }),
+  token: (value = "dcat_stub"): Scripted => ({
+    status: 200,
+    body: { access_token: value, token_type: "Bearer", expires_in: 3600, scope: "debts:read" },
+  }),
+};
+
+/** Starts the stub; `script(method, path, ...answers)` queues answers, the last one repeating. */
+export const startStub = async () => {
+  const scripts = new Map<string, Scripted[]>();
+  const requests: StubRequest[] = [];
+  let tokens = 0;
+
+  const handle = (request: IncomingMessage, response: ServerResponse) => {
+    const method = request.method ?? "GET";
+    const path = new URL(request.url ?? "/", "http://stub").pathname;
+    requests.push({ method, path, authorization: request.headers.authorization });
+    request.resume();
+    request.on("end", () => {
+      const queue = scripts.get(`${method} ${path}`);
+      const answer = queue === undefined ? (path === "/oauth/token" ? answers.token(`dcat_stub_${++tokens}`) : { status: 404, body: envelope(404, "Route not found") }) : queue.length > 1 ? queue.shift()! : queue[0]!;
+      if (answer.hangUp === true) {
+        request.socket.destroy();
+        return;
+      }
+      response.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
+      response.end(answer.body === undefined ? "" : JSON.stringify(answer.body));
+    });
+  };
+
+  const server = createServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    script: (method: string, path: string, ...queued: Scripted[]) => scripts.set(`${method} ${path}`, [...queued]),
+    reset: () => {
+      scripts.clear();
+      requests.length = 0;
+    },
+    count: (method: string, path: string) => requests.filter((r) => r.method === method && r.path === path).length,
+  };
+};
