@@ -1,0 +1,20 @@
+/**
+ * DELETE /webhooks/endpoints/{id}: removes the endpoint with its deliveries
+ * and attempts; the waiting delivery jobs are removed in the same
+ * transaction (a running one finds its delivery gone and stops).
+ */
+import { type Endpoints, webhookMessages } from "@dc/contract";
+import { disablePendingDeliveries } from "@dc/db";
+import type { HandlerOf } from "../../http/handler.ts";
+import { endpointIdOf, findEndpoint } from "./endpoint-json.ts";
+
+export const deleteWebhookEndpoint: HandlerOf<Endpoints["deleteWebhookEndpoint"]> = async ({ params, principal, services }) => {
+  const id = endpointIdOf(services.ids, params.id);
+  const { companyId } = principal;
+  await services.db.transaction().execute(async (trx) => {
+    await findEndpoint(trx, companyId, id, { forUpdate: true });
+    await disablePendingDeliveries(trx, { companyId, endpointId: id, now: services.clock.now() });
+    await trx.deleteFrom("webhook_endpoints").where("company_id", "=", companyId).where("id", "=", id).execute();
+  });
+  return { body: { error: false, message: webhookMessages.deleted } };
+};

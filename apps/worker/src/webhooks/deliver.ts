@@ -1,0 +1,202 @@
+/**
+ * One run of a delivery job: make one HTTP attempt of a pending delivery and
+ * record it (docs/decisions/0455). The attempt is made outside any
+ * transaction; its record, the delivery's new state and the next job (a
+ * retry at the scheduled time: never a sleep) are written in one
+ * transaction afterwards. A 2xx succeeds; 410 Gone fails the delivery and
+ * disables the endpoint; anything else is retried per the schedule until it
+ * is exhausted. An ordered endpoint delivers its oldest pending event first:
+ * a later one waits (its job is moved after the head's next attempt).
+ */
+import {
+  type Database,
+  type DestinationPolicy,
+  disablePendingDeliveries,
+  type HostResolver,
+  scheduleDeliveryJob,
+  systemResolver,
+  vetDestination,
+  type WebhookSecretBox,
+} from "@dc/db";
+import { type Kysely, sql } from "kysely";
+import type { Logger } from "pino";
+import type { Clock } from "../clock.ts";
+import { parseRetryAfter, retryDelayMs } from "./retry-schedule.ts";
+import { type SendResult, sendWebhook } from "./send.ts";
+import { WEBHOOK_USER_AGENT } from "./settings.ts";
+import { signatureHeader } from "./signature.ts";
+
+export interface DeliveryDependencies {
+  readonly db: Kysely<Database>;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly secrets: WebhookSecretBox;
+  readonly policy: DestinationPolicy;
+  readonly timeoutMs: number;
+  readonly resolve?: HostResolver;
+  readonly random?: () => number;
+}
+
+export type DeliveryOutcome = "succeeded" | "retry_scheduled" | "failed" | "endpoint_gone" | "waiting_for_earlier_event" | "skipped";
+
+export interface DeliveryReport {
+  readonly outcome: DeliveryOutcome;
+  readonly statusCode?: number | null;
+  /** For `retry_scheduled` and `waiting_for_earlier_event`: when the job runs again. */
+  readonly nextAttemptAt?: Date;
+}
+
+const loadDelivery = (db: Kysely<Database>, companyId: number, deliveryId: number) =>
+  db
+    .selectFrom("webhook_deliveries as d")
+    .innerJoin("webhook_endpoints as e", (join) => join.onRef("e.company_id", "=", "d.company_id").onRef("e.id", "=", "d.endpoint_id"))
+    .innerJoin("webhook_events as ev", (join) => join.onRef("ev.company_id", "=", "d.company_id").onRef("ev.id", "=", "d.event_id"))
+    .select([
+      "d.id",
+      "d.status",
+      "d.retry_index",
+      "d.attempt_count",
+      "d.event_id",
+      "d.event_occurred_at",
+      "e.id as endpoint_id",
+      "e.url",
+      "e.enabled",
+      "e.ordered",
+      "e.secret_ciphertext",
+      "e.previous_secret_ciphertext",
+      "e.previous_secret_expires_at",
+      "ev.public_id",
+      "ev.type",
+      "ev.payload",
+    ])
+    .where("d.company_id", "=", companyId)
+    .where("d.id", "=", deliveryId)
+    .executeTakeFirst();
+
+type Delivery = NonNullable<Awaited<ReturnType<typeof loadDelivery>>>;
+
+/** The oldest pending delivery of the endpoint before this one, by event time then event id. */
+const headOfLine = (db: Kysely<Database>, companyId: number, delivery: Delivery) =>
+  db
+    .selectFrom("webhook_deliveries")
+    .select(["id", "next_attempt_at"])
+    .where("company_id", "=", companyId)
+    .where("endpoint_id", "=", delivery.endpoint_id)
+    .where("status", "=", "pending")
+    .where(sql<boolean>`(event_occurred_at, event_id) < (${delivery.event_occurred_at}::timestamptz, ${delivery.event_id}::bigint)`)
+    .orderBy("event_occurred_at")
+    .orderBy("event_id")
+    .limit(1)
+    .executeTakeFirst();
+
+const attempt = async (deps: DeliveryDependencies, companyId: number, delivery: Delivery, now: Date): Promise<SendResult> => {
+  const vetted = await vetDestination(delivery.url, deps.policy, deps.resolve ?? systemResolver);
+  if (!vetted.ok) return { statusCode: null, headers: {}, bodyExcerpt: null, error: `refused: ${vetted.reason}`, durationMs: 0 };
+  const keys = [deps.secrets.open(companyId, delivery.secret_ciphertext)];
+  if (delivery.previous_secret_ciphertext !== null && delivery.previous_secret_expires_at !== null && delivery.previous_secret_expires_at > now) {
+    keys.push(deps.secrets.open(companyId, delivery.previous_secret_ciphertext));
+  }
+  const timestamp = Math.floor(now.getTime() / 1000);
+  const signature = signatureHeader(keys, delivery.public_id, timestamp, delivery.payload);
+  for (const key of keys) key.fill(0);
+  return sendWebhook({
+    url: vetted.url,
+    addresses: vetted.addresses,
+    headers: {
+      "content-type": "application/json",
+      "user-agent": WEBHOOK_USER_AGENT,
+      "webhook-id": delivery.public_id,
+      "webhook-timestamp": String(timestamp),
+      "webhook-signature": signature,
+    },
+    body: delivery.payload,
+    timeoutMs: deps.timeoutMs,
+  });
+};
+
+const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
+
+/** Runs one attempt of delivery `deliveryId` of `companyId`, if it is still pending. */
+export const deliverWebhook = async (
+  deps: DeliveryDependencies,
+  { companyId, deliveryId }: { readonly companyId: number; readonly deliveryId: number },
+): Promise<DeliveryReport> => {
+  const { db, clock } = deps;
+  const delivery = await loadDelivery(db, companyId, deliveryId);
+  if (delivery === undefined || delivery.status !== "pending") return { outcome: "skipped" };
+  const now = clock.now();
+  if (!delivery.enabled) {
+    await disablePendingDeliveries(db, { companyId, endpointId: delivery.endpoint_id, now });
+    return { outcome: "skipped" };
+  }
+  if (delivery.ordered) {
+    const head = await headOfLine(db, companyId, delivery);
+    if (head !== undefined) {
+      // Just after the head's next attempt: the queue then runs the head first.
+      const runAt = new Date(Math.max(head.next_attempt_at?.getTime() ?? 0, now.getTime()) + 1);
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable("webhook_deliveries").set({ next_attempt_at: runAt, updated_at: now }).where("company_id", "=", companyId).where("id", "=", deliveryId).execute();
+        await scheduleDeliveryJob(trx, { companyId, deliveryId, endpointId: delivery.endpoint_id, ordered: true, runAt });
+      });
+      return { outcome: "waiting_for_earlier_event", nextAttemptAt: runAt };
+    }
+  }
+
+  const result = await attempt(deps, companyId, delivery, now);
+  const gone = result.statusCode === 410;
+  const succeeded = isSuccess(result.statusCode);
+  const delay = succeeded || gone ? undefined : retryDelayMs(delivery.retry_index, deps.random ?? Math.random, parseRetryAfter(asHeader(result.headers["retry-after"]), now));
+  const nextAttemptAt = delay === undefined ? null : new Date(now.getTime() + delay);
+  const status = succeeded ? "succeeded" : nextAttemptAt !== null ? "pending" : "failed";
+  const outcome: DeliveryOutcome = succeeded ? "succeeded" : gone ? "endpoint_gone" : nextAttemptAt !== null ? "retry_scheduled" : "failed";
+
+  await db.transaction().execute(async (trx) => {
+    await sql`
+      insert into webhook_delivery_attempts (company_id, delivery_id, attempted_at, status_code, duration_ms, error, response_body_excerpt)
+      select company_id, id, ${now}::timestamptz, ${result.statusCode}::int, ${result.durationMs}::int, ${result.error}::text, ${result.bodyExcerpt}::text
+      from webhook_deliveries where company_id = ${companyId} and id = ${deliveryId}`.execute(trx);
+    const updated = await sql<{ status: string }>`
+      update webhook_deliveries set
+        attempt_count = attempt_count + 1,
+        last_status_code = ${result.statusCode}::int,
+        updated_at = ${now}::timestamptz,
+        status = case when status = 'pending' then ${status}::text else status end,
+        retry_index = case when status = 'pending' and ${status}::text = 'pending' then retry_index + 1 else retry_index end,
+        next_attempt_at = case when status = 'pending' then ${nextAttemptAt}::timestamptz else next_attempt_at end,
+        completed_at = case when status = 'pending' and ${status}::text <> 'pending' then ${now}::timestamptz else completed_at end
+      where company_id = ${companyId} and id = ${deliveryId} and retry_index = ${delivery.retry_index}
+      returning status`.execute(trx);
+    const stillOurs = updated.rows[0]?.status === status;
+    if (gone && stillOurs) {
+      await trx
+        .updateTable("webhook_endpoints")
+        .set({ enabled: false, disabled_reason: "gone", disabled_at: now, updated_at: now })
+        .where("company_id", "=", companyId)
+        .where("id", "=", delivery.endpoint_id)
+        .where("enabled", "=", true)
+        .execute();
+      await disablePendingDeliveries(trx, { companyId, endpointId: delivery.endpoint_id, now });
+    }
+    if (nextAttemptAt !== null && stillOurs) {
+      await scheduleDeliveryJob(trx, { companyId, deliveryId, endpointId: delivery.endpoint_id, ordered: delivery.ordered, runAt: nextAttemptAt });
+    }
+  });
+  deps.logger.info(
+    {
+      deliveryId,
+      endpointId: delivery.endpoint_id,
+      eventId: delivery.public_id,
+      eventType: delivery.type,
+      attempt: delivery.attempt_count + 1,
+      statusCode: result.statusCode,
+      error: result.error,
+      durationMs: result.durationMs,
+      outcome,
+      nextAttemptAt,
+    },
+    "webhook attempt",
+  );
+  return { outcome, statusCode: result.statusCode, ...(nextAttemptAt === null ? {} : { nextAttemptAt }) };
+};
+
+const asHeader = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);

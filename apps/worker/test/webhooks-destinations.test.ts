@@ -1,0 +1,156 @@
+/**
+ * SSRF protection: with the production policy, destinations that resolve to
+ * loopback, private, link-local, unique-local, multicast or unspecified
+ * addresses (IPv4 and IPv6, IPv4-mapped included) are refused, at every
+ * attempt (DNS rebinding); a vetted address is the one connected to.
+ */
+import { type DestinationPolicy, forbiddenAddressReason, type HostResolver, vetDestination } from "@dc/db";
+import { useTestDatabase } from "@dc/db/testing";
+import { pino } from "pino";
+import { afterAll, describe, expect, it } from "vitest";
+import { deliverWebhook } from "../src/webhooks/deliver.ts";
+import { sendWebhook } from "../src/webhooks/send.ts";
+import { attemptsOf, insertCompany, insertEndpoint, record, startReceiver, testSecretBox } from "./webhooks-fixtures.ts";
+
+const production: DestinationPolicy = { allowPrivateDestinations: false };
+const development: DestinationPolicy = { allowPrivateDestinations: true };
+const resolvingTo =
+  (...addresses: string[]): HostResolver =>
+  async () =>
+    addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+
+describe("forbiddenAddressReason", () => {
+  it.each([
+    ["127.0.0.1", "loopback"],
+    ["127.255.0.9", "loopback"],
+    ["10.0.0.1", "private"],
+    ["172.16.5.4", "private"],
+    ["172.31.255.255", "private"],
+    ["192.168.1.1", "private"],
+    ["169.254.169.254", "link-local"],
+    ["100.64.0.1", "shared (carrier-grade NAT)"],
+    ["0.0.0.0", "unspecified"],
+    ["224.0.0.251", "multicast"],
+    ["255.255.255.255", "reserved"],
+    ["::1", "loopback"],
+    ["::", "unspecified"],
+    ["fc00::1", "unique-local"],
+    ["fd12:3456:789a::1", "unique-local"],
+    ["fe80::1", "link-local"],
+    ["fe80::1%eth0", "link-local"],
+    ["ff02::1", "multicast"],
+    ["::ffff:127.0.0.1", "loopback (IPv4-mapped)"],
+    ["::ffff:7f00:1", "loopback (IPv4-mapped)"],
+    ["::ffff:10.0.0.1", "private (IPv4-mapped)"],
+    ["64:ff9b::a9fe:a9fe", "link-local (NAT64)"],
+    ["2002:7f00:1::1", "loopback (6to4)"],
+    ["::127.0.0.1", "reserved (IPv4-compatible)"],
+  ])("refuses %s (%s)", (address, reason) => {
+    expect(forbiddenAddressReason(address)).toBe(reason);
+  });
+
+  it.each(["93.184.216.34", "8.8.8.8", "172.32.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808"])("accepts %s", (address) => {
+    expect(forbiddenAddressReason(address)).toBeUndefined();
+  });
+});
+
+describe("vetDestination with the production policy", () => {
+  it.each([
+    ["https://127.0.0.1/hooks", "destination 127.0.0.1 is loopback"],
+    ["https://10.20.30.40/hooks", "destination 10.20.30.40 is private"],
+    ["https://169.254.169.254/latest/meta-data", "destination 169.254.169.254 is link-local"],
+    ["https://[::1]:8443/hooks", "destination ::1 is loopback"],
+    ["https://[fc00::1]/hooks", "destination fc00::1 is unique-local"],
+    ["https://[::ffff:127.0.0.1]/hooks", "destination ::ffff:7f00:1 is loopback (IPv4-mapped)"],
+    ["http://hooks.example.com/", "url must use https"],
+    ["https://user:pass@hooks.example.com/", "url must not contain credentials"],
+    ["ftp://hooks.example.com/", "url must be an absolute http or https URL"],
+  ])("refuses %s", async (url, reason) => {
+    expect(await vetDestination(url, production, resolvingTo("93.184.216.34"))).toEqual({ ok: false, reason });
+  });
+
+  it("refuses a host name that resolves to loopback (real DNS: localhost)", async () => {
+    const vetted = await vetDestination("https://localhost:8443/hooks", production);
+    expect(vetted.ok).toBe(false);
+    expect(!vetted.ok && vetted.reason).toMatch(/^destination (127\.0\.0\.1|::1) is loopback$/);
+  });
+
+  it("refuses a host when ANY of its addresses is private", async () => {
+    expect(await vetDestination("https://mixed.example/hooks", production, resolvingTo("93.184.216.34", "10.0.0.7"))).toEqual({
+      ok: false,
+      reason: "destination 10.0.0.7 is private",
+    });
+  });
+
+  it("refuses a host that does not resolve", async () => {
+    const failing: HostResolver = async () => {
+      throw Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" });
+    };
+    expect(await vetDestination("https://nowhere.example/", production, failing)).toEqual({
+      ok: false,
+      reason: "host nowhere.example could not be resolved",
+    });
+  });
+
+  it("accepts a public host and returns the addresses to connect to", async () => {
+    const vetted = await vetDestination("https://hooks.example.com/x", production, resolvingTo("93.184.216.34", "2606:2800:220:1::1"));
+    expect(vetted).toMatchObject({ ok: true, addresses: [{ address: "93.184.216.34", family: 4 }, { address: "2606:2800:220:1::1", family: 6 }] });
+  });
+
+  it("lets everything through with the development policy, unresolved", async () => {
+    expect(await vetDestination("http://127.0.0.1:9/x", development)).toMatchObject({ ok: true, addresses: undefined });
+  });
+});
+
+const { db } = await useTestDatabase();
+const receiver = await startReceiver();
+afterAll(() => receiver.close());
+
+describe("a delivery under the production policy", () => {
+  const deps = (resolve: HostResolver) => ({
+    db,
+    clock: { now: () => new Date() },
+    logger: pino({ level: "silent" }),
+    secrets: testSecretBox,
+    policy: production,
+    timeoutMs: 2_000,
+    random: () => 0.5,
+    resolve,
+  });
+
+  it("refuses a private destination at attempt time, without sending anything", async () => {
+    const companyId = await insertCompany(db);
+    await insertEndpoint(db, companyId, `https://127.0.0.1:${receiver.port}/hooks`);
+    await record(db, [{ companyId, type: "debt.created", data: {}, occurredAt: new Date() }]);
+    const delivery = await db.selectFrom("webhook_deliveries").select("id").where("company_id", "=", companyId).executeTakeFirstOrThrow();
+
+    expect((await deliverWebhook(deps(resolvingTo("93.184.216.34")), { companyId, deliveryId: delivery.id })).outcome).toBe("retry_scheduled");
+
+    expect(await attemptsOf(db, delivery.id)).toMatchObject([{ status_code: null, error: "refused: destination 127.0.0.1 is loopback", duration_ms: 0 }]);
+    expect(receiver.requests).toEqual([]);
+  });
+
+  it("vets again at delivery time: a name that now resolves to a private address is refused (DNS rebinding)", async () => {
+    const companyId = await insertCompany(db);
+    await insertEndpoint(db, companyId, "https://rebinding.example/hooks");
+    await record(db, [{ companyId, type: "debt.created", data: {}, occurredAt: new Date() }]);
+    const delivery = await db.selectFrom("webhook_deliveries").select("id").where("company_id", "=", companyId).executeTakeFirstOrThrow();
+
+    await deliverWebhook(deps(resolvingTo("169.254.169.254")), { companyId, deliveryId: delivery.id });
+
+    expect(await attemptsOf(db, delivery.id)).toMatchObject([{ error: "refused: destination 169.254.169.254 is link-local" }]);
+  });
+
+  it("connects to the vetted address, not to a second DNS answer", async () => {
+    const result = await sendWebhook({
+      url: new URL(`http://pinned.invalid:${receiver.port}/pinned`),
+      addresses: [{ address: "127.0.0.1", family: 4 }],
+      headers: { "content-type": "application/json" },
+      body: "{}",
+      timeoutMs: 2_000,
+    });
+    expect(result).toMatchObject({ statusCode: 200, error: null });
+    const request = receiver.requests.find((received) => received.path === "/pinned");
+    expect(request?.headers.host).toBe(`pinned.invalid:${receiver.port}`);
+  });
+});

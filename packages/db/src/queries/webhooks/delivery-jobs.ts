@@ -1,0 +1,62 @@
+/**
+ * The graphile-worker jobs that deliver webhooks: one job per delivery, keyed
+ * by the delivery (so a delivery never has two waiting jobs), in a named
+ * queue per endpoint when the endpoint asks for ordered delivery (so its
+ * deliveries run one at a time, the oldest event first: an ordered job's
+ * `run_at` is its event's time, or now when that is later). Jobs are added
+ * with SQL in the caller's transaction: a rolled-back change leaves no job,
+ * a committed one always has its job.
+ */
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { Database } from "../../schema.ts";
+
+/** The task that delivers one webhook (payload `{ company_id, delivery_id }`). */
+export const DELIVER_WEBHOOK_TASK = "deliver_webhook";
+
+/** graphile-worker retries a delivery job only on infrastructure errors (HTTP failures are scheduled by the task). */
+export const DELIVER_WEBHOOK_MAX_ATTEMPTS = 5;
+
+export const webhookDeliveryJobKey = (deliveryId: number): string => `webhook_delivery:${deliveryId}`;
+
+export const webhookEndpointQueueName = (endpointId: number): string => `webhooks:endpoint:${endpointId}`;
+
+/**
+ * `array_agg` of the job specs for the deliveries of relation `d` (columns
+ * `id`, `company_id`, `event_occurred_at`) joined to their endpoint `e`
+ * (columns `id`, `ordered`). Feed it to `graphile_worker.add_jobs`.
+ */
+export const deliveryJobSpecs = (deliveries: string, endpoints: string): RawBuilder<unknown> => {
+  const d = sql.ref(deliveries);
+  const e = sql.ref(endpoints);
+  return sql`array_agg(row(
+    ${DELIVER_WEBHOOK_TASK}::text,
+    json_build_object('company_id', ${d}.company_id, 'delivery_id', ${d}.id),
+    case when ${e}.ordered then 'webhooks:endpoint:' || ${e}.id end,
+    case when ${e}.ordered then least(${d}.event_occurred_at, now()) end,
+    ${DELIVER_WEBHOOK_MAX_ATTEMPTS}::int,
+    'webhook_delivery:' || ${d}.id,
+    null::int,
+    null::text[]
+  )::graphile_worker.job_spec order by ${d}.event_occurred_at, ${d}.id)`;
+};
+
+/**
+ * Schedules the next run of a delivery's job at `runAt` (a retry, or an
+ * ordered delivery waiting for the head of its line). Replaces the waiting
+ * job of the same key; from inside the running job, graphile-worker clears
+ * the running job's key and adds a new one.
+ */
+export const scheduleDeliveryJob = async (
+  db: Kysely<Database>,
+  job: { readonly companyId: number; readonly deliveryId: number; readonly endpointId: number; readonly ordered: boolean; readonly runAt: Date },
+): Promise<void> => {
+  await sql`
+    select graphile_worker.add_job(
+      ${DELIVER_WEBHOOK_TASK}::text,
+      json_build_object('company_id', ${job.companyId}::bigint, 'delivery_id', ${job.deliveryId}::bigint),
+      queue_name := ${job.ordered ? webhookEndpointQueueName(job.endpointId) : null}::text,
+      run_at := ${job.runAt}::timestamptz,
+      max_attempts := ${DELIVER_WEBHOOK_MAX_ATTEMPTS}::int,
+      job_key := ${webhookDeliveryJobKey(job.deliveryId)}::text
+    )`.execute(db);
+};

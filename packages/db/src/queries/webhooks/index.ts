@@ -1,0 +1,13 @@
+/** Webhooks: the outbox, delivery jobs, replays, signing secrets, destination checks and event payloads. */
+export * from "./delivery-jobs.ts";
+export * from "./destination.ts";
+export * from "./event-data/debt-data.ts";
+export * from "./event-data/followup-data.ts";
+export * from "./event-data/payment-data.ts";
+export * from "./event-data/snapshot-data.ts";
+export type { EventIds } from "./event-data/wire.ts";
+export * from "./event-types.ts";
+export * from "./record-event.ts";
+export * from "./requeue-deliveries.ts";
+export * from "./signing-secrets.ts";
+export * from "./subscriptions.ts";
