@@ -1,6 +1,8 @@
 /** The Koa application: middleware order, routes and fallbacks. */
 import { openApiDocument } from "@dc/contract/document";
 import Koa from "koa";
+import { mountAuthorizationPages } from "./consent/mount.ts";
+import { mountDocs } from "./docs/mount.ts";
 import { MethodNotAllowed, RouteNotFound } from "./http/api-error.ts";
 import type { Handlers } from "./http/handler.ts";
 import { requestContext } from "./http/request-context.ts";
@@ -19,6 +21,8 @@ export const createApp = (services: AppServices, handlers: Handlers = defaultHan
   router.get("/external-api/v1/openapi.json", (ctx) => {
     ctx.body = document;
   });
+  mountAuthorizationPages(router, services);
+  mountDocs(router, services);
 
   const metrics = createApiMetrics(services.db);
   mountOperationalRoutes(router, services, metrics);

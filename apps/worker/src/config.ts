@@ -9,14 +9,25 @@ const LogLevel = Schema.Literal("fatal", "error", "warn", "info", "debug", "trac
 const NodeEnv = Schema.Literal("development", "production", "test");
 const PositiveIntFromString = (maximum: number) =>
   Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, maximum));
+/** graphile-worker itself frees locks older than 4 hours; a longer threshold would do nothing. */
+const MAX_STALE_LOCK_SECONDS = 4 * 60 * 60;
 
 const Environment = Schema.Struct({
   NODE_ENV: Schema.optionalWith(NodeEnv, { default: () => "development" as const }),
   DATABASE_URL: Schema.optional(Schema.String),
   EMBEDDED_PG_PORT: Schema.optional(PositiveIntFromString(65_535)),
   WORKER_CONCURRENCY: Schema.optionalWith(PositiveIntFromString(1_000), { default: () => 4 }),
+  WORKER_STALE_LOCK_SECONDS: Schema.optionalWith(
+    Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, MAX_STALE_LOCK_SECONDS)),
+    { default: () => 300 },
+  ),
   LOG_LEVEL: Schema.optionalWith(LogLevel, { default: () => "info" as const }),
+  ID_ENCRYPTION_KEY: Schema.optional(Schema.String.pipe(Schema.minLength(32))),
+  WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: Schema.optional(Schema.Literal("true", "false")),
 });
+
+/** The api's development default too: both processes must share the key (webhook secrets are sealed with it). */
+const DEVELOPMENT_ID_KEY = "development-only-id-encryption-key-do-not-use-in-production";
 
 /** Validated settings of one worker process. */
 export interface Config {
@@ -26,7 +37,20 @@ export interface Config {
   /** Port of the development embedded PostgreSQL (`EMBEDDED_PG_PORT`), when overridden. */
   readonly embeddedPostgresPort: number | undefined;
   readonly concurrency: number;
+  /**
+   * Jobs locked longer than this by a worker that is no longer connected are
+   * unlocked (`WORKER_STALE_LOCK_SECONDS`, default 300; docs/decisions/0357).
+   */
+  readonly staleLockSeconds: number;
   readonly logLevel: typeof LogLevel.Type;
+  /** `ID_ENCRYPTION_KEY` (required in production, like the api's): opens the sealed webhook signing secrets. */
+  readonly idEncryptionKey: Uint8Array;
+  /**
+   * `WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS` (`true`/`false`): may webhooks go to
+   * loopback, private, link-local... addresses? Default true outside
+   * production, false in production (docs/decisions/0454).
+   */
+  readonly webhooksAllowPrivateDestinations: boolean;
 }
 
 /** The environment cannot run a worker; `message` names every offending variable. */
@@ -61,11 +85,24 @@ export const loadConfig = (
       }),
     );
   }
+  if (values.NODE_ENV === "production" && values.ID_ENCRYPTION_KEY === undefined) {
+    return Either.left(
+      new ConfigError({
+        message: "Invalid configuration: ID_ENCRYPTION_KEY is required when NODE_ENV=production",
+      }),
+    );
+  }
   return Either.right({
     nodeEnv: values.NODE_ENV,
     databaseUrl: values.DATABASE_URL,
     embeddedPostgresPort: values.EMBEDDED_PG_PORT,
     concurrency: values.WORKER_CONCURRENCY,
+    staleLockSeconds: values.WORKER_STALE_LOCK_SECONDS,
     logLevel: values.LOG_LEVEL,
+    idEncryptionKey: new TextEncoder().encode(values.ID_ENCRYPTION_KEY ?? DEVELOPMENT_ID_KEY),
+    webhooksAllowPrivateDestinations:
+      values.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS === undefined
+        ? values.NODE_ENV !== "production"
+        : values.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS === "true",
   });
 };

@@ -78,7 +78,17 @@ const start = async (): Promise<RunningWorker> => {
       await db.destroy();
     }
   }
-  return startWorker({ connectionString: database.url, concurrency: config.concurrency, clock: systemClock, logger });
+  return startWorker({
+    connectionString: database.url,
+    concurrency: config.concurrency,
+    clock: systemClock,
+    logger,
+    staleLockSeconds: config.staleLockSeconds,
+    webhooks: {
+      idEncryptionKey: config.idEncryptionKey,
+      allowPrivateDestinations: config.webhooksAllowPrivateDestinations,
+    },
+  });
 };
 
 try {
@@ -89,7 +99,14 @@ try {
   await shutdown(1);
 }
 starting = false;
-logger.info({ concurrency: config.concurrency, embeddedDatabase: database?.owned ?? false }, "worker started");
+logger.info(
+  {
+    concurrency: config.concurrency,
+    staleLockSeconds: config.staleLockSeconds,
+    embeddedDatabase: database?.owned ?? false,
+  },
+  "worker started",
+);
 if (shuttingDown) await shutdown(0);
 worker?.finished.catch(async (error: unknown) => {
   if (shuttingDown) return;

@@ -7,16 +7,25 @@ import type { TaskList } from "graphile-worker";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { Clock } from "./clock.ts";
+import { APPLY_SNAPSHOT, applySnapshotTask } from "./tasks/apply-snapshot.ts";
 import { PURGE_EXPIRED, purgeExpiredTask } from "./tasks/purge-expired.ts";
+import { DELIVER_WEBHOOK, deliverWebhookTask } from "./tasks/deliver-webhook.ts";
+import type { WebhookDeliverySettings } from "./webhooks/settings.ts";
 
 /** What tasks may use: the database, the time, the log. */
 export interface TaskDependencies {
   readonly db: Kysely<Database>;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Webhook delivery; without it, `deliver_webhook` jobs wait for a worker that has it. */
+  readonly webhooks?: WebhookDeliverySettings;
 }
 
 /** Builds graphile-worker's task list. */
 export const buildTaskList = (dependencies: TaskDependencies): TaskList => ({
+  [APPLY_SNAPSHOT]: applySnapshotTask(dependencies),
   [PURGE_EXPIRED]: purgeExpiredTask(dependencies),
+  ...(dependencies.webhooks === undefined
+    ? {}
+    : { [DELIVER_WEBHOOK]: deliverWebhookTask(dependencies, dependencies.webhooks) }),
 });

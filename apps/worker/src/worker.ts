@@ -2,13 +2,16 @@
  * Starts graphile-worker with this app's tasks and schedule, and stops it
  * gracefully. Signals are the caller's business (see main.ts).
  */
+import { EventEmitter } from "node:events";
 import { createDatabase } from "@dc/db";
-import { run } from "graphile-worker";
+import { run, type WorkerEvents } from "graphile-worker";
 import type { Logger } from "pino";
 import type { Clock } from "./clock.ts";
 import { cronItems } from "./crontab.ts";
+import { announceLiveness, sweepIntervalMs, sweepStaleLocks } from "./stale-locks.ts";
 import { buildTaskList } from "./task-list.ts";
 import { toWorkerLogger } from "./worker-logger.ts";
+import type { WebhookDeliverySettings } from "./webhooks/settings.ts";
 
 export interface StartWorkerOptions {
   /** Database holding both our tables and graphile-worker's schema (already migrated). */
@@ -17,6 +20,13 @@ export interface StartWorkerOptions {
   readonly concurrency: number;
   readonly clock: Clock;
   readonly logger: Logger;
+  /**
+   * Locks older than this held by a worker that is gone are released at
+   * start-up and then periodically (see stale-locks.ts). Default 300.
+   */
+  readonly staleLockSeconds?: number;
+  /** Webhook delivery settings; without them this worker runs no `deliver_webhook` job. */
+  readonly webhooks?: WebhookDeliverySettings;
 }
 
 export interface RunningWorker {
@@ -37,9 +47,11 @@ export interface RunningWorker {
  * process.once("SIGTERM", () => void worker.stop());
  */
 export const startWorker = async (options: StartWorkerOptions): Promise<RunningWorker> => {
-  const { connectionString, concurrency, clock, logger } = options;
+  const { connectionString, concurrency, clock, logger, staleLockSeconds = 300 } = options;
   // Each job holds at most one connection of this pool at a time.
   const db = createDatabase({ connectionString, max: concurrency + 1, applicationName: "dc-worker" });
+  const events: WorkerEvents = new EventEmitter();
+  const liveness = announceLiveness(events, connectionString, logger);
   const runner = await run({
     connectionString,
     concurrency,
@@ -47,25 +59,42 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
     maxPoolSize: concurrency + 2,
     noHandleSignals: true,
     logger: toWorkerLogger(logger),
-    taskList: buildTaskList({ db, clock, logger }),
+    taskList: buildTaskList({
+      db,
+      clock,
+      logger,
+      ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
+    }),
     parsedCronItems: [...cronItems],
+    events,
     // Unbatched, graphile-worker records a job's completion or failure without
     // awaiting it, so a graceful stop could end the pool first and leave a
     // finished job locked for 4 hours (then run again). Its batchers are
     // flushed on shutdown; a delay of 0 batches nothing.
     preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
   }).catch(async (error: unknown) => {
+    await liveness.stop();
     await db.destroy();
     throw error;
   });
 
+  // Jobs a crashed worker left locked are freed now, then checked periodically.
+  // The sweep in flight is awaited on stop, before the pool it uses is closed.
+  let sweeping = sweepStaleLocks(db, staleLockSeconds, liveness.own, logger);
+  const sweeper = setInterval(() => {
+    sweeping = sweepStaleLocks(db, staleLockSeconds, liveness.own, logger);
+  }, sweepIntervalMs(staleLockSeconds));
+  sweeper.unref();
   const stopRunner = async (): Promise<void> => {
+    clearInterval(sweeper);
+    await sweeping;
     try {
       await runner.stop();
     } catch {
       // The runner already stopped itself after a failure, reported through `finished`.
       await runner.promise.catch(() => undefined);
     } finally {
+      await liveness.stop();
       await db.destroy();
     }
   };

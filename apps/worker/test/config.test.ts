@@ -5,7 +5,16 @@ import { loadConfig } from "../src/config.ts";
 describe("loadConfig", () => {
   it("applies the development defaults to an empty environment", () => {
     expect(loadConfig({})).toEqual(
-      Either.right({ nodeEnv: "development", databaseUrl: undefined, embeddedPostgresPort: undefined, concurrency: 4, logLevel: "info" }),
+      Either.right({
+        nodeEnv: "development",
+        databaseUrl: undefined,
+        embeddedPostgresPort: undefined,
+        concurrency: 4,
+        staleLockSeconds: 300,
+        logLevel: "info",
+        idEncryptionKey: new TextEncoder().encode("development-only-id-encryption-key-do-not-use-in-production"),
+        webhooksAllowPrivateDestinations: true,
+      }),
     );
   });
 
@@ -14,8 +23,10 @@ describe("loadConfig", () => {
       NODE_ENV: "production",
       DATABASE_URL: "postgres://u:p@db:5432/app",
       WORKER_CONCURRENCY: "12",
+      WORKER_STALE_LOCK_SECONDS: "0",
       LOG_LEVEL: "debug",
       EMBEDDED_PG_PORT: "",
+      ID_ENCRYPTION_KEY: "production-id-encryption-key-of-at-least-32-bytes",
     });
     expect(config).toEqual(
       Either.right({
@@ -23,7 +34,10 @@ describe("loadConfig", () => {
         databaseUrl: "postgres://u:p@db:5432/app",
         embeddedPostgresPort: undefined,
         concurrency: 12,
+        staleLockSeconds: 0,
         logLevel: "debug",
+        idEncryptionKey: new TextEncoder().encode("production-id-encryption-key-of-at-least-32-bytes"),
+        webhooksAllowPrivateDestinations: false,
       }),
     );
   });
@@ -31,6 +45,20 @@ describe("loadConfig", () => {
   it("refuses production without DATABASE_URL", () => {
     const config = loadConfig({ NODE_ENV: "production", DATABASE_URL: "" });
     expect(Either.isLeft(config) && config.left.message).toContain("DATABASE_URL is required when NODE_ENV=production");
+  });
+
+  it("refuses production without ID_ENCRYPTION_KEY, which opens the webhook signing secrets", () => {
+    const config = loadConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://u:p@db:5432/app" });
+    expect(Either.isLeft(config) && config.left.message).toContain(
+      "ID_ENCRYPTION_KEY is required when NODE_ENV=production",
+    );
+  });
+
+  it("lets WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS override the environment's default", () => {
+    const refused = loadConfig({ WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: "false" });
+    expect(Either.isRight(refused) && refused.right.webhooksAllowPrivateDestinations).toBe(false);
+    const invalid = loadConfig({ WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: "yes" });
+    expect(Either.isLeft(invalid) && invalid.left.message).toContain("WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS");
   });
 
   it("names each invalid variable", () => {
@@ -41,6 +69,11 @@ describe("loadConfig", () => {
     expect(message).toContain("WORKER_CONCURRENCY");
     expect(message).toContain("LOG_LEVEL");
     expect(message).toContain("NODE_ENV");
+  });
+
+  it("bounds WORKER_STALE_LOCK_SECONDS by graphile-worker's own 4-hour reset", () => {
+    const config = loadConfig({ WORKER_STALE_LOCK_SECONDS: "14401" });
+    expect(Either.isLeft(config) && config.left.message).toContain("WORKER_STALE_LOCK_SECONDS");
   });
 
   it("rejects a fractional concurrency", () => {

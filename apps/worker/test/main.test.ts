@@ -170,7 +170,11 @@ describe("node src/main.ts", () => {
   });
 
   it("exits 1 with a fatal log when the production database is unreachable", async () => {
-    const main = spawnMain({ NODE_ENV: "production", DATABASE_URL: "postgres://postgres:postgres@127.0.0.1:1/none" });
+    const main = spawnMain({
+      NODE_ENV: "production",
+      DATABASE_URL: "postgres://postgres:postgres@127.0.0.1:1/none",
+      ID_ENCRYPTION_KEY: "production-id-encryption-key-of-at-least-32-bytes",
+    });
     expect(await main.exited).toEqual({ code: 1, signal: null });
     expect(main.records.map((record) => [record["level"], record["msg"]])).toEqual([[60, "worker failed to start"]]);
   });

@@ -64,6 +64,7 @@ describe("purgeExpired", () => {
       oauth_authorization_codes: 2,
       rate_limit_counters: 2,
       oauth_grants: 3,
+      oauth_login_sessions: 0,
     });
 
     expect(await remainingIds(db, "oauth_access_tokens")).toEqual(
@@ -91,6 +92,7 @@ describe("purgeExpired", () => {
       oauth_authorization_codes: 0,
       rate_limit_counters: 0,
       oauth_grants: 0,
+      oauth_login_sessions: 0,
     });
   });
 
@@ -104,10 +106,34 @@ describe("purgeExpired", () => {
       rate_limit_counters: 2,
       // grantInGrace and grantCodeInGrace lost their last rows; grantRecentOrphan and grantBoundaryOrphan aged past a day
       oauth_grants: 4,
+      oauth_login_sessions: 0,
     });
     expect(await remainingIds(db, "oauth_access_tokens")).toEqual([id("accessValid")]);
     expect(await remainingIds(db, "oauth_refresh_tokens")).toEqual([id("refreshValid")]);
     expect(await remainingIds(db, "oauth_authorization_codes")).toEqual([]);
     expect(await remainingIds(db, "oauth_grants")).toEqual([id("grantActive")]);
+  });
+
+  it("purges consent-page login sessions past their expiry, and only those", async () => {
+    const company = await db.insertInto("companies").values({ name: "Sessions Co" }).returning("id").executeTakeFirstOrThrow();
+    const user = await db
+      .insertInto("users")
+      .values({ company_id: company.id, email: "sessions@example.com", password_hash: "x" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const session = (hash: string, expiresAt: Date) => ({
+      company_id: company.id,
+      user_id: user.id,
+      token_hash: Buffer.from(hash),
+      expires_at: expiresAt,
+    });
+    await db
+      .insertInto("oauth_login_sessions")
+      .values([session("expired", hoursFrom(now, -2)), session("live", hoursFrom(now, 0.5))])
+      .execute();
+    const counts = await purgeExpired(db, now);
+    expect(counts.oauth_login_sessions).toBe(1);
+    const left = await db.selectFrom("oauth_login_sessions").select("token_hash").execute();
+    expect(left.map((row) => row.token_hash.toString())).toEqual(["live"]);
   });
 });

@@ -1,5 +1,5 @@
 /** The service's OpenAPI document, built from the contract's endpoints. */
-import { endpoints } from "./index.ts";
+import { endpoints, pages } from "./index.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 
 const description = `The external API of the debt-collection platform.
@@ -15,4 +15,4 @@ export const openApiDocument = () =>
     title: "Debt Collection Platform API",
     version: "1.0.0",
     description,
-  });
+  }, Object.values(pages));

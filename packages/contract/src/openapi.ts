@@ -8,6 +8,7 @@ import type { AnyEndpoint, AnyPage, ErrorCase } from "./endpoint.ts";
 import { ErrorEnvelope, OAuthError } from "./envelopes.ts";
 import { rateLimits } from "./rate-limits.ts";
 import { scopeDescriptions } from "./scopes.ts";
+import { webhookEvents, webhookEventTypes, webhookOperationId, webhookPayload, type WebhookEventType } from "./webhooks.ts";
 
 /** `x-rate-limit`: the company's budget for this operation, when it has one. */
 const rateLimitExtension = (endpoint: AnyEndpoint) => {
@@ -32,6 +33,21 @@ export interface DocumentInfo {
 }
 
 const COMPONENT_PATH = "#/components/schemas/";
+
+/**
+ * Effect marks its built-in schemas (unknown, any, object...) with `$id`s such
+ * as `/schemas/unknown`; repeated in one document they are duplicate ids that
+ * validators reject, and they identify nothing. Removed in place.
+ */
+const stripBuiltinIds = (value: unknown): void => {
+  if (Array.isArray(value)) value.forEach(stripBuiltinIds);
+  else if (typeof value === "object" && value !== null) {
+    const record = value as Record<string, unknown>;
+    if (typeof record["$id"] === "string" && record["$id"].startsWith("/schemas/")) delete record["$id"];
+    Object.values(record).forEach(stripBuiltinIds);
+  }
+};
+const WEBHOOK_TAG = "Webhook events";
 
 /** Builds the document for `endpoints` and the browser-facing `pages` (in declaration order). */
 export const buildOpenApiDocument = (
@@ -187,13 +203,37 @@ export const buildOpenApiDocument = (
   for (const page of pages) {
     paths[page.path] = { ...paths[page.path], [page.method]: pageOperation(page) };
   }
+  // OpenAPI 3.1 `webhooks`: the requests the service sends to the company's endpoints (docs/webhooks.md).
+  const webhookOperation = (type: WebhookEventType): Json => ({
+    operationId: webhookOperationId(type),
+    summary: webhookEvents[type].summary,
+    description:
+      `${webhookEvents[type].description}\n\nSent as \`POST\` to every enabled endpoint subscribed to \`${type}\`, signed ` +
+      "per Standard Webhooks v1. Any 2xx acknowledges; 410 disables the endpoint; anything else, a redirect or no answer " +
+      "within 10 seconds is retried for about three and a half days (docs/webhooks.md).",
+    tags: [WEBHOOK_TAG],
+    security: [],
+    parameters: [
+      { name: "webhook-id", in: "header", required: true, description: "The event id (`evt_...`): the same on every retry and replay; deduplicate on it", schema: { type: "string" } },
+      { name: "webhook-timestamp", in: "header", required: true, description: "Unix seconds of this attempt; reject messages older than a few minutes", schema: { type: "string", pattern: "^[0-9]+$" } },
+      { name: "webhook-signature", in: "header", required: true, description: "Space-separated `v1,<base64 HMAC-SHA256 of \"{webhook-id}.{webhook-timestamp}.{body}\">`; two during a secret rotation's overlap", schema: { type: "string" } },
+    ],
+    requestBody: { required: true, content: { "application/json": { schema: toJsonSchema(webhookPayload(type).ast) } } },
+    responses: {
+      "200": { description: "Any 2xx status acknowledges the delivery" },
+      "410": { description: "Gone: the endpoint is disabled and receives nothing more until re-enabled" },
+      default: { description: "Any other status, a redirect (not followed) or a timeout: retried with backoff; `Retry-After` is honoured" },
+    },
+  });
+  const webhooks = Object.fromEntries(webhookEventTypes.map((type) => [type, { post: webhookOperation(type) }]));
+
   // Make sure the error envelopes are components even if no operation referenced them yet.
   errorRef("api");
   errorRef("oauth");
 
   const scopes = { ...scopeDescriptions };
-  const tags = [...new Set([...endpoints, ...pages].flatMap((operation) => operation.tags))].map((name) => ({ name }));
-  return {
+  const tags = [...new Set([...endpoints, ...pages].flatMap((operation) => operation.tags)), WEBHOOK_TAG].map((name) => ({ name }));
+  const document = {
     openapi: "3.1.0",
     info: {
       title: info.title,
@@ -205,6 +245,7 @@ export const buildOpenApiDocument = (
     servers: [{ url: "{base_url}", variables: { base_url: { default: "http://localhost:3000" } } }],
     tags,
     paths,
+    webhooks,
     components: {
       schemas: Object.fromEntries(Object.entries(definitions).sort(([a], [b]) => a.localeCompare(b))),
       securitySchemes: {
@@ -224,4 +265,6 @@ export const buildOpenApiDocument = (
       },
     },
   };
+  stripBuiltinIds(document);
+  return document;
 };

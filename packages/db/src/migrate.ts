@@ -6,9 +6,17 @@ import { Logger, runMigrations as runWorkerMigrations } from "graphile-worker";
 import type { Kysely } from "kysely";
 import { type Migration, type MigrationResultSet, Migrator } from "kysely/migration";
 import * as coreDataModel from "./migrations/0001-core-data-model.ts";
+import * as debtListCounters from "./migrations/0002-debt-list-counters.ts";
+import * as oauthLoginSessions from "./migrations/0005-oauth-login-sessions.ts";
+import * as snapshotApply from "./migrations/0007-snapshot-apply.ts";
+import * as webhooks from "./migrations/0008-webhooks.ts";
 
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001-core-data-model": coreDataModel,
+  "0002-debt-list-counters": debtListCounters,
+  "0005-oauth-login-sessions": oauthLoginSessions,
+  "0007-snapshot-apply": snapshotApply,
+  "0008-webhooks": webhooks,
 };
 
 const migrator = <DB>(db: Kysely<DB>): Migrator =>

@@ -93,6 +93,17 @@ export interface OauthRefreshTokensTable extends TokenColumns {
   rotated_at: Timestamp | null;
 }
 
+/** Consent-page login sessions (migration 0005): the cookie's SHA-256, never the cookie. */
+export interface OauthLoginSessionsTable {
+  id: Id;
+  company_id: number;
+  user_id: number;
+  token_hash: Buffer;
+  created_at: DefaultTimestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
 export interface RateLimitCountersTable {
   key: string;
   window_start: Timestamp;
@@ -238,6 +249,18 @@ export interface DebtsTable extends PersonColumns {
   updated_at: DefaultTimestamp;
 }
 
+/** Exact debt counters per creditor, currency and status, kept by triggers on debts (migration 0002). */
+export interface CreditorDebtStatsTable {
+  company_id: number;
+  creditor_id: number;
+  currency: string;
+  status: string;
+  debt_count: number;
+  /** numeric: arrives as a string. */
+  amount_minor: ColumnType<string, string | number, string | number>;
+  balance_minor: ColumnType<string, string | number, string | number>;
+}
+
 export interface PaymentPlansTable {
   id: Id;
   company_id: number;
@@ -372,6 +395,64 @@ export interface SnapshotChunksTable {
   created_at: DefaultTimestamp;
 }
 
+/** Webhook endpoints (migration 0008): the signing secrets only encrypted (docs/decisions/0451). */
+export interface WebhookEndpointsTable {
+  id: Id;
+  company_id: number;
+  url: string;
+  description: string | null;
+  /** Subscribed event types; empty means every type. */
+  event_types: Generated<string[]>;
+  enabled: Generated<boolean>;
+  ordered: Generated<boolean>;
+  disabled_reason: "manual" | "gone" | null;
+  disabled_at: Timestamp | null;
+  secret_ciphertext: Buffer;
+  previous_secret_ciphertext: Buffer | null;
+  previous_secret_expires_at: Timestamp | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+/** The webhook outbox (migration 0008): `payload` is the exact body every attempt sends. */
+export interface WebhookEventsTable {
+  id: Id;
+  company_id: number;
+  public_id: string;
+  type: string;
+  payload: string;
+  occurred_at: Timestamp;
+  created_at: DefaultTimestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Id;
+  company_id: number;
+  endpoint_id: number;
+  event_id: number;
+  event_occurred_at: Timestamp;
+  status: Generated<"pending" | "succeeded" | "failed" | "disabled">;
+  attempt_count: Generated<number>;
+  /** Failed attempts since the delivery was (re)queued: the position in the retry schedule. */
+  retry_index: Generated<number>;
+  next_attempt_at: Timestamp | null;
+  last_status_code: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+  completed_at: Timestamp | null;
+}
+
+export interface WebhookDeliveryAttemptsTable {
+  id: Id;
+  company_id: number;
+  delivery_id: number;
+  attempted_at: Timestamp;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_body_excerpt: string | null;
+}
+
 export interface Database {
   companies: CompaniesTable;
   users: UsersTable;
@@ -381,6 +462,7 @@ export interface Database {
   oauth_access_tokens: OauthAccessTokensTable;
   oauth_refresh_tokens: OauthRefreshTokensTable;
   rate_limit_counters: RateLimitCountersTable;
+  oauth_login_sessions: OauthLoginSessionsTable;
   creditors: CreditorsTable;
   timelines: TimelinesTable;
   timeline_timepoints: TimelineTimepointsTable;
@@ -390,6 +472,7 @@ export interface Database {
   debt_groups: DebtGroupsTable;
   import_batches: ImportBatchesTable;
   debts: DebtsTable;
+  creditor_debt_stats: CreditorDebtStatsTable;
   payment_plans: PaymentPlansTable;
   installments: InstallmentsTable;
   payments: PaymentsTable;
@@ -399,6 +482,10 @@ export interface Database {
   ai_detections: AiDetectionsTable;
   snapshots: SnapshotsTable;
   snapshot_chunks: SnapshotChunksTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
 }
 
 export type Company = Selectable<CompaniesTable>;

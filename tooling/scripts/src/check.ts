@@ -5,14 +5,16 @@
  */
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { repositoryRoot } from "@dc/db";
 
 const root = repositoryRoot();
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
+// turbo runs each task through pnpm and needs it (and Node 24) on PATH, whoever started this script.
+const env = { ...process.env, PATH: `${join(root, "node_modules", ".bin")}${delimiter}${process.env["PATH"] ?? ""}` };
 
 const steps: ReadonlyArray<{ readonly name: string; readonly command: string; readonly args: ReadonlyArray<string> }> = [
-  { name: "lint, typecheck and test (turbo)", command: bin("turbo"), args: ["run", "lint", "typecheck", "test", "--output-logs=errors-only", "--log-order=grouped"] },
+  { name: "lint, typecheck and test (turbo)", command: bin("turbo"), args: ["run", "lint", "typecheck", "test", "--continue", "--output-logs=errors-only", "--log-order=grouped"] },
   { name: "circular imports", command: bin("madge"), args: ["--circular", "--extensions", "ts", "--ts-config", "tsconfig.json", "packages", "apps", "tooling"] },
   { name: "generated files are current", command: process.execPath, args: [join(root, "tooling/scripts/src/codegen-check.ts")] },
 ];
@@ -24,7 +26,7 @@ for (const folder of ["packages/domain", "packages/contract", "packages/db", "pa
 const failures: string[] = [];
 for (const step of steps) {
   process.stdout.write(`\n== ${step.name}\n`);
-  const result = spawnSync(step.command, step.args, { cwd: root, stdio: "inherit" });
+  const result = spawnSync(step.command, step.args, { cwd: root, stdio: "inherit", env });
   if (result.status !== 0) failures.push(step.name);
 }
 process.stdout.write("\n== test summary\n");

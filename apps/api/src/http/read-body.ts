@@ -4,6 +4,7 @@
  * according to the operation's declared content type.
  */
 import type { IncomingMessage } from "node:http";
+import { JsonText } from "@dc/domain";
 import getRawBody from "raw-body";
 import { PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from "./api-error.ts";
 
@@ -23,31 +24,7 @@ export const readRawBody = async (request: IncomingMessage, limitBytes: number):
   }
 };
 
-/** Bounds on any JSON body, whatever its schema: nesting depth and string length. */
-export const JSON_LIMITS = { maxDepth: 32, maxStringLength: 100_000 } as const;
-
-/** The path of the first value that breaks JSON_LIMITS, or undefined (iterative: no recursion on hostile input). */
-const findLimitViolation = (root: unknown): { path: string; message: string } | undefined => {
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: root, path: "body", depth: 0 }];
-  while (stack.length > 0) {
-    const { value, path, depth } = stack.pop()!;
-    if (typeof value === "string") {
-      if (value.length > JSON_LIMITS.maxStringLength) return { path, message: `string longer than ${JSON_LIMITS.maxStringLength} characters` };
-      // PostgreSQL text cannot hold NUL; refuse it here rather than fail in the database.
-      if (value.includes("\u0000")) return { path, message: "must not contain NUL characters" };
-    } else if (typeof value === "object" && value !== null) {
-      if (depth >= JSON_LIMITS.maxDepth) return { path, message: `nested deeper than ${JSON_LIMITS.maxDepth} levels` };
-      if (Array.isArray(value)) value.forEach((item, index) => stack.push({ value: item, path: `${path}.${index}`, depth: depth + 1 }));
-      else for (const [key, item] of Object.entries(value)) {
-        if (key.length > JSON_LIMITS.maxStringLength || key.includes("\u0000")) return { path, message: "invalid key" };
-        stack.push({ value: item, path: `${path}.${key}`, depth: depth + 1 });
-      }
-    }
-  }
-  return undefined;
-};
-
-/** Parses JSON bytes; malformed JSON, or JSON beyond JSON_LIMITS, is a 400 naming where. */
+/** Parses JSON bytes; malformed JSON, or JSON beyond the domain's JsonText limits, is a 400 naming where. */
 export const parseJson = (raw: Buffer): unknown => {
   let value: unknown;
   try {
@@ -57,10 +34,8 @@ export const parseJson = (raw: Buffer): unknown => {
       details: { body: `Malformed JSON: ${error instanceof Error ? error.message : "unparseable"}` },
     });
   }
-  const violation = findLimitViolation(value);
-  if (violation !== undefined) {
-    throw new ValidationFailed({ details: { [violation.path.replace(/^body\.?/, "") || "body"]: violation.message } });
-  }
+  const violation = JsonText.findLimitViolation(value);
+  if (violation !== undefined) throw new ValidationFailed({ details: { [JsonText.violationField(violation)]: violation.message } });
   return value;
 };
 

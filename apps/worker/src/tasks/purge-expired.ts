@@ -23,13 +23,15 @@ export interface PurgeCounts {
   readonly oauth_authorization_codes: number;
   readonly rate_limit_counters: number;
   readonly oauth_grants: number;
+  readonly oauth_login_sessions: number;
 }
 
 /**
  * Deletes, one set-based statement per table, everything expired as of `now`:
  * access and refresh tokens and authorization codes expired more than a day
  * before `now`, rate-limit counters whose `expires_at` is before `now`, and
- * grants older than a day that have no token or code left. Safe to run
+ * grants older than a day that have no token or code left, and consent-page
+ * login sessions past their absolute expiry. Safe to run
  * concurrently and repeatedly.
  */
 export const purgeExpired = async (db: Kysely<Database>, now: Date): Promise<PurgeCounts> => {
@@ -38,6 +40,7 @@ export const purgeExpired = async (db: Kysely<Database>, now: Date): Promise<Pur
   const refreshTokens = await db.deleteFrom("oauth_refresh_tokens").where("expires_at", "<", cutoff).executeTakeFirst();
   const codes = await db.deleteFrom("oauth_authorization_codes").where("expires_at", "<", cutoff).executeTakeFirst();
   const counters = await db.deleteFrom("rate_limit_counters").where("expires_at", "<", now).executeTakeFirst();
+  const sessions = await db.deleteFrom("oauth_login_sessions").where("expires_at", "<", now).executeTakeFirst();
   // After the tokens and codes, so a grant whose last token was purged above goes in the same run.
   const grants = await db
     .deleteFrom("oauth_grants as g")
@@ -58,6 +61,7 @@ export const purgeExpired = async (db: Kysely<Database>, now: Date): Promise<Pur
     oauth_authorization_codes: Number(codes.numDeletedRows),
     rate_limit_counters: Number(counters.numDeletedRows),
     oauth_grants: Number(grants.numDeletedRows),
+    oauth_login_sessions: Number(sessions.numDeletedRows),
   };
 };
 
