@@ -27,7 +27,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["packages/domain/**/*.ts"],
+    files: ["packages/domain/src/**/*.ts", "packages/domain/test/**/*.ts"],
     rules: {
       "no-restricted-imports": [
         "error",

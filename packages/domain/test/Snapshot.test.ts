@@ -347,8 +347,9 @@ describe("decodeBody", () => {
   });
 });
 
-describe("speed", () => {
-  it("validates and cross-checks 20,000 rows in well under 150 ms", () => {
+describe("a full snapshot", () => {
+  // Its speed is measured by `pnpm bench` (packages/domain/bench), never asserted here.
+  it("validates and cross-checks 20,000 rows, through the fast path and the schema alike", () => {
     const raw = Array.from({ length: Snapshot.MAX_ROWS }, (_, i) => ({
       internal_id: `acc-${i}`,
       invoice_reference: `inv-${i}`,
@@ -377,20 +378,9 @@ describe("speed", () => {
           }
         : {}),
     }));
-    // Steady-state throughput: one warm-up pass, then the best of three (the machine is shared).
-    validate(raw);
-    let elapsed = Number.POSITIVE_INFINITY;
-    let result = validate([]);
-    let errors: Array<Snapshot.RowError> = [];
-    for (let run = 0; run < 3; run++) {
-      const started = performance.now();
-      result = validate(raw);
-      errors = Snapshot.checkAcrossRows(result.rows);
-      elapsed = Math.min(elapsed, performance.now() - started);
-    }
+    const result = validate(raw);
     expect(result.errors).toEqual([]);
-    expect(errors).toEqual([]);
+    expect(Snapshot.checkAcrossRows(result.rows)).toEqual([]);
     expect(result.rows).toHaveLength(20_000);
-    expect(elapsed).toBeLessThan(150);
   });
 });

@@ -84,7 +84,7 @@ export const submitSnapshot = async (client: DebtCollectionClient, options: Send
 
 const sendChunk = async (client: DebtCollectionClient, target: SnapshotTarget, index: number, chunk: Chunk<SnapshotRow>) => {
   const result = await client.PUT(`${snapshotPath}/chunks/{chunkIndex}`, {
-    params: { path: { ...pathOf(target), chunkIndex: String(index) } },
+    params: { path: { ...pathOf(target), chunkIndex: index } },
     body: { rows: [...chunk.rows] },
     bodySerializer: () => chunk.body,
   });

@@ -2,6 +2,7 @@
  * POST /debts: one debt or credit note (docs/decisions/0103 to 0106). The
  * same preparation and set-based write as the batch, with a single entry:
  * its problems are a 400 naming each field, a taken internal_id a 409.
+ * `debt.created` is recorded in the write's transaction (write-debts.ts).
  */
 import { debtMessages, type Endpoints } from "@dc/contract";
 import { findDebtView } from "@dc/db";
@@ -20,7 +21,7 @@ export const createDebt: HandlerOf<Endpoints["createDebt"]> = async ({ body, pri
   if (outcome.kind === "failed") throw new ValidationFailed({ details: outcome.details });
   const [written] = await services.db
     .transaction()
-    .execute((trx) => writeDebts(trx, companyId, services.clock.now(), [outcome], null));
+    .execute((trx) => writeDebts(trx, services.ids, companyId, services.clock.now(), [outcome], null));
   if (written === undefined || !written.inserted) throw duplicate();
   const found = await findDebtView(services.db, companyId, written.debtId);
   if (found === undefined) throw new Error(`debt ${written.debtId} vanished after its creation`);

@@ -2,7 +2,8 @@
  * POST /debts/batch (docs/decisions/0107): every entry is decoded and
  * checked on its own; the valid ones are written with one statement per
  * table inside one transaction, with the import_batches row that records the
- * summary. A bad entry never prevents the others.
+ * summary, and `debt.created` for every created debt (one outbox statement,
+ * write-debts.ts). A bad entry never prevents the others.
  */
 import { randomUUID } from "node:crypto";
 import { BatchDebtEntry, debtMessages, type Endpoints } from "@dc/contract";
@@ -51,7 +52,7 @@ export const createDebtsBatch: HandlerOf<Endpoints["createDebtsBatch"]> = async 
       .values({ id: importId, company_id: companyId, batch_name: batchName, created_at: now })
       .execute();
     const valid = outcomes.filter((outcome) => outcome.kind === "valid");
-    const written = await writeDebts(trx, companyId, now, valid, importId);
+    const written = await writeDebts(trx, services.ids, companyId, now, valid, importId);
     const result = batchResult(services.ids, { importId, batchName, total: body.debts.length }, outcomes, written);
     await trx
       .updateTable("import_batches")

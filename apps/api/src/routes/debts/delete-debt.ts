@@ -3,26 +3,33 @@
  * and detections) go with it through their foreign keys; payments have no
  * foreign key to debts and stay for accounting. A debt managed by a
  * campaign's snapshots is 403 (docs/decisions/0108): the next snapshot owns
- * it, and settles it when it is omitted.
+ * it, and settles it when it is omitted. `debt.deleted` is recorded in the
+ * delete's transaction, its payload read before the row goes.
  */
 import { debtMessages, type Endpoints, messages } from "@dc/contract";
+import { deletedDebtEventData, recordEvent } from "@dc/db";
 import { AccessDenied, NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 
 export const deleteDebt: HandlerOf<Endpoints["deleteDebt"]> = async ({ params, principal, services }) => {
   const debtId = services.ids.decode("debt", params.id);
   if (debtId === undefined) throw new NotFound({ message: debtMessages.notFoundOrInvalid });
+  const { companyId } = principal;
+  const now = services.clock.now();
   await services.db.transaction().execute(async (trx) => {
     const debt = await trx
       .selectFrom("debts")
       .select(["id", "campaign_id"])
       .where("id", "=", debtId)
-      .where("company_id", "=", principal.companyId)
+      .where("company_id", "=", companyId)
       .forUpdate()
       .executeTakeFirst();
     if (debt === undefined) throw new NotFound({ message: debtMessages.notFoundOrInvalid });
     if (debt.campaign_id !== null) throw new AccessDenied({ message: messages.debtAccessDenied });
-    await trx.deleteFrom("debts").where("id", "=", debtId).where("company_id", "=", principal.companyId).execute();
+    const data = (await deletedDebtEventData(trx, services.ids, companyId, [debtId], now)).get(debtId);
+    if (data === undefined) throw new Error(`debt ${debtId} is not readable before its delete`);
+    await trx.deleteFrom("debts").where("id", "=", debtId).where("company_id", "=", companyId).execute();
+    await recordEvent(trx, { companyId, type: "debt.deleted", data, occurredAt: now });
   });
   return { body: { error: false, message: debtMessages.deleted } };
 };

@@ -3,12 +3,14 @@
  * writable fields, `timeline_id` and `debtor_reference` included; absent
  * fields are unchanged and `null` clears. A new e-mail drops the previous
  * validation report. Status, amount, currency and the credit-note reference
- * are read-only (the body schema rejects them).
+ * are read-only (the body schema rejects them). `debt.updated` is recorded in
+ * the update's transaction.
  */
 import { debtMessages, type Endpoints, messages } from "@dc/contract";
 import { type Debt, type DebtorSeed, type DebtUpdate, findDebtView, upsertDebtorsByReference } from "@dc/db";
 import { Conflict, NotFound, ValidationFailed } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
+import { recordDebtEvents } from "./debt-events.ts";
 import { presentDebt } from "./debt-json.ts";
 import { messagesFor } from "./prepare-debts.ts";
 
@@ -131,6 +133,7 @@ export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({ params, b
       }
       throw error;
     }
+    await recordDebtEvents(trx, services.ids, companyId, "debt.updated", [debtId], now);
   });
   const found = await findDebtView(services.db, companyId, debtId);
   if (found === undefined) throw new NotFound({ message: messages.debtNotFound });

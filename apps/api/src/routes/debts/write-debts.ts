@@ -1,12 +1,15 @@
 /**
  * Writes the valid entries of a create request inside the caller's
  * transaction: debtors by reference (one statement), debt ids (one), debts
- * (one). An entry whose internal_id a concurrent request took in the
- * meantime is reported as not inserted.
+ * (one), then `debt.created` for every inserted debt (one payload read, one
+ * outbox statement). An entry whose internal_id a concurrent request took in
+ * the meantime is reported as not inserted, and has no event.
  */
 import type { Database } from "@dc/db";
 import { allocateDebtIds, insertDebts, upsertDebtorsByReference } from "@dc/db";
 import type { Kysely } from "kysely";
+import type { Ids } from "../../ids.ts";
+import { recordDebtEvents } from "./debt-events.ts";
 import type { Outcome } from "./prepare-debts.ts";
 
 type Valid = Extract<Outcome, { kind: "valid" }>;
@@ -19,6 +22,7 @@ export interface Written {
 
 export const writeDebts = async (
   trx: Kysely<Database>,
+  publicIds: Ids,
   companyId: number,
   now: Date,
   valid: ReadonlyArray<Valid>,
@@ -39,5 +43,13 @@ export const writeDebts = async (
     import_id: importId,
   }));
   const inserted = await insertDebts(trx, rows);
+  await recordDebtEvents(
+    trx,
+    publicIds,
+    companyId,
+    "debt.created",
+    rows.flatMap((row) => (inserted.has(row.id) ? [row.id] : [])),
+    now,
+  );
   return rows.map((row, position) => ({ entry: valid[position]!, debtId: row.id, inserted: inserted.has(row.id) }));
 };

@@ -1,12 +1,13 @@
 /**
  * POST /followups: records a followup on a debt of the company, bumps the
- * debt's `followups_count` and charges credits when it is recorded executed,
- * all in one transaction.
+ * debt's `followups_count`, charges credits when it is recorded executed and
+ * records `followup.created`, all in one transaction.
  */
 import { type Endpoints, followupMessages, messages } from "@dc/contract";
 import { AccessDenied, NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { chargeFor, recordCharge } from "./charge-credits.ts";
+import { recordFollowupEvent } from "./followup-events.ts";
 import { followupColumns, followupPresenter } from "./present-followup.ts";
 
 export const createFollowup: HandlerOf<Endpoints["createFollowup"]> = async ({ body, principal, services, ctx }) => {
@@ -62,6 +63,7 @@ export const createFollowup: HandlerOf<Endpoints["createFollowup"]> = async ({ b
       credits: charge.credits_charged ?? 0,
       now,
     });
+    await recordFollowupEvent(trx, services.ids, principal.companyId, "followup.created", inserted.id, now);
     return inserted;
   });
 

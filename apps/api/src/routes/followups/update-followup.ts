@@ -1,7 +1,8 @@
 /**
  * PUT and PATCH /followups/{id}: updates any subset of a followup's fields.
  * The row is locked while the charge rule runs, so two concurrent updates
- * to an executed status charge once.
+ * to an executed status charge once. `followup.updated` is recorded in the
+ * same transaction.
  */
 import { type Endpoints, followupMessages } from "@dc/contract";
 import type { Database } from "@dc/db";
@@ -10,6 +11,7 @@ import type { Updateable } from "kysely";
 import { NotFound, ValidationFailed } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { chargeFor, recordCharge } from "./charge-credits.ts";
+import { recordFollowupEvent } from "./followup-events.ts";
 import { followupColumns, followupPresenter } from "./present-followup.ts";
 
 type Input = Parameters<HandlerOf<Endpoints["updateFollowup"]>>[0];
@@ -67,6 +69,7 @@ export const updateFollowup: HandlerOf<Endpoints["updateFollowup"]> = async ({
       .returning(followupColumns)
       .executeTakeFirstOrThrow();
     await recordCharge(trx, { companyId: principal.companyId, followupId, credits: charge.credits_charged ?? 0, now });
+    await recordFollowupEvent(trx, services.ids, principal.companyId, "followup.updated", followupId, now);
     return updated;
   });
 

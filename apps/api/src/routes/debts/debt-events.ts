@@ -1,0 +1,36 @@
+/**
+ * The debt.created and debt.updated webhook events of the api's debt writes
+ * (debt.deleted is read before its delete, in delete-debt.ts). Each is
+ * recorded with the transaction that makes the change, after the change and
+ * before the commit (docs/webhooks.md, "Integration"): committed together or
+ * not at all. Payloads come from `@dc/db`'s builders, read in that
+ * transaction, so they are the committed state in the api's public shape.
+ */
+import { type Database, debtEventData, recordEvents, subscribedWebhookEventTypes } from "@dc/db";
+import type { Kysely } from "kysely";
+import type { Ids } from "../../ids.ts";
+
+/**
+ * Records `type` (`debt.created` or `debt.updated`) for every debt of
+ * `debtIds`, with one payload read and one outbox statement whatever their
+ * number. Nothing is read when no endpoint of the company wants the type.
+ */
+export const recordDebtEvents = async (
+  trx: Kysely<Database>,
+  ids: Ids,
+  companyId: number,
+  type: "debt.created" | "debt.updated",
+  debtIds: ReadonlyArray<number>,
+  occurredAt: Date,
+): Promise<void> => {
+  if (debtIds.length === 0 || !(await subscribedWebhookEventTypes(trx, companyId)).has(type)) return;
+  const data = await debtEventData(trx, ids, companyId, debtIds);
+  await recordEvents(
+    trx,
+    debtIds.map((debtId) => {
+      const debt = data.get(debtId);
+      if (debt === undefined) throw new Error(`debt ${debtId} is not readable in the transaction that wrote it`);
+      return { companyId, type, data: debt, occurredAt };
+    }),
+  );
+};
