@@ -20,6 +20,7 @@ const Environment = Schema.Struct({
   DATABASE_POOL_SIZE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 200)), {
     default: () => 10,
   }),
+  WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: Schema.optional(Schema.Literal("true", "false")),
   RATE_LIMIT_SCALE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 1_000_000)), {
     default: () => 1,
   }),
@@ -37,6 +38,8 @@ export interface ApiConfig {
   readonly databasePoolSize: number;
   /** Multiplies every rate-limit budget (load tests); 1 in normal operation. */
   readonly rateLimitScale: number;
+  /** Whether webhook endpoints may point at loopback or private addresses (SSRF); false in production by default. */
+  readonly webhooksAllowPrivateDestinations: boolean;
 }
 
 export class ConfigError extends Error {
@@ -71,5 +74,9 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>> = p
     logLevel: value.LOG_LEVEL,
     databasePoolSize: value.DATABASE_POOL_SIZE,
     rateLimitScale: value.RATE_LIMIT_SCALE,
+    webhooksAllowPrivateDestinations:
+      value.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS === undefined
+        ? value.NODE_ENV !== "production"
+        : value.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS === "true",
   };
 };

@@ -150,7 +150,7 @@ describe("POST /webhooks/endpoints", () => {
 
 // The same database and key, with the production policy: private destinations refused, https required.
 const production = await startApi({
-  config: { ...loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1" }), environment: "production" },
+  config: { ...loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1" }), environment: "production", webhooksAllowPrivateDestinations: false },
   databaseUrl: t.databaseUrl,
   clock: t.clock,
   logger: createLogger("silent", new Writable({ write: (_chunk, _encoding, callback) => callback() })),

@@ -1,17 +1,15 @@
 /**
  * The api's webhook destination policy: endpoint URLs are vetted at creation
  * and on every URL change (the worker vets again before each attempt).
- * Private destinations are allowed outside production only. The api's
- * configuration has no `WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS` yet, so this is
- * the one place that derives the flag from the environment (see
- * docs/webhooks.md, "Integration").
+ * Private destinations follow `WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS` (allowed
+ * outside production, refused in production unless set), as in the worker.
  */
 import { type DestinationPolicy, type HostResolver, systemResolver, vetDestination } from "@dc/db";
 import { ValidationFailed } from "../http/api-error.ts";
 import type { AppServices } from "../services.ts";
 
 export const webhookDestinationPolicy = (config: AppServices["config"]): DestinationPolicy => ({
-  allowPrivateDestinations: config.environment !== "production",
+  allowPrivateDestinations: config.webhooksAllowPrivateDestinations,
 });
 
 /** Throws a 400 naming `url` when the URL may not receive webhooks. */
