@@ -11,6 +11,7 @@
  *   node apps/worker/bench/apply-snapshot.bench.ts            # embedded PostgreSQL in a temp dir
  *   DATABASE_URL=postgres://... node apps/worker/bench/apply-snapshot.bench.ts
  *   BENCH_ROUNDS=5 node apps/worker/bench/apply-snapshot.bench.ts
+ *   BENCH_WEBHOOKS=1 node apps/worker/bench/apply-snapshot.bench.ts   # an endpoint subscribed to every event type
  *
  * `node` must be Node 24 (type stripping): `node_modules/.bin/node` from the
  * repository root, or `npx pnpm exec node`. With DATABASE_URL, a database
@@ -25,6 +26,9 @@ import {
   createPool,
   type Database,
   type DatabaseHandle,
+  generateWebhookSecret,
+  makeIds,
+  makeWebhookSecretBox,
   migrateAll,
   startEmbeddedPostgres,
   withDatabaseName,
@@ -37,6 +41,10 @@ import { startWorker } from "../src/worker.ts";
 
 const ROWS = 20_000;
 const rounds = Number(process.env["BENCH_ROUNDS"] ?? 3);
+/** With an endpoint subscribed to every type, the measured snapshot records its webhook events (about 42,000). */
+const withWebhooks = process.env["BENCH_WEBHOOKS"] === "1";
+const idKey = new TextEncoder().encode("bench-only-id-encryption-key-of-at-least-32-bytes");
+const ids = makeIds(idKey);
 
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
@@ -210,7 +218,21 @@ const logger = pino(
   { level: "info" },
   { write: (line: string) => void records.push(JSON.parse(line) as Record<string, unknown>) },
 );
-const worker = await startWorker({ connectionString: url, concurrency: 1, clock: systemClock, logger });
+const worker = await startWorker({ connectionString: url, concurrency: 1, clock: systemClock, logger, ids });
+
+/** An enabled endpoint of the company subscribed to every event type (nothing delivers: this worker has no webhook settings). */
+const subscribeEverything = async (companyId: number): Promise<void> => {
+  const { key } = generateWebhookSecret();
+  await db
+    .insertInto("webhook_endpoints")
+    .values({
+      company_id: companyId,
+      url: "https://hooks.example.com/bench",
+      secret_ciphertext: makeWebhookSecretBox(idKey).seal(companyId, key),
+      event_types: [],
+    })
+    .execute();
+};
 
 const results: Array<{ applyMs: number; wallMs: number; floorMs: number }> = [];
 try {
@@ -221,8 +243,9 @@ try {
       Array.from({ length: ROWS }, (_, i) => ({ internal_id: account(i), remaining_amount: 200, currency: "EUR" })),
       false,
     );
-    const seeded = await applySnapshot({ db, clock: systemClock }, seed);
+    const seeded = await applySnapshot({ db, clock: systemClock, ids }, seed);
     if (seeded.outcome !== "completed") throw new Error("seeding failed");
+    if (withWebhooks) await subscribeEverything(campaign.companyId);
     await sql`vacuum analyze debts`.execute(db);
     const rows = snapshotRows();
     const floorMs = await measureFloor(rows, round);
@@ -237,7 +260,12 @@ try {
     const wallMs = performance.now() - wallStart;
     if (line["outcome"] !== "completed") throw new Error(`snapshot ${id} ended ${String(line["outcome"])}`);
     results.push({ applyMs: Number(line["durationMs"]), wallMs, floorMs });
-    if (round === 1) process.stdout.write(`counts ${JSON.stringify(line["counts"])}\n`);
+    if (round === 1) {
+      process.stdout.write(
+        `counts ${JSON.stringify(line["counts"])}, webhook events ${String(line["webhookEvents"])}, ` +
+          `deliveries ${String(line["webhookDeliveries"])}\n`,
+      );
+    }
     process.stdout.write(
       `round ${round}: job start -> completed ${Number(line["durationMs"])} ms (enqueue -> completed ${wallMs.toFixed(0)} ms), ` +
         `floor ${floorMs.toFixed(0)} ms, phases ${JSON.stringify(line["phases"])}\n`,
@@ -257,7 +285,7 @@ const floorMs = median(results.map((result) => result.floorMs));
 const ratio = median(results.map((result) => result.applyMs / result.floorMs));
 process.stdout.write(
   [
-    `rows per snapshot:               ${ROWS}`,
+    `rows per snapshot:               ${ROWS}${withWebhooks ? " (an endpoint subscribed to every event type)" : ""}`,
     `job start -> completed (median): ${applyMs.toFixed(0)} ms  (target < 2000 ms: ${applyMs < 2000 ? "met" : "missed"})`,
     `throughput:                      ${Math.round((ROWS / applyMs) * 1000)} rows/s`,
     `PostgreSQL floor (median):       ${floorMs.toFixed(0)} ms  (COPY into a temp table + INSERT ... ON CONFLICT merge)`,

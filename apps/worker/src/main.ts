@@ -3,7 +3,7 @@
  * development), migrations in development only (production migrates as an
  * explicit release step), the worker, and a graceful stop on SIGTERM/SIGINT.
  */
-import { createDatabase, type DatabaseHandle, migrateAll, resolveDevelopmentDatabase } from "@dc/db";
+import { createDatabase, type DatabaseHandle, makeIds, migrateAll, resolveDevelopmentDatabase } from "@dc/db";
 import { Either } from "effect";
 import type { Logger } from "pino";
 import { systemClock } from "./clock.ts";
@@ -83,6 +83,7 @@ const start = async (): Promise<RunningWorker> => {
     concurrency: config.concurrency,
     clock: systemClock,
     logger,
+    ids: makeIds(config.idEncryptionKey),
     staleLockSeconds: config.staleLockSeconds,
     webhooks: {
       idEncryptionKey: config.idEncryptionKey,

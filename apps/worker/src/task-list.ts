@@ -2,7 +2,7 @@
  * Every task this worker runs, given in code (never loaded from files) and
  * bound to its dependencies.
  */
-import type { Database } from "@dc/db";
+import type { Database, EventIds } from "@dc/db";
 import type { TaskList } from "graphile-worker";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
@@ -12,11 +12,13 @@ import { PURGE_EXPIRED, purgeExpiredTask } from "./tasks/purge-expired.ts";
 import { DELIVER_WEBHOOK, deliverWebhookTask } from "./tasks/deliver-webhook.ts";
 import type { WebhookDeliverySettings } from "./webhooks/settings.ts";
 
-/** What tasks may use: the database, the time, the log. */
+/** What tasks may use: the database, the time, the log, the id codec. */
 export interface TaskDependencies {
   readonly db: Kysely<Database>;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** The public id codec (`makeIds(ID_ENCRYPTION_KEY)`): webhook payloads carry the ids the api returns. */
+  readonly ids: EventIds;
   /** Webhook delivery; without it, `deliver_webhook` jobs wait for a worker that has it. */
   readonly webhooks?: WebhookDeliverySettings;
 }

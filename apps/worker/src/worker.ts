@@ -3,7 +3,7 @@
  * gracefully. Signals are the caller's business (see main.ts).
  */
 import { EventEmitter } from "node:events";
-import { createDatabase } from "@dc/db";
+import { createDatabase, type EventIds } from "@dc/db";
 import { run, type WorkerEvents } from "graphile-worker";
 import type { Logger } from "pino";
 import type { Clock } from "./clock.ts";
@@ -20,6 +20,11 @@ export interface StartWorkerOptions {
   readonly concurrency: number;
   readonly clock: Clock;
   readonly logger: Logger;
+  /**
+   * The public id codec, `makeIds(ID_ENCRYPTION_KEY)` with the api's key:
+   * the webhook events a snapshot records carry the ids the api returns.
+   */
+  readonly ids: EventIds;
   /**
    * Locks older than this held by a worker that is gone are released at
    * start-up and then periodically (see stale-locks.ts). Default 300.
@@ -43,11 +48,11 @@ export interface RunningWorker {
  * Runs the worker until `stop()`.
  *
  * @example
- * const worker = await startWorker({ connectionString, concurrency: 4, clock: systemClock, logger });
+ * const worker = await startWorker({ connectionString, concurrency: 4, clock: systemClock, logger, ids: makeIds(key) });
  * process.once("SIGTERM", () => void worker.stop());
  */
 export const startWorker = async (options: StartWorkerOptions): Promise<RunningWorker> => {
-  const { connectionString, concurrency, clock, logger, staleLockSeconds = 300 } = options;
+  const { connectionString, concurrency, clock, logger, ids, staleLockSeconds = 300 } = options;
   // Each job holds at most one connection of this pool at a time.
   const db = createDatabase({ connectionString, max: concurrency + 1, applicationName: "dc-worker" });
   const events: WorkerEvents = new EventEmitter();
@@ -63,6 +68,7 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
       db,
       clock,
       logger,
+      ids,
       ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
     }),
     parsedCronItems: [...cronItems],

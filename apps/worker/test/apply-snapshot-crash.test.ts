@@ -11,7 +11,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fixedClock } from "../src/clock.ts";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
 import { readSnapshotRows } from "../src/snapshots/read-rows.ts";
-import { fingerprint, insertCampaign, insertSnapshot, ledgerViolations, snapshotState } from "./snapshot-fixtures.ts";
+import {
+  fingerprint,
+  insertCampaign,
+  insertSnapshot,
+  ledgerViolations,
+  snapshotState,
+  testIds,
+} from "./snapshot-fixtures.ts";
 import { spawnWorker, type WorkerProcess } from "./worker-process.ts";
 import { waitFor } from "./wait-for.ts";
 
@@ -68,7 +75,9 @@ describe("a worker killed while applying a snapshot", () => {
       const seed = await insertSnapshot(db, campaign, [
         Array.from({ length: SEEDED }, (_, i) => ({ internal_id: `acc-${i}`, remaining_amount: 200, currency: "EUR" })),
       ]);
-      expect(await applySnapshot({ db, clock: fixedClock(new Date()) }, seed)).toMatchObject({ outcome: "completed" });
+      expect(await applySnapshot({ db, clock: fixedClock(new Date()), ids: testIds }, seed)).toMatchObject({
+        outcome: "completed",
+      });
 
       const rows = crashRows();
       const current = await loadCampaignDebts(db, campaign.companyId, campaign.campaignId);

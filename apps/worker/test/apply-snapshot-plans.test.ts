@@ -13,12 +13,13 @@ import {
   paymentsOf,
   plansOf,
   snapshotState,
+  testIds,
 } from "./snapshot-fixtures.ts";
 
 const { db } = await useTestDatabase();
 const now = new Date("2030-06-15T12:00:00.000Z");
 const later = new Date("2030-06-16T08:00:00.000Z");
-const apply = (id: number, at = now) => applySnapshot({ db, clock: fixedClock(at) }, id);
+const apply = (id: number, at = now) => applySnapshot({ db, clock: fixedClock(at), ids: testIds }, id);
 
 const row = (internalId: string, remaining: number, extra: Record<string, unknown> = {}) => ({
   internal_id: internalId,

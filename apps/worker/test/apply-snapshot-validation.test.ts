@@ -12,11 +12,12 @@ import {
   insertCampaign,
   insertSnapshot,
   snapshotState,
+  testIds,
 } from "./snapshot-fixtures.ts";
 
 const { db } = await useTestDatabase();
 const now = new Date("2030-06-15T12:00:00.000Z");
-const apply = (id: number) => applySnapshot({ db, clock: fixedClock(now) }, id);
+const apply = (id: number) => applySnapshot({ db, clock: fixedClock(now), ids: testIds }, id);
 
 const row = (internalId: string, remaining: number, extra: Record<string, unknown> = {}) => ({
   internal_id: internalId,

@@ -18,6 +18,7 @@ import {
   ledgerViolations,
   paymentsOf,
   snapshotState,
+  testIds,
 } from "./snapshot-fixtures.ts";
 import { waitFor } from "./wait-for.ts";
 
@@ -51,6 +52,7 @@ describe("apply_snapshot through the real worker", () => {
       concurrency: 2,
       clock: fixedClock(now),
       logger,
+      ids: testIds,
       staleLockSeconds: 60,
     });
   });
@@ -163,7 +165,7 @@ describe("apply_snapshot through the real worker", () => {
 });
 
 describe("apply_snapshot on database errors", () => {
-  const task = applySnapshotTask({ db, clock: fixedClock(now), logger });
+  const task = applySnapshotTask({ db, clock: fixedClock(now), logger, ids: testIds });
   const helpers = (attempts: number): JobHelpers =>
     ({ job: { id: "42", task_identifier: "apply_snapshot", attempts, max_attempts: 10 } }) as unknown as JobHelpers;
 

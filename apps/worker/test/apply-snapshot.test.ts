@@ -14,11 +14,12 @@ import {
   paymentsOf,
   plansOf,
   snapshotState,
+  testIds,
 } from "./snapshot-fixtures.ts";
 
 const { db } = await useTestDatabase();
 const now = new Date("2030-06-15T12:00:00.000Z");
-const apply = (id: number) => applySnapshot({ db, clock: fixedClock(now) }, id);
+const apply = (id: number) => applySnapshot({ db, clock: fixedClock(now), ids: testIds }, id);
 
 const row = (internalId: string, remaining: number, extra: Record<string, unknown> = {}) => ({
   internal_id: internalId,
@@ -71,11 +72,14 @@ describe("applySnapshot: creations", () => {
       counts: { ...zeroCounts, rows: 3, created: 2, skipped_zero_balance: 1 },
       warningCount: 0,
       paymentsRecorded: 0,
+      webhookEvents: 0,
+      webhookDeliveries: 0,
       phases: {
         readMs: expect.any(Number),
         validateMs: expect.any(Number),
         planMs: expect.any(Number),
         writeMs: expect.any(Number),
+        eventsMs: expect.any(Number),
         statementMs: {
           insertDebts: expect.any(Number),
           updateDebts: expect.any(Number),

@@ -4,8 +4,11 @@
  * (chunks of raw rows, `pending`); and readers of the resulting state.
  */
 import { randomBytes } from "node:crypto";
-import type { Database } from "@dc/db";
+import { type Database, makeIds } from "@dc/db";
 import { type Kysely, sql } from "kysely";
+
+/** The id codec of snapshot tests (the worker's `ids`). */
+export const testIds = makeIds(new TextEncoder().encode("snapshot-tests-id-secret-of-at-least-32-bytes"));
 
 export interface CampaignFixture {
   readonly companyId: number;

@@ -6,7 +6,7 @@
  * receives one event at a time in event-time order, a failing one holding
  * the later ones back until its retry succeeds.
  */
-import { recordEvent } from "@dc/db";
+import { makeIds, recordEvent } from "@dc/db";
 import { useTestDatabase } from "@dc/db/testing";
 import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
@@ -40,6 +40,7 @@ const start = async () => {
     concurrency: 4,
     clock,
     logger: pino({ level: "silent" }),
+    ids: makeIds(TEST_MASTER_KEY),
     webhooks: { idEncryptionKey: TEST_MASTER_KEY, allowPrivateDestinations: true, random: () => 0.5 },
   });
 };

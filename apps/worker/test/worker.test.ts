@@ -1,4 +1,4 @@
-import { silentWorkerLogger } from "@dc/db";
+import { makeIds, silentWorkerLogger } from "@dc/db";
 import { useTestDatabase } from "@dc/db/testing";
 import { quickAddJob } from "graphile-worker";
 import { sql } from "kysely";
@@ -32,7 +32,13 @@ describe("startWorker", () => {
   let worker: RunningWorker;
 
   beforeAll(async () => {
-    worker = await startWorker({ connectionString: url, concurrency: 2, clock: fixedClock(now), logger });
+    worker = await startWorker({
+      connectionString: url,
+      concurrency: 2,
+      clock: fixedClock(now),
+      logger,
+      ids: makeIds(new TextEncoder().encode("worker-tests-id-secret-of-at-least-32-bytes")),
+    });
   });
   afterAll(async () => {
     await worker.stop();

@@ -4,8 +4,10 @@
  * then one transaction that locks the snapshot, re-validates its rows,
  * plans with `Reconciliation.plan` and applies the plan with set-based SQL,
  * ending `completed` or `failed` (`invalid_snapshot_row`, no debt changed).
- * A run that finds the snapshot `completed` or `failed` changes nothing; a
- * crash mid-way leaves the database as it was.
+ * The webhook events of the outcome are recorded in that transaction
+ * (snapshot-events.ts). A run that finds the snapshot `completed` or
+ * `failed` changes and records nothing; a crash mid-way leaves the database
+ * as it was.
  */
 import {
   type AppliedPlan,
@@ -13,6 +15,7 @@ import {
   type CampaignDebts,
   type ContactRefresh,
   type Database,
+  type EventIds,
   loadCampaignDebts,
   loadSnapshotChunks,
   lockCampaign,
@@ -20,6 +23,7 @@ import {
   markSnapshotApplyFailed,
   markSnapshotCompleted,
   markSnapshotProcessing,
+  recordSnapshotEvent,
   snapshotFailure,
 } from "@dc/db";
 import { DebtStatus, Reconciliation, type Snapshot } from "@dc/domain";
@@ -27,10 +31,13 @@ import type { Kysely } from "kysely";
 import type { Clock } from "../clock.ts";
 import { isTransactionConflict, SnapshotUnprocessable } from "./errors.ts";
 import { readSnapshotRows } from "./read-rows.ts";
+import { recordAppliedSnapshotEvents } from "./snapshot-events.ts";
 
 export interface ApplyDependencies {
   readonly db: Kysely<Database>;
   readonly clock: Clock;
+  /** Encodes the ids of the webhook events' payloads (the api's codec: same `ID_ENCRYPTION_KEY`). */
+  readonly ids: EventIds;
 }
 
 interface SnapshotScope {
@@ -47,8 +54,10 @@ export interface PhaseTimings {
   readonly validateMs: number;
   /** `Reconciliation.plan`. */
   readonly planMs: number;
-  /** Every write of the plan and the snapshot's completion. */
+  /** Every write of the plan and the snapshot's completion, webhook events included. */
   readonly writeMs: number;
+  /** Building and recording the webhook events (part of `writeMs`). */
+  readonly eventsMs: number;
   /** The write statements, one by one. */
   readonly statementMs: AppliedPlan["statementMs"];
 }
@@ -60,6 +69,9 @@ export type ApplyOutcome =
       readonly counts: Reconciliation.Counts;
       readonly warningCount: number;
       readonly paymentsRecorded: number;
+      /** Webhook events stored and deliveries created (0 when no endpoint subscribes). */
+      readonly webhookEvents: number;
+      readonly webhookDeliveries: number;
       readonly phases: PhaseTimings;
     })
   | (SnapshotScope & { readonly outcome: "failed"; readonly code: "invalid_snapshot_row"; readonly errorCount: number })
@@ -109,7 +121,12 @@ const invalidRows = (errors: ReadonlyArray<Snapshot.RowError>) =>
   );
 
 /** The applying transaction; everything it writes commits together or not at all. */
-const applyLocked = async (trx: Kysely<Database>, snapshotId: number, now: Date): Promise<ApplyOutcome> => {
+const applyLocked = async (
+  trx: Kysely<Database>,
+  ids: EventIds,
+  snapshotId: number,
+  now: Date,
+): Promise<ApplyOutcome> => {
   const snapshot = await lockSnapshot(trx, snapshotId);
   if (snapshot === undefined) return { outcome: "not_found", snapshotId };
   const scope: SnapshotScope = { snapshotId, companyId: snapshot.company_id, campaignId: snapshot.campaign_id };
@@ -143,6 +160,12 @@ const applyLocked = async (trx: Kysely<Database>, snapshotId: number, now: Date)
   );
   if (errors.length > 0 || Reconciliation.isRejected(result)) {
     await markSnapshotApplyFailed(trx, snapshotId, invalidRows(errors), now);
+    await recordSnapshotEvent(trx, {
+      companyId: scope.companyId,
+      snapshotId,
+      type: "snapshot.failed",
+      occurredAt: now,
+    });
     return { ...scope, outcome: "failed", code: "invalid_snapshot_row", errorCount: errors.length };
   }
   const applied = await applyReconciliationPlan(
@@ -159,17 +182,28 @@ const applyLocked = async (trx: Kysely<Database>, snapshotId: number, now: Date)
     contactRefreshes(current, read.rows),
   );
   await markSnapshotCompleted(trx, snapshotId, { counts: result.counts, warnings: result.warnings, now });
+  const eventsStarted = performance.now();
+  const recorded = await recordAppliedSnapshotEvents(
+    trx,
+    ids,
+    { companyId: scope.companyId, snapshotId, now },
+    applied,
+  );
+  const eventsMs = performance.now() - eventsStarted;
   return {
     ...scope,
     outcome: "completed",
     counts: result.counts,
     warningCount: result.warnings.length,
     paymentsRecorded: applied.paymentsRecorded,
+    webhookEvents: recorded.events,
+    webhookDeliveries: recorded.deliveries,
     phases: {
       readMs: Math.round(readMs),
       validateMs: Math.round(validateMs),
       planMs: Math.round(planMs),
       writeMs: Math.round(performance.now() - started),
+      eventsMs: Math.round(eventsMs),
       statementMs: applied.statementMs,
     },
   };
@@ -181,14 +215,17 @@ const applyLocked = async (trx: Kysely<Database>, snapshotId: number, now: Date)
  * stored snapshot cannot be applied at all.
  *
  * @example
- * const outcome = await applySnapshot({ db, clock: systemClock }, 42);
+ * const outcome = await applySnapshot({ db, clock: systemClock, ids: makeIds(config.idEncryptionKey) }, 42);
  */
-export const applySnapshot = async ({ db, clock }: ApplyDependencies, snapshotId: number): Promise<ApplyOutcome> => {
+export const applySnapshot = async (
+  { db, clock, ids }: ApplyDependencies,
+  snapshotId: number,
+): Promise<ApplyOutcome> => {
   const now = clock.now();
   await markSnapshotProcessing(db, snapshotId, now);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute((trx) => applyLocked(trx, snapshotId, now));
+      return await db.transaction().execute((trx) => applyLocked(trx, ids, snapshotId, now));
     } catch (error) {
       if (attempt >= TRANSACTION_ATTEMPTS || !isTransactionConflict(error)) throw error;
     }

@@ -5,13 +5,16 @@
  * A failure a retry may cure is thrown for graphile-worker to retry; on the
  * job's last attempt, or when a retry cannot help, the snapshot is marked
  * `failed` with `processing_error` and the job completes
- * (docs/decisions/0354).
+ * (docs/decisions/0354), its `snapshot.failed` event recorded in the same
+ * transaction.
  */
 import {
   APPLY_SNAPSHOT_TASK,
   type Database,
+  type EventIds,
   findEarlierOpenSnapshot,
   markSnapshotApplyFailed,
+  recordSnapshotEvent,
   snapshotFailure,
 } from "@dc/db";
 import { Schema } from "effect";
@@ -36,6 +39,8 @@ export interface ApplySnapshotDependencies {
   readonly db: Kysely<Database>;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Encodes the ids of the webhook events' payloads. */
+  readonly ids: EventIds;
 }
 
 const processingError = (error: unknown) =>
@@ -47,7 +52,7 @@ const processingError = (error: unknown) =>
   );
 
 /** The `apply_snapshot` task. */
-export const applySnapshotTask = ({ db, clock, logger }: ApplySnapshotDependencies): Task =>
+export const applySnapshotTask = ({ db, clock, logger, ids }: ApplySnapshotDependencies): Task =>
   defineTask(ApplySnapshotPayload, logger, async ({ snapshot_id: snapshotId }, helpers) => {
     const started = performance.now();
     const { job } = helpers;
@@ -61,7 +66,7 @@ export const applySnapshotTask = ({ db, clock, logger }: ApplySnapshotDependenci
           message: `snapshot ${earlier} of the same campaign was accepted earlier and is not applied yet`,
         });
       }
-      const result = await applySnapshot({ db, clock }, snapshotId);
+      const result = await applySnapshot({ db, clock, ids }, snapshotId);
       const level = result.outcome === "failed" ? "warn" : "info";
       log[level]({ ...result, durationMs: durationMs() }, "snapshot processed");
     } catch (error) {
@@ -72,7 +77,13 @@ export const applySnapshotTask = ({ db, clock, logger }: ApplySnapshotDependenci
         );
         throw error;
       }
-      const marked = await markSnapshotApplyFailed(db, snapshotId, processingError(error), clock.now());
+      const now = clock.now();
+      const marked = await db.transaction().execute(async (trx) => {
+        const companyId = await markSnapshotApplyFailed(trx, snapshotId, processingError(error), now);
+        if (companyId === undefined) return false;
+        await recordSnapshotEvent(trx, { companyId, snapshotId, type: "snapshot.failed", occurredAt: now });
+        return true;
+      });
       log.error(
         { err: error, outcome: "failed", code: "processing_error", marked, durationMs: durationMs() },
         "snapshot processed",

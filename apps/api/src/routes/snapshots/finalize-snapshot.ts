@@ -4,7 +4,8 @@
  * received and the cross-chunk rules met, the snapshot becomes `pending` and
  * its apply job is added in the same transaction (202). Rows breaking a
  * cross-chunk rule make it `failed` with that `failure` (422): its accepted
- * chunks can never change. A repeated finalize answers with the state reached.
+ * chunks can never change; its `snapshot.failed` webhook event is recorded
+ * in the same transaction. A repeated finalize answers with the state reached.
  */
 import { type Endpoints, snapshotErrorCodes, snapshotMessages } from "@dc/contract";
 import {
@@ -12,6 +13,7 @@ import {
   listRowIdentityFields,
   markSnapshotFailed,
   markSnapshotPending,
+  recordSnapshotEvent,
   type Snapshot,
 } from "@dc/db";
 import { Conflict } from "../../http/api-error.ts";
@@ -56,7 +58,19 @@ export const finalizeSnapshot: HandlerOf<Endpoints["finalizeSnapshot"]> = async 
   );
   const now = services.clock.now();
   if (errors.length > 0) {
-    const failed = await markSnapshotFailed(services.db, { id: snapshot.id, failure: invalidRowsFailure(errors), now });
+    const failed = await services.db.transaction().execute(async (trx) => {
+      const marked = await markSnapshotFailed(trx, { id: snapshot.id, failure: invalidRowsFailure(errors), now });
+      if (marked !== undefined) {
+        await recordSnapshotEvent(trx, {
+          companyId: principal.companyId,
+          snapshotId: marked.id,
+          type: "snapshot.failed",
+          occurredAt: now,
+        });
+      }
+      return marked;
+    });
+    // Thrown after the commit: the failure and its event are kept.
     if (failed !== undefined) throw invalidRows(errors);
   } else {
     const pending = await services.db.transaction().execute(async (trx) => {

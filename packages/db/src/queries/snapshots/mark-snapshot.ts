@@ -83,19 +83,21 @@ export const markSnapshotCompleted = async (
  * Marks a snapshot `failed` with `failure` (and `completed_at`, the end of
  * processing, as the api does for a failed finalization) when it is
  * `pending` or `processing` (never one already ended, nor one still
- * uploading); returns whether it changed. Nothing else is written: a failed
- * snapshot changes no debt.
+ * uploading); returns the snapshot's company id when it changed (for its
+ * `snapshot.failed` event), undefined when it did not. Nothing else is
+ * written: a failed snapshot changes no debt.
  */
 export const markSnapshotApplyFailed = async (
   db: Kysely<Database>,
   id: number,
   failure: SnapshotFailure,
   now: Date,
-): Promise<boolean> => {
-  const result = await sql`
+): Promise<number | undefined> => {
+  const { rows } = await sql<{ company_id: number }>`
     update snapshots set status = 'failed', core_applied = false, failure = ${JSON.stringify(failure)}::jsonb,
       completed_at = ${now.toISOString()}::timestamptz, updated_at = ${now.toISOString()}::timestamptz
     where id = ${id} and status in ('pending', 'processing')
+    returning company_id
   `.execute(db);
-  return Number(result.numAffectedRows ?? 0n) === 1;
+  return rows[0]?.company_id;
 };

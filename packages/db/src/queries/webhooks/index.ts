@@ -1,6 +1,8 @@
 /** Webhooks: the outbox, delivery jobs, replays, signing secrets, destination checks and event payloads. */
 export * from "./delivery-jobs.ts";
 export * from "./destination.ts";
+export * from "./domain-ids.ts";
+export * from "./event-data/debt-batch-data.ts";
 export * from "./event-data/debt-data.ts";
 export * from "./event-data/followup-data.ts";
 export * from "./event-data/payment-data.ts";
@@ -10,4 +12,5 @@ export * from "./event-types.ts";
 export * from "./record-event.ts";
 export * from "./requeue-deliveries.ts";
 export * from "./signing-secrets.ts";
+export * from "./snapshot-events.ts";
 export * from "./subscriptions.ts";
