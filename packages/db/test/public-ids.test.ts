@@ -1,3 +1,4 @@
+import { createCipheriv, createHmac, hkdfSync } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { makeIdCodec } from "../src/public-ids.ts";
@@ -51,6 +52,24 @@ describe("public ids", () => {
 
   it("reject ids made with another server key", () => {
     fc.assert(fc.property(kind, key, (k, n) => codec.decode(k, otherKeyCodec.encode(k, n)) === undefined));
+  });
+
+  it("are exactly the specified construction (HMAC-SHA256 synthetic IV, AES-256-CTR), computed independently", () => {
+    const secret = Buffer.alloc(32, 7);
+    const derive = (info: string) => Buffer.from(hkdfSync("sha256", secret, "debt-collection/public-ids", info, 32));
+    const reference = (tag: number, key: number) => {
+      const plaintext = Buffer.alloc(10);
+      plaintext.writeUInt8(1, 0);
+      plaintext.writeUInt8(tag, 1);
+      plaintext.writeBigUInt64BE(BigInt(key), 2);
+      const iv = createHmac("sha256", derive("hmac-sha256")).update(plaintext).digest().subarray(0, 16);
+      const cipher = createCipheriv("aes-256-ctr", derive("aes-256-ctr"), iv);
+      return Buffer.concat([iv, cipher.update(plaintext), cipher.final()]).toString("base64url");
+    };
+    fc.assert(fc.property(kind, key, (k, n) => codec.encode(k, n) === reference(tags[k], n)));
+    // The same id twice (the second from the cache) is still the reference.
+    expect(codec.encode("debt", 12345)).toBe(reference(1, 12345));
+    expect(codec.encode("debt", 12345)).toBe(reference(1, 12345));
   });
 
   it("refuse a short master secret", () => {

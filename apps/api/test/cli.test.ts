@@ -1,0 +1,83 @@
+/**
+ * The admin CLI as an administrator runs it: a separate process against the
+ * same database as the api. Its `tenant create` output is enough to get a
+ * token and read the company profile.
+ */
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { startTestApi } from "./support/harness.ts";
+
+const t = await startTestApi();
+const cliEntry = join(import.meta.dirname, "..", "src", "cli", "main.ts");
+
+const cli = (...args: string[]) => {
+  const result = spawnSync(process.execPath, [cliEntry, ...args], {
+    env: { ...process.env, DATABASE_URL: t.databaseUrl, NODE_ENV: "test" },
+    encoding: "utf8",
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+};
+
+describe("the admin CLI", () => {
+  it("creates a tenant whose client gets a token and reads its company profile", async () => {
+    const run = cli("tenant", "create", "--name", "Cli Tenant");
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const tenant = JSON.parse(run.stdout) as Record<string, string>;
+    expect(Object.keys(tenant).sort()).toEqual([
+      "campaign_api_reference",
+      "client_id",
+      "client_secret",
+      "company_id",
+      "creditor_id",
+      "scopes",
+      "timeline_id",
+      "user_email",
+      "user_password",
+    ]);
+
+    const tokenResponse = await t.tokenResponse({
+      grant_type: "client_credentials",
+      client_id: tenant["client_id"]!,
+      client_secret: tenant["client_secret"]!,
+      scope: "company:read",
+    });
+    expect(tokenResponse.status).toBe(200);
+    const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+    const profile = await t.get("/external-api/v1/company/profile", token);
+    expect(profile.status).toBe(200);
+    expect(((await profile.json()) as { data: { id: string; name: string } }).data).toMatchObject({
+      id: tenant["company_id"],
+      name: "Cli Tenant",
+    });
+  });
+
+  it("prints ids the api accepts, and shows a client secret only at creation", async () => {
+    const company = JSON.parse(cli("company", "create", "--name", "Cli Company").stdout) as { id: string };
+    const created = cli("client", "create", "--company", company.id, "--name", "ERP sync", "--scopes", "debts:read debts:write");
+    expect(created.code).toBe(0);
+    const client = JSON.parse(created.stdout) as { client_id: string; client_secret: string; scopes: string };
+    expect(client.scopes).toBe("debts:read debts:write");
+    const listed = JSON.parse(cli("client", "list", "--company", company.id).stdout) as { clients: Array<Record<string, unknown>> };
+    expect(listed.clients).toHaveLength(1);
+    expect(JSON.stringify(listed)).not.toContain(client.client_secret);
+
+    const revoked = cli("client", "revoke", "--client-id", client.client_id);
+    expect(revoked.code).toBe(0);
+    const refused = await t.tokenResponse({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret });
+    expect(refused.status).toBe(401);
+  });
+
+  it("fails with a message on stderr and a non-zero exit for bad input", () => {
+    const unknownCompany = cli("client", "list", "--company", "not-an-id");
+    expect(unknownCompany.code).toBe(2);
+    expect(unknownCompany.stdout).toBe("");
+    expect(unknownCompany.stderr).toBe("--company: no company with id not-an-id\n");
+    const badScope = cli("client", "create", "--company", "x", "--name", "n", "--scopes", "debts:read");
+    expect(badScope.code).toBe(2);
+    const unknownCommand = cli("bogus", "thing");
+    expect(unknownCommand.code).toBe(2);
+    expect(unknownCommand.stderr).toMatch(/^unknown command: bogus thing/);
+  });
+});
