@@ -12,6 +12,7 @@ const Environment = Schema.Struct({
   PORT: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 65_535)), { default: () => 3000 }),
   HOST: Schema.optionalWith(Schema.String, { default: () => "0.0.0.0" }),
   DATABASE_URL: Schema.optional(Schema.String.pipe(Schema.pattern(/^postgres(ql)?:\/\//))),
+  EMBEDDED_PG_PORT: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 65_535))),
   ID_ENCRYPTION_KEY: Schema.optional(Schema.String.pipe(Schema.minLength(32))),
   PUBLIC_BASE_URL: Schema.optional(Schema.String.pipe(Schema.pattern(/^https?:\/\//))),
   LOG_LEVEL: Schema.optionalWith(Schema.Literal("fatal", "error", "warn", "info", "debug", "trace", "silent"), {
@@ -32,6 +33,8 @@ export interface ApiConfig {
   readonly host: string;
   /** Undefined in development: the embedded database is used. */
   readonly databaseUrl: string | undefined;
+  /** Port of the embedded development database (when DATABASE_URL is not set). */
+  readonly embeddedDatabasePort: number | undefined;
   readonly idEncryptionKey: Uint8Array;
   readonly publicBaseUrl: string | undefined;
   readonly logLevel: string;
@@ -69,6 +72,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>> = p
     port: value.PORT,
     host: value.HOST,
     databaseUrl: value.DATABASE_URL,
+    embeddedDatabasePort: value.EMBEDDED_PG_PORT,
     idEncryptionKey: new TextEncoder().encode(value.ID_ENCRYPTION_KEY ?? DEVELOPMENT_ID_KEY),
     publicBaseUrl: value.PUBLIC_BASE_URL,
     logLevel: value.LOG_LEVEL,

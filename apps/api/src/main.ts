@@ -13,7 +13,9 @@ const main = async (): Promise<void> => {
   const logger = createLogger(config.logLevel);
   const database =
     config.databaseUrl === undefined
-      ? await resolveDevelopmentDatabase({})
+      ? await resolveDevelopmentDatabase(
+          config.embeddedDatabasePort === undefined ? {} : { EMBEDDED_PG_PORT: String(config.embeddedDatabasePort) },
+        )
       : { url: config.databaseUrl, owned: false, stop: async () => {} };
   if (config.environment !== "production") {
     const migrator = createDatabase({ connectionString: database.url, max: 1 });

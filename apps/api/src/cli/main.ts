@@ -44,7 +44,9 @@ const run = async (argv: ReadonlyArray<string>): Promise<number> => {
   }
   const config = loadConfig();
   const database = config.databaseUrl === undefined
-    ? await resolveDevelopmentDatabase({})
+    ? await resolveDevelopmentDatabase(
+          config.embeddedDatabasePort === undefined ? {} : { EMBEDDED_PG_PORT: String(config.embeddedDatabasePort) },
+        )
     : { url: config.databaseUrl, owned: false, stop: async () => {} };
   const db = createDatabase({ connectionString: database.url, max: 2, applicationName: "debt-collection-cli" });
   try {
@@ -59,7 +61,10 @@ const run = async (argv: ReadonlyArray<string>): Promise<number> => {
 };
 
 const code = await run(process.argv.slice(2)).catch((error: unknown) => {
-  const known = error instanceof CliError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
+  const known =
+    error instanceof CliError ||
+    error instanceof ConfigError ||
+    (error as { code?: unknown } | undefined)?.code?.toString().startsWith("ERR_PARSE_ARGS") === true;
   process.stderr.write(`${known ? (error as Error).message : `unexpected failure: ${error instanceof Error ? error.stack : String(error)}`}\n`);
   return known ? 2 : 1;
 });
