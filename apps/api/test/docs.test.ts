@@ -6,16 +6,15 @@
  * nothing from another origin, and lists every operation of the OpenAPI
  * document under its summary. A missing chromium fails these tests.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { mkdir, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type HeadlessBrowser, launchChromium } from "./support/browser.ts";
 import { startTestApi } from "./support/harness.ts";
 
-const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 const ARTIFACTS = join(import.meta.dirname, "artifacts");
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
 
@@ -129,34 +128,16 @@ describe("GET /docs over HTTP", () => {
 });
 
 describe("/docs in chromium", () => {
-  let context: BrowserContext;
+  let browser: HeadlessBrowser | undefined;
   let page: Page;
-  let profile: string;
 
   beforeAll(async () => {
-    expect(existsSync(CHROMIUM), `chromium is required at ${CHROMIUM} (apt-get install -y chromium)`).toBe(true);
-    profile = await mkdtemp(join(tmpdir(), "dc-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 900 },
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await launchChromium({ width: 1280, height: 900 });
+    page = browser.page;
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (profile !== undefined) await rm(profile, { recursive: true, force: true });
+    await browser?.close();
   });
 
   it("renders every operation of the document, with no error and nothing from another origin", async () => {

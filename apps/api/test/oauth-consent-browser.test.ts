@@ -5,18 +5,16 @@
  * its anti-forgery token is refused; the page cannot be framed. A missing
  * chromium fails these tests: it never skips them.
  */
-import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { s256Challenge } from "../src/oauth/pkce.ts";
+import { type HeadlessBrowser, launchChromium } from "./support/browser.ts";
 import { startTestApi } from "./support/harness.ts";
 import { authorizePath, registerClient } from "./support/oauth-flow.ts";
 
-const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 /** Generous waits: CI runs many test files, and two browsers, at once. */
 const WAIT = 20_000;
 const ARTIFACTS = join(import.meta.dirname, "artifacts");
@@ -45,35 +43,17 @@ const receiverPort = (receiver.address() as { port: number }).port;
 const redirectUri = `http://127.0.0.1:${receiverPort}/callback`;
 const client = await registerClient(t, acme, { redirectUris: [redirectUri], name: "Ledger Sync" });
 
-let context: BrowserContext;
+let browser: HeadlessBrowser | undefined;
 let page: Page;
-let profile: string;
 
 beforeAll(async () => {
-  expect(existsSync(CHROMIUM), `chromium is required at ${CHROMIUM} (apt-get install -y chromium)`).toBe(true);
-  profile = await mkdtemp(join(tmpdir(), "dc-chromium-"));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1200, height: 900 },
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  browser = await launchChromium({ width: 1200, height: 900 });
+  page = browser.page;
 }, 60_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await new Promise((resolve) => receiver.close(resolve));
-  if (profile !== undefined) await rm(profile, { recursive: true, force: true });
 });
 
 const authorizeUrl = (extra: Record<string, string> = {}) =>
