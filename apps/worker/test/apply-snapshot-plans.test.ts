@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { fixedClock } from "../src/clock.ts";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
 import {
+  accountRow as row,
   type CampaignFixture,
   debtBy,
   debtsOf,
@@ -21,12 +22,6 @@ const now = new Date("2030-06-15T12:00:00.000Z");
 const later = new Date("2030-06-16T08:00:00.000Z");
 const apply = (id: number, at = now) => applySnapshot({ db, clock: fixedClock(at), ids: testIds }, id);
 
-const row = (internalId: string, remaining: number, extra: Record<string, unknown> = {}) => ({
-  internal_id: internalId,
-  remaining_amount: remaining,
-  currency: "EUR",
-  ...extra,
-});
 const pending = (reference: string, amount: number, date: string) => ({
   external_reference: reference,
   amount,

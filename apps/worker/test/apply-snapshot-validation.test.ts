@@ -6,6 +6,7 @@ import { fixedClock } from "../src/clock.ts";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
 import { SnapshotUnprocessable } from "../src/snapshots/errors.ts";
 import {
+  accountRow as row,
   type CampaignFixture,
   debtsOf,
   fingerprint,
@@ -19,12 +20,6 @@ const { db } = await useTestDatabase();
 const now = new Date("2030-06-15T12:00:00.000Z");
 const apply = (id: number) => applySnapshot({ db, clock: fixedClock(now), ids: testIds }, id);
 
-const row = (internalId: string, remaining: number, extra: Record<string, unknown> = {}) => ({
-  internal_id: internalId,
-  remaining_amount: remaining,
-  currency: "EUR",
-  ...extra,
-});
 
 /** Stores and applies a snapshot, failing unless it completed. */
 const applyRows = async (campaign: CampaignFixture, rows: ReadonlyArray<unknown>): Promise<number> => {

@@ -9,6 +9,7 @@ import { applySnapshotTask } from "../src/tasks/apply-snapshot.ts";
 import { type RunningWorker, startWorker } from "../src/worker.ts";
 import { captureLogger } from "./log-capture.ts";
 import {
+  accountRow as row,
   debtBy,
   debtsOf,
   enqueueApply,
@@ -26,11 +27,6 @@ const { db, url } = await useTestDatabase();
 const now = new Date("2030-06-15T12:00:00.000Z");
 const { logger, records } = captureLogger();
 
-const row = (internalId: string, remaining: number) => ({
-  internal_id: internalId,
-  remaining_amount: remaining,
-  currency: "EUR",
-});
 
 const jobGone = async (snapshotId: number): Promise<true | undefined> => {
   const { rows } = await sql`select 1 from graphile_worker.jobs where key = ${`apply_snapshot:${snapshotId}`}`.execute(

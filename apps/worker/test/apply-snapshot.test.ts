@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { fixedClock } from "../src/clock.ts";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
 import {
+  accountRow as row,
   type CampaignFixture,
   debtBy,
   debtsOf,
@@ -21,12 +22,6 @@ const { db } = await useTestDatabase();
 const now = new Date("2030-06-15T12:00:00.000Z");
 const apply = (id: number) => applySnapshot({ db, clock: fixedClock(now), ids: testIds }, id);
 
-const row = (internalId: string, remaining: number, extra: Record<string, unknown> = {}) => ({
-  internal_id: internalId,
-  remaining_amount: remaining,
-  currency: "EUR",
-  ...extra,
-});
 
 const zeroCounts = {
   rows: 0,

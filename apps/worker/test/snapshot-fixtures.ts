@@ -279,3 +279,11 @@ export const fingerprint = async (db: Kysely<Database>, companyId: number): Prom
     ) as fingerprint`.execute(db);
   return rows[0]?.fingerprint ?? "";
 };
+
+/** An account-balance snapshot row (identity `internal_id`, EUR), with any extra fields. */
+export const accountRow = (internalId: string, remaining: number, extra: Record<string, unknown> = {}) => ({
+  internal_id: internalId,
+  remaining_amount: remaining,
+  currency: "EUR",
+  ...extra,
+});
