@@ -5,6 +5,7 @@ import { mountAuthorizationPages } from "./consent/mount.ts";
 import { mountDocs } from "./docs/mount.ts";
 import { MethodNotAllowed, RouteNotFound } from "./http/api-error.ts";
 import type { Handlers } from "./http/handler.ts";
+import type { InFlight } from "./http/in-flight.ts";
 import { requestContext } from "./http/request-context.ts";
 import { buildRouter } from "./http/router.ts";
 import { createApiMetrics } from "./observability/metrics.ts";
@@ -12,11 +13,12 @@ import { mountOperationalRoutes } from "./observability/routes.ts";
 import { handlers as defaultHandlers } from "./routes/index.ts";
 import type { AppServices } from "./services.ts";
 
-export const createApp = (services: AppServices, handlers: Handlers = defaultHandlers): Koa => {
+/** `inFlight` counts this app's requests (the per-company cap and the drain of a graceful stop). */
+export const createApp = (services: AppServices, inFlight: InFlight, handlers: Handlers = defaultHandlers): Koa => {
   const app = new Koa({ proxy: false });
   // Errors are rendered by requestContext; Koa's default stderr printing would duplicate them.
   app.silent = true;
-  const router = buildRouter(services, handlers);
+  const router = buildRouter(services, handlers, inFlight);
   const document = openApiDocument();
   router.get("/external-api/v1/openapi.json", (ctx) => {
     ctx.body = document;
@@ -27,6 +29,14 @@ export const createApp = (services: AppServices, handlers: Handlers = defaultHan
   const metrics = createApiMetrics(services.db);
   mountOperationalRoutes(router, services, metrics);
 
+  app.use(async (ctx, next) => {
+    try {
+      await inFlight.track(next);
+    } finally {
+      // During a graceful stop, a kept-alive connection is closed after its response.
+      if (inFlight.stopping()) ctx.set("Connection", "close");
+    }
+  });
   app.use(requestContext(services.logger, metrics.observeRequest));
   app.use(async (ctx, next) => {
     ctx.set("X-Content-Type-Options", "nosniff");

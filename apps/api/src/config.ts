@@ -21,6 +21,10 @@ const Environment = Schema.Struct({
   DATABASE_POOL_SIZE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 200)), {
     default: () => 10,
   }),
+  MAX_CONCURRENT_REQUESTS_PER_COMPANY: Schema.optionalWith(
+    Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 10_000)),
+    { default: () => 64 },
+  ),
   WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: Schema.optional(Schema.Literal("true", "false")),
   RATE_LIMIT_SCALE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 1_000_000)), {
     default: () => 1,
@@ -39,6 +43,8 @@ export interface ApiConfig {
   readonly publicBaseUrl: string | undefined;
   readonly logLevel: string;
   readonly databasePoolSize: number;
+  /** Requests of one company in progress at once on this process; more get 429 (docs/decisions/0013). */
+  readonly maxConcurrentRequestsPerCompany: number;
   /** Multiplies every rate-limit budget (load tests); 1 in normal operation. */
   readonly rateLimitScale: number;
   /** Whether webhook endpoints may point at loopback or private addresses (SSRF); false in production by default. */
@@ -78,6 +84,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>> = p
     logLevel: value.LOG_LEVEL,
     databasePoolSize: value.DATABASE_POOL_SIZE,
     rateLimitScale: value.RATE_LIMIT_SCALE,
+    maxConcurrentRequestsPerCompany: value.MAX_CONCURRENT_REQUESTS_PER_COMPANY,
     webhooksAllowPrivateDestinations:
       value.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS === undefined
         ? value.NODE_ENV !== "production"

@@ -9,6 +9,7 @@ import type { Logger } from "pino";
 import { createApp } from "./app.ts";
 import type { Clock } from "./clock.ts";
 import type { ApiConfig } from "./config.ts";
+import { createInFlight } from "./http/in-flight.ts";
 import { makeIds } from "./ids.ts";
 import type { AppServices } from "./services.ts";
 
@@ -41,7 +42,8 @@ export const startApi = async (options: StartOptions): Promise<RunningApi> => {
     config: options.config,
     logger: options.logger,
   };
-  const app = createApp(services);
+  const inFlight = createInFlight(options.config.maxConcurrentRequestsPerCompany);
+  const app = createApp(services, inFlight);
   const server = app.listen(options.config.port, options.config.host);
   // Slow clients may not hold a connection open forever (headers and body).
   server.headersTimeout = 20_000;
@@ -59,10 +61,12 @@ export const startApi = async (options: StartOptions): Promise<RunningApi> => {
     services,
     url: `http://${host}:${port}`,
     stop: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // A request whose client went away has no connection left but may still be running.
+      await inFlight.drain();
+      server.closeIdleConnections();
+      await closed;
       await db.destroy();
     },
   };

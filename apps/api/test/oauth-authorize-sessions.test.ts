@@ -6,6 +6,7 @@
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app.ts";
+import { createInFlight } from "../src/http/in-flight.ts";
 import { startTestApi } from "./support/harness.ts";
 import { authorizePath, csrfTokenOf, formAgent, registerClient } from "./support/oauth-flow.ts";
 
@@ -244,10 +245,10 @@ describe("the session", () => {
       /^dc_oauth_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=3600; HttpOnly; SameSite=Lax$/,
     );
 
-    const production = createApp({
-      ...t.api.services,
-      config: { ...t.api.services.config, environment: "production" },
-    });
+    const production = createApp(
+      { ...t.api.services, config: { ...t.api.services.config, environment: "production" } },
+      createInFlight(t.api.services.config.maxConcurrentRequestsPerCompany),
+    );
     const server = production.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
     try {

@@ -97,4 +97,30 @@ describe("per-company rate limits (contract part 8)", () => {
     const response = await t.get(PROFILE, await t.token(tenant));
     expect(response.headers.get("ratelimit-remaining")).toBe("999");
   });
+
+  it("give each of many concurrent requests its own place in the budget, and revoke at once", async () => {
+    const tenant = await t.tenant("Burst Corp");
+    const token = await t.token(tenant);
+    const companyId = await companyIdOf("Burst Corp");
+    await spend(companyId, "getCompanyProfile", 990);
+
+    const responses = await Promise.all(Array.from({ length: 40 }, () => t.get(PROFILE, token)));
+    const answered = responses.filter((response) => response.status === 200);
+    expect(answered).toHaveLength(10);
+    expect(responses.filter((response) => response.status === 429)).toHaveLength(30);
+    // Ten distinct positions: remaining 9, 8, ..., 0, each given once.
+    expect(answered.map((response) => Number(response.headers.get("ratelimit-remaining"))).sort((a, b) => a - b)).toEqual([
+      0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+    ]);
+    const counter = await t.db
+      .selectFrom("rate_limit_counters")
+      .select("count")
+      .where("key", "=", `company:${companyId}:getCompanyProfile`)
+      .executeTakeFirstOrThrow();
+    expect(counter.count).toBe(1030);
+
+    await t.db.updateTable("oauth_access_tokens").set({ revoked_at: t.clock.now() }).where("company_id", "=", companyId).execute();
+    const afterRevocation = await Promise.all(Array.from({ length: 5 }, () => t.get(PROFILE, token)));
+    expect(afterRevocation.map((response) => response.status)).toEqual([401, 401, 401, 401, 401]);
+  });
 });

@@ -11,6 +11,7 @@ export const messages = {
   companyNotFound: "Company not found",
   internal: "Internal server error",
   rateLimited: "Rate limit exceeded",
+  tooManyConcurrentRequests: "Too many concurrent requests",
   payloadTooLarge: "Request body too large",
   unsupportedMediaType: "Unsupported media type: expected application/json",
   malformedJson: "Malformed JSON body",
@@ -36,6 +37,12 @@ export const errorCases = {
   payloadTooLarge: api(413, messages.payloadTooLarge, "The body exceeds the operation's size limit"),
   unsupportedMediaType: api(415, messages.unsupportedMediaType, "The body is not `application/json`"),
   rateLimited: api(429, messages.rateLimited, "The company exceeded this operation's rate limit; see `Retry-After`", "rate_limited"),
+  tooManyConcurrentRequests: api(
+    429,
+    messages.tooManyConcurrentRequests,
+    "The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After`",
+    "too_many_concurrent_requests",
+  ),
   internal: api(500, messages.internal, "Unexpected server failure (the response carries no internals)"),
 } as const;
 
@@ -44,5 +51,6 @@ export const protectedErrors = (scope: string): ReadonlyArray<ErrorCase> => [
   errorCases.unauthorized,
   errorCases.missingScope(scope),
   errorCases.rateLimited,
+  errorCases.tooManyConcurrentRequests,
   errorCases.internal,
 ];

@@ -48,6 +48,9 @@ export class RateLimited extends Data.TaggedError("RateLimited")<{
 }> {}
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- Effect's idiom for a tagged error without fields
+export class TooManyConcurrentRequests extends Data.TaggedError("TooManyConcurrentRequests")<{}> {}
+
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- Effect's idiom for a tagged error without fields
 export class ServiceUnavailable extends Data.TaggedError("ServiceUnavailable")<{}> {}
 
 /** An OAuth token-endpoint error, rendered as `{error, error_description}` (contract 7.3). */
@@ -73,6 +76,7 @@ export type ApiError =
   | RouteNotFound
   | MethodNotAllowed
   | RateLimited
+  | TooManyConcurrentRequests
   | ServiceUnavailable
   | OAuthFailure;
 
@@ -138,6 +142,11 @@ const renderers: Renderers = {
       "RateLimit-Reset": String(resetSeconds),
     },
   }),
+  TooManyConcurrentRequests: () => ({
+    status: 429,
+    body: envelope(429, messages.tooManyConcurrentRequests, { error_code: "too_many_concurrent_requests" }),
+    headers: { "Retry-After": "1" },
+  }),
   ServiceUnavailable: () => ({
     status: 503,
     body: envelope(503, messages.serviceUnavailable),
@@ -191,7 +200,8 @@ export const classifyUnexpected = (error: unknown): ApiError | undefined => {
     return new ValidationFailed({ details: { request: "a value is not valid for its field" } });
   }
   const message = (error as { message?: unknown }).message;
-  if (typeof message === "string" && /timeout exceeded when trying to connect|Connection terminated/i.test(message)) {
+  // node-postgres: no connection in time, the server ended the session, or a query on a client whose session already ended.
+  if (typeof message === "string" && /timeout exceeded when trying to connect|Connection terminated|is not queryable/i.test(message)) {
     return new ServiceUnavailable();
   }
   return undefined;

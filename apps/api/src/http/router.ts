@@ -7,12 +7,13 @@ import { type Endpoint, endpoints, rateLimits, type Scope } from "@dc/contract";
 import Router from "@koa/router";
 import { Schema } from "effect";
 import type { Context } from "koa";
-import { authenticate } from "../auth/bearer.ts";
 import type { AppServices } from "../services.ts";
-import { MissingScope, OAuthFailure } from "./api-error.ts";
+import { type Admit, type AdmissionRule, createAdmission } from "./admission.ts";
+import { OAuthFailure } from "./api-error.ts";
 import { decodeOrFail } from "./decode.ts";
 import type { Handlers, Reply } from "./handler.ts";
-import { consumeRateLimit, rateLimitHeaders, type RateLimitState, refundRateLimit } from "./rate-limit.ts";
+import type { InFlight } from "./in-flight.ts";
+import { rateLimitHeaders, refundRateLimit } from "./rate-limit.ts";
 import { mediaType, parseForm, parseJson, readRawBody, requireJson } from "./read-body.ts";
 
 /** `/creditors/{id}` -> `/creditors/:id`. */
@@ -43,55 +44,85 @@ const readBody = async (ctx: Context, endpoint: AnyEndpoint): Promise<{ raw: Buf
   return { raw, value: Schema.decodeUnknownSync(body.schema, { onExcessProperty: "ignore" })(fields) };
 };
 
-const runEndpoint = async (ctx: Context, services: AppServices, endpoint: AnyEndpoint, handler: AnyHandler) => {
-  let principal;
-  if (endpoint.scope !== null) {
-    principal = await authenticate(services, ctx.get("authorization") || undefined);
-    ctx.state["companyId"] = principal.companyId;
-    if (!principal.scopes.has(endpoint.scope)) throw new MissingScope({ scope: endpoint.scope });
-  }
-  // Counted after authentication (the budget is the company's) and before the body is read.
+interface Operation {
+  readonly endpoint: AnyEndpoint;
+  readonly handler: AnyHandler;
+  /** Undefined for the operations without a bearer token (the token endpoint, media URLs). */
+  readonly admission: AdmissionRule | undefined;
+  /** Formats (dates) and checks the reply against the contract's success schema. */
+  readonly encodeReply: (reply: unknown) => unknown;
+}
+
+interface RouterDependencies {
+  readonly services: AppServices;
+  readonly admit: Admit;
+  readonly inFlight: InFlight;
+}
+
+const admissionRule = (endpoint: AnyEndpoint, rateLimitScale: number): AdmissionRule | undefined => {
+  if (endpoint.scope === null) return undefined;
   const limit = rateLimits[endpoint.rateLimit];
-  let rateLimit: RateLimitState | undefined;
-  if (limit !== null && principal !== undefined) {
-    const subject = limit.per === "class" ? endpoint.rateLimit : endpoint.operationId;
-    const scaled = { ...limit, requests: limit.requests * services.config.rateLimitScale };
-    rateLimit = await consumeRateLimit(services.db, services.clock.now(), `company:${principal.companyId}:${subject}`, scaled);
-    for (const [name, value] of Object.entries(rateLimitHeaders(rateLimit))) ctx.set(name, value);
+  return {
+    scope: endpoint.scope,
+    rateLimit:
+      limit === null
+        ? undefined
+        : {
+            subject: limit.per === "class" ? endpoint.rateLimit : endpoint.operationId,
+            limit: { ...limit, requests: limit.requests * rateLimitScale },
+          },
+  };
+};
+
+const runOperation = async (ctx: Context, { services, admit, inFlight }: RouterDependencies, operation: Operation) => {
+  const { endpoint, handler } = operation;
+  // Authenticated, scope-checked and counted against the company's budget before the body is read.
+  const admitted = operation.admission === undefined ? undefined : await admit(ctx.get("authorization") || undefined, operation.admission);
+  const principal = admitted?.principal;
+  const rateLimit = admitted?.rateLimit;
+  if (principal !== undefined) ctx.state["companyId"] = principal.companyId;
+  if (rateLimit !== undefined) for (const [name, value] of Object.entries(rateLimitHeaders(rateLimit))) ctx.set(name, value);
+  const release = principal === undefined ? undefined : inFlight.enterCompany(principal.companyId);
+  try {
+    const params = endpoint.params ? decodeOrFail(endpoint.params, ctx.params, "path") : undefined;
+    const query = endpoint.query ? decodeOrFail(endpoint.query, { ...ctx.query }, "query") : undefined;
+    const { raw, value } = await readBody(ctx, endpoint);
+    const body =
+      endpoint.body?.contentType === "application/json" ? decodeOrFail(endpoint.body.schema, value, "body") : value;
+    const reply = await (handler as (input: unknown) => Promise<Reply<unknown>>)({
+      params,
+      query,
+      body,
+      rawBody: raw,
+      principal,
+      services,
+      ctx,
+    });
+    if (reply.replay === true && rateLimit !== undefined) {
+      await refundRateLimit(services.db, rateLimit);
+      ctx.set("RateLimit-Remaining", String(rateLimit.remaining + 1));
+    }
+    ctx.status = reply.status ?? endpoint.success.status;
+    for (const [name, headerValue] of Object.entries({ ...endpoint.success.headers, ...reply.headers })) ctx.set(name, headerValue);
+    ctx.body = operation.encodeReply(reply.body);
+  } finally {
+    release?.();
   }
-  const params = endpoint.params ? decodeOrFail(endpoint.params, ctx.params, "path") : undefined;
-  const query = endpoint.query ? decodeOrFail(endpoint.query, { ...ctx.query }, "query") : undefined;
-  const { raw, value } = await readBody(ctx, endpoint);
-  const body =
-    endpoint.body?.contentType === "application/json" ? decodeOrFail(endpoint.body.schema, value, "body") : value;
-  const reply = await (handler as (input: unknown) => Promise<Reply<unknown>>)({
-    params,
-    query,
-    body,
-    rawBody: raw,
-    principal,
-    services,
-    ctx,
-  });
-  if (reply.replay === true && rateLimit !== undefined) {
-    await refundRateLimit(services.db, rateLimit);
-    ctx.set("RateLimit-Remaining", String(rateLimit.remaining + 1));
-  }
-  ctx.status = reply.status ?? endpoint.success.status;
-  for (const [name, headerValue] of Object.entries({ ...endpoint.success.headers, ...reply.headers })) ctx.set(name, headerValue);
-  // Encoding with the declared schema both formats (dates) and checks the reply against the contract.
-  ctx.body = Schema.encodeUnknownSync(endpoint.success.schema)(reply.body);
 };
 
 /** The router of every contract operation. */
-export const buildRouter = (services: AppServices, handlers: Handlers): Router => {
+export const buildRouter = (services: AppServices, handlers: Handlers, inFlight: InFlight): Router => {
   const router = new Router();
+  const dependencies: RouterDependencies = { services, admit: createAdmission(services.db, services.clock), inFlight };
   for (const [operationId, declared] of Object.entries(endpoints)) {
     const endpoint = declared as AnyEndpoint;
-    const handler = handlers[operationId as keyof Handlers] as AnyHandler;
-    router.register(koaPath(endpoint.path), [endpoint.method.toUpperCase()], (ctx) =>
-      runEndpoint(ctx, services, endpoint, handler),
-    );
+    const operation: Operation = {
+      endpoint,
+      handler: handlers[operationId as keyof Handlers] as AnyHandler,
+      admission: admissionRule(endpoint, services.config.rateLimitScale),
+      encodeReply: Schema.encodeUnknownSync(endpoint.success.schema),
+    };
+    router.register(koaPath(endpoint.path), [endpoint.method.toUpperCase()], (ctx) => runOperation(ctx, dependencies, operation));
   }
   return router;
 };

@@ -3224,7 +3224,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3289,7 +3289,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3354,7 +3354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3424,7 +3424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3502,7 +3502,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3599,7 +3599,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3687,7 +3687,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3755,7 +3755,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3855,7 +3855,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3955,7 +3955,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4095,7 +4095,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4165,7 +4165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4235,7 +4235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4305,7 +4305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4373,7 +4373,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4443,7 +4443,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4531,7 +4531,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4599,7 +4599,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4699,7 +4699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4799,7 +4799,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4882,7 +4882,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4979,7 +4979,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5067,7 +5067,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5162,7 +5162,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5257,7 +5257,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5352,7 +5352,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5420,7 +5420,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5529,7 +5529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5597,7 +5597,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5706,7 +5706,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5786,7 +5786,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5865,7 +5865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5994,7 +5994,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6114,7 +6114,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6245,7 +6245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6351,7 +6351,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6421,7 +6421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6518,7 +6518,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6586,7 +6586,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6654,7 +6654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6754,7 +6754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6834,7 +6834,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6918,7 +6918,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6995,7 +6995,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7075,7 +7075,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After` */
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,159 @@
+/**
+ * Admission of an authenticated request: the bearer token is resolved to its
+ * principal, the operation's scope is checked and the company's rate-limit
+ * counter is advanced, all in one statement (docs/decisions/0012).
+ *
+ * Requests that arrive while a statement for the same token, scope and
+ * counter is running wait for the next statement, which admits all of them
+ * and advances the counter by their number. Under load one round trip admits
+ * many requests; and every request is admitted by a statement that began
+ * after it arrived, so a token revoked a moment ago is refused at once and
+ * the counter stays exact: each request gets its own position in the window.
+ */
+import type { RateLimit, Scope } from "@dc/contract";
+import type { Database } from "@dc/db";
+import { type Kysely, sql } from "kysely";
+import { bearerToken, type Principal } from "../auth/bearer.ts";
+import type { Clock } from "../clock.ts";
+import { hashSecret } from "../oauth/secrets.ts";
+import { MissingScope, RateLimited, Unauthorized } from "./api-error.ts";
+import type { RateLimitState } from "./rate-limit.ts";
+
+export interface AdmissionRule {
+  readonly scope: Scope;
+  /** The counter of the operation (its class or its own name) and its limit; absent when not limited. */
+  readonly rateLimit?: { readonly subject: string; readonly limit: RateLimit } | undefined;
+}
+
+export interface Admitted {
+  readonly principal: Principal;
+  readonly rateLimit: RateLimitState | undefined;
+}
+
+/** Admits a request given its Authorization header; rejects with Unauthorized, MissingScope or RateLimited. */
+export type Admit = (authorization: string | undefined, rule: AdmissionRule) => Promise<Admitted>;
+
+interface Waiter {
+  readonly resolve: (admitted: Admitted) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+interface Batch {
+  readonly tokenHash: Buffer;
+  readonly rule: AdmissionRule;
+  waiting: Waiter[];
+  running: boolean;
+}
+
+interface AdmissionRow {
+  company_id: string | number;
+  client_pk: string | number;
+  grant_id: string | number;
+  scopes: string[];
+  counter_key: string | null;
+  count: number | null;
+}
+
+const MAX_TOKEN_LENGTH = 512;
+
+const admissionStatement = (tokenHash: Buffer, rule: AdmissionRule, now: Date, admitted: number) => {
+  const principal = sql`
+    select t.company_id, t.client_pk, t.grant_id, t.scopes
+    from oauth_access_tokens t
+    join oauth_clients c on c.id = t.client_pk
+    join oauth_grants g on g.id = t.grant_id
+    where t.token_hash = ${tokenHash}
+      and t.revoked_at is null and c.revoked_at is null and g.revoked_at is null
+      and t.expires_at > ${now.toISOString()}::timestamptz`;
+  if (rule.rateLimit === undefined) {
+    return sql<AdmissionRow>`select p.*, null::text as counter_key, null::int as count from (${principal}) p`;
+  }
+  const windowMs = rule.rateLimit.limit.windowSeconds * 1000;
+  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+  const windowEnd = new Date(windowStart.getTime() + windowMs);
+  // A request without the scope is refused before it is counted.
+  return sql<AdmissionRow>`
+    with principal as (${principal}),
+    counted as (
+      insert into rate_limit_counters (key, window_start, count, expires_at)
+      select concat('company:', p.company_id, ':', ${rule.rateLimit.subject}::text),
+             ${windowStart.toISOString()}::timestamptz, ${admitted}::int, ${windowEnd.toISOString()}::timestamptz
+      from principal p
+      where ${rule.scope}::text = any(p.scopes)
+      on conflict (key, window_start) do update set count = rate_limit_counters.count + excluded.count
+      returning key, window_start, count
+    )
+    select p.*, c.key as counter_key, c.count from principal p left join counted c on true`;
+};
+
+/** The outcome of the `index`-th of `admitted` requests admitted by one statement. */
+const outcome = (row: AdmissionRow | undefined, rule: AdmissionRule, now: Date, index: number, admitted: number): Admitted => {
+  if (row === undefined) throw new Unauthorized();
+  const scopes = new Set(row.scopes as Scope[]);
+  if (!scopes.has(rule.scope)) throw new MissingScope({ scope: rule.scope });
+  const principal: Principal = {
+    companyId: Number(row.company_id),
+    clientPk: Number(row.client_pk),
+    grantId: Number(row.grant_id),
+    scopes,
+  };
+  if (rule.rateLimit === undefined || row.counter_key === null || row.count === null) return { principal, rateLimit: undefined };
+  const { limit } = rule.rateLimit;
+  const windowMs = limit.windowSeconds * 1000;
+  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+  const resetSeconds = Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000));
+  // The statement advanced the counter by `admitted`; this request holds one position of that run.
+  const position = row.count - admitted + 1 + index;
+  if (position > limit.requests) throw new RateLimited({ limit: limit.requests, retryAfterSeconds: resetSeconds, resetSeconds });
+  return {
+    principal,
+    rateLimit: { key: row.counter_key, windowStart, limit: limit.requests, remaining: limit.requests - position, resetSeconds },
+  };
+};
+
+export const createAdmission = (db: Kysely<Database>, clock: Clock): Admit => {
+  const batches = new Map<string, Batch>();
+
+  const run = (key: string, batch: Batch): void => {
+    const waiting = batch.waiting;
+    batch.waiting = [];
+    batch.running = true;
+    const now = clock.now();
+    admissionStatement(batch.tokenHash, batch.rule, now, waiting.length)
+      .execute(db)
+      .then(
+        ({ rows }) => {
+          waiting.forEach((waiter, index) => {
+            try {
+              waiter.resolve(outcome(rows[0], batch.rule, now, index, waiting.length));
+            } catch (error) {
+              waiter.reject(error);
+            }
+          });
+        },
+        (error: unknown) => {
+          for (const waiter of waiting) waiter.reject(error);
+        },
+      )
+      .finally(() => {
+        batch.running = false;
+        if (batch.waiting.length > 0) run(key, batch);
+        else batches.delete(key);
+      });
+  };
+
+  return (authorization, rule) => {
+    const token = bearerToken(authorization);
+    if (token === undefined || token.length > MAX_TOKEN_LENGTH) return Promise.reject(new Unauthorized());
+    const tokenHash = hashSecret(token);
+    const key = `${tokenHash.toString("base64")} ${rule.scope} ${rule.rateLimit?.subject ?? ""}`;
+    let batch = batches.get(key);
+    if (batch === undefined) {
+      batch = { tokenHash, rule, waiting: [], running: false };
+      batches.set(key, batch);
+    }
+    const admitted = new Promise<Admitted>((resolve, reject) => batch.waiting.push({ resolve, reject }));
+    if (!batch.running) run(key, batch);
+    return admitted;
+  };
+};
