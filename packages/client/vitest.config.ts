@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
@@ -6,5 +6,7 @@ export default defineConfig({
     globalSetup: ["../db/src/testing/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 90_000,
+    // `dist/` is the publishable build; the tests run the sources.
+    exclude: [...configDefaults.exclude, "dist/**"],
   },
 });

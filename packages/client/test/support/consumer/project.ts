@@ -1,0 +1,123 @@
+/**
+ * A consumer project outside the repository, built the way an integrator
+ * would get the client: `pnpm pack` of `@dc/domain` and `@dc/client` (which
+ * runs their `prepack` build, rewrites `workspace:*` to the version and
+ * applies `publishConfig`), then `npm install` of the two tarballs into a
+ * fresh directory under the system's temporary folder, where nothing from the
+ * workspace's `node_modules` is reachable.
+ */
+import { execFile } from "node:child_process";
+import { copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { delimiter, join } from "node:path";
+import { promisify } from "node:util";
+import { REPOSITORY } from "../processes.ts";
+
+/** The installed packages' manifests and where the project is. */
+export interface ConsumerProject {
+  readonly directory: string;
+  readonly manifest: (name: "@dc/domain" | "@dc/client") => Promise<PackedManifest>;
+}
+
+/** The fields of a packed package.json the test checks. */
+export interface PackedManifest {
+  readonly name: string;
+  readonly version: string;
+  readonly exports: unknown;
+  readonly types?: string;
+  readonly dependencies?: Record<string, string>;
+}
+
+/**
+ * Ours, with the repository's Node 24, tsc and pnpm first on PATH (npm and
+ * the packages' prepack scripts run on them). `outside` also drops the
+ * lower-case `npm_*` and `pnpm_*` variables a package manager sets for the
+ * scripts it runs (this test's own `pnpm exec` or `npx`): npm in the
+ * consumer's project reads its configuration (npmrc files, `NPM_CONFIG_*`)
+ * as in a fresh shell, not the workspace's.
+ */
+export const environment = (outside = false): Record<string, string> => {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !(outside && /^(npm|pnpm)_/.test(key))) env[key] = value;
+  }
+  return { ...env, PATH: `${join(REPOSITORY, "node_modules", ".bin")}${delimiter}${process.env["PATH"] ?? ""}` };
+};
+
+/** Runs a command to completion; a failure carries the command's whole output. */
+export const run = async (command: string, args: ReadonlyArray<string>, cwd: string, env = environment()) => {
+  try {
+    return await promisify(execFile)(command, [...args], { cwd, env, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 });
+  } catch (error) {
+    const { stdout, stderr, code } = error as { stdout?: string; stderr?: string; code?: number | string };
+    throw new Error(`${command} ${args.join(" ")} failed (${code}) in ${cwd}\n${stdout ?? ""}\n${stderr ?? ""}`);
+  }
+};
+
+/** `pnpm pack` of the domain and the client into `destination`; resolves to the two tarballs. */
+export const packClient = async (
+  destination: string,
+): Promise<{ readonly domain: string; readonly client: string }> => {
+  await mkdir(destination, { recursive: true });
+  const pnpm = join(REPOSITORY, "node_modules", ".bin", "pnpm");
+  await run(
+    pnpm,
+    ["--filter", "@dc/domain", "--filter", "@dc/client", "pack", "--pack-destination", destination],
+    REPOSITORY,
+  );
+  const files = await readdir(destination);
+  const tarball = (prefix: string) => {
+    const found = files.filter((file) => file.startsWith(prefix) && file.endsWith(".tgz"));
+    if (found.length !== 1)
+      throw new Error(`expected one ${prefix}*.tgz in ${destination}, found ${JSON.stringify(files)}`);
+    return join(destination, found[0] as string);
+  };
+  return { domain: tarball("dc-domain-"), client: tarball("dc-client-") };
+};
+
+/**
+ * A new ESM project in `directory` depending on both tarballs, installed
+ * with npm, with `files` (from test/support/consumer) copied in. Both
+ * tarballs are direct dependencies because neither is on a registry: npm
+ * satisfies the client's `@dc/domain` requirement with the local one.
+ */
+export const createConsumerProject = async (
+  directory: string,
+  tarballs: { readonly domain: string; readonly client: string },
+  files: ReadonlyArray<string>,
+): Promise<ConsumerProject> => {
+  await mkdir(directory, { recursive: true });
+  const manifest = {
+    name: "dc-consumer",
+    version: "1.0.0",
+    private: true,
+    type: "module",
+    dependencies: { "@dc/client": `file:${tarballs.client}`, "@dc/domain": `file:${tarballs.domain}` },
+  };
+  await writeFile(join(directory, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  for (const file of files) await copyFile(join(import.meta.dirname, file), join(directory, file));
+  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], directory, environment(true));
+  return {
+    directory,
+    // What npm extracted is the tarball's package.json, unmodified.
+    manifest: async (name) =>
+      JSON.parse(await readFile(join(directory, "node_modules", name, "package.json"), "utf8")) as PackedManifest,
+  };
+};
+
+/** The consumer's tsconfig: a strict project of its own, resolving packages as Node does. */
+export const consumerTsconfig = {
+  compilerOptions: {
+    target: "ES2023",
+    lib: ["ES2023", "DOM"],
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    // The published declarations (and those of effect and openapi-fetch) are checked too.
+    skipLibCheck: false,
+    types: [],
+    noEmit: true,
+  },
+  files: ["typed.ts"],
+};
