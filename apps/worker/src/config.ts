@@ -24,6 +24,7 @@ const Environment = Schema.Struct({
   LOG_LEVEL: Schema.optionalWith(LogLevel, { default: () => "info" as const }),
   ID_ENCRYPTION_KEY: Schema.optional(Schema.String.pipe(Schema.minLength(32))),
   WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: Schema.optional(Schema.Literal("true", "false")),
+  WORKER_METRICS_PORT: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 65_535))),
 });
 
 /** The api's development default too: both processes must share the key (webhook secrets are sealed with it). */
@@ -51,6 +52,12 @@ export interface Config {
    * production, false in production (docs/decisions/0454).
    */
   readonly webhooksAllowPrivateDestinations: boolean;
+  /**
+   * Port of the `/metrics` and `/healthz` server (`WORKER_METRICS_PORT`; 0: a
+   * free port, logged). Unset: no server, so several workers can share a host
+   * (docs/decisions/0359; the worker image sets 9464).
+   */
+  readonly metricsPort: number | undefined;
 }
 
 /** The environment cannot run a worker; `message` names every offending variable. */
@@ -104,5 +111,6 @@ export const loadConfig = (
       values.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS === undefined
         ? values.NODE_ENV !== "production"
         : values.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS === "true",
+    metricsPort: values.WORKER_METRICS_PORT,
   });
 };

@@ -1,5 +1,10 @@
-/** The worker as a library: start it in-process, or run the purge or a snapshot's application directly. */
+/**
+ * The worker as a library: start it in-process (optionally with metrics to
+ * serve), or run the purge or a snapshot's application directly.
+ */
 export { type Clock, fixedClock, systemClock } from "./clock.ts";
+export { createWorkerMetrics, type WorkerMetrics } from "./observability/metrics.ts";
+export { type MetricsServer, startMetricsServer } from "./observability/server.ts";
 export { type ApplyOutcome, applySnapshot } from "./snapshots/apply-snapshot.ts";
 export { type PurgeCounts, purgeExpired } from "./tasks/purge-expired.ts";
 export { type RunningWorker, type StartWorkerOptions, startWorker } from "./worker.ts";

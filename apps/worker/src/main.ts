@@ -1,7 +1,8 @@
 /**
- * The deployable worker process: configuration, database (the embedded one in
- * development), migrations in development only (production migrates as an
- * explicit release step), the worker, and a graceful stop on SIGTERM/SIGINT.
+ * The deployable worker process: configuration, the metrics server,
+ * database (the embedded one in development), migrations in development only
+ * (production migrates as an explicit release step), the worker, and a
+ * graceful stop on SIGTERM/SIGINT.
  */
 import { createDatabase, type DatabaseHandle, makeIds, migrateAll, resolveDevelopmentDatabase } from "@dc/db";
 import { Either } from "effect";
@@ -9,6 +10,8 @@ import type { Logger } from "pino";
 import { systemClock } from "./clock.ts";
 import { type Config, loadConfig } from "./config.ts";
 import { createLogger } from "./logger.ts";
+import { createWorkerMetrics } from "./observability/metrics.ts";
+import { type MetricsServer, startMetricsServer } from "./observability/server.ts";
 import { type RunningWorker, startWorker } from "./worker.ts";
 
 const SIGNALS = ["SIGTERM", "SIGINT"] as const;
@@ -21,6 +24,7 @@ if (Either.isLeft(loaded)) {
 const config: Config = loaded.right;
 const logger: Logger = createLogger(config.logLevel);
 
+let metricsServer: MetricsServer | undefined;
 let database: DatabaseHandle | undefined;
 let worker: RunningWorker | undefined;
 let starting = true;
@@ -37,6 +41,13 @@ const shutdown = async (code: number): Promise<never> => {
       logger.error({ err: error }, "worker did not stop cleanly");
       exitCode = 1;
     }
+  }
+  // Closed after the worker, so the jobs still running during a long stop stay observable.
+  try {
+    await metricsServer?.close();
+  } catch (error) {
+    logger.error({ err: error }, "metrics server did not close cleanly");
+    exitCode = 1;
   }
   try {
     await database?.stop();
@@ -66,6 +77,11 @@ for (const signal of SIGNALS) {
 }
 
 const start = async (): Promise<RunningWorker> => {
+  const metrics = createWorkerMetrics(logger);
+  // First: a port in use fails the start before anything else is set up.
+  if (config.metricsPort !== undefined) {
+    metricsServer = await startMetricsServer({ registry: metrics.registry, port: config.metricsPort, logger });
+  }
   database = await resolveDevelopmentDatabase({
     DATABASE_URL: config.databaseUrl,
     EMBEDDED_PG_PORT: config.embeddedPostgresPort?.toString(),
@@ -85,6 +101,7 @@ const start = async (): Promise<RunningWorker> => {
     logger,
     ids: makeIds(config.idEncryptionKey),
     staleLockSeconds: config.staleLockSeconds,
+    metrics,
     webhooks: {
       idEncryptionKey: config.idEncryptionKey,
       allowPrivateDestinations: config.webhooksAllowPrivateDestinations,
@@ -104,6 +121,7 @@ logger.info(
   {
     concurrency: config.concurrency,
     staleLockSeconds: config.staleLockSeconds,
+    metricsPort: metricsServer?.port ?? null,
     embeddedDatabase: database?.owned ?? false,
   },
   "worker started",

@@ -7,16 +7,18 @@ import type { TaskList } from "graphile-worker";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { Clock } from "./clock.ts";
+import type { WorkerMetrics } from "./observability/metrics.ts";
 import { APPLY_SNAPSHOT, applySnapshotTask } from "./tasks/apply-snapshot.ts";
 import { PURGE_EXPIRED, purgeExpiredTask } from "./tasks/purge-expired.ts";
 import { DELIVER_WEBHOOK, deliverWebhookTask } from "./tasks/deliver-webhook.ts";
 import type { WebhookDeliverySettings } from "./webhooks/settings.ts";
 
-/** What tasks may use: the database, the time, the log, the id codec. */
+/** What tasks may use: the database, the time, the log, the metrics, the id codec. */
 export interface TaskDependencies {
   readonly db: Kysely<Database>;
   readonly clock: Clock;
   readonly logger: Logger;
+  readonly metrics: WorkerMetrics;
   /** The public id codec (`makeIds(ID_ENCRYPTION_KEY)`): webhook payloads carry the ids the api returns. */
   readonly ids: EventIds;
   /** Webhook delivery; without it, `deliver_webhook` jobs wait for a worker that has it. */

@@ -8,6 +8,7 @@ import { run, type WorkerEvents } from "graphile-worker";
 import type { Logger } from "pino";
 import type { Clock } from "./clock.ts";
 import { cronItems } from "./crontab.ts";
+import { createWorkerMetrics, type WorkerMetrics } from "./observability/metrics.ts";
 import { announceLiveness, sweepIntervalMs, sweepStaleLocks } from "./stale-locks.ts";
 import { buildTaskList } from "./task-list.ts";
 import { toWorkerLogger } from "./worker-logger.ts";
@@ -32,6 +33,11 @@ export interface StartWorkerOptions {
   readonly staleLockSeconds?: number;
   /** Webhook delivery settings; without them this worker runs no `deliver_webhook` job. */
   readonly webhooks?: WebhookDeliverySettings;
+  /**
+   * Where the runs are recorded (serve its registry with
+   * observability/server.ts). Default: a registry of its own, not served.
+   */
+  readonly metrics?: WorkerMetrics;
 }
 
 export interface RunningWorker {
@@ -53,10 +59,13 @@ export interface RunningWorker {
  */
 export const startWorker = async (options: StartWorkerOptions): Promise<RunningWorker> => {
   const { connectionString, concurrency, clock, logger, ids, staleLockSeconds = 300 } = options;
-  // Each job holds at most one connection of this pool at a time.
+  const metrics = options.metrics ?? createWorkerMetrics(logger);
+  // Each job holds at most one connection of this pool at a time; the spare
+  // one serves the stale-lock sweep and metrics scrapes.
   const db = createDatabase({ connectionString, max: concurrency + 1, applicationName: "dc-worker" });
   const events: WorkerEvents = new EventEmitter();
   const liveness = announceLiveness(events, connectionString, logger);
+  const detachMetrics = metrics.attach(events, db);
   const runner = await run({
     connectionString,
     concurrency,
@@ -68,6 +77,7 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
       db,
       clock,
       logger,
+      metrics,
       ids,
       ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
     }),
@@ -79,6 +89,7 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
     // flushed on shutdown; a delay of 0 batches nothing.
     preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
   }).catch(async (error: unknown) => {
+    detachMetrics();
     await liveness.stop();
     await db.destroy();
     throw error;
@@ -100,6 +111,7 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
       // The runner already stopped itself after a failure, reported through `finished`.
       await runner.promise.catch(() => undefined);
     } finally {
+      detachMetrics();
       await liveness.stop();
       await db.destroy();
     }

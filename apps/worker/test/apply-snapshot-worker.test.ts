@@ -4,10 +4,12 @@ import type { JobHelpers } from "graphile-worker";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../src/clock.ts";
+import { createWorkerMetrics } from "../src/observability/metrics.ts";
 import { LIVENESS_PREFIX, unlockStaleWorkers } from "../src/stale-locks.ts";
 import { applySnapshotTask } from "../src/tasks/apply-snapshot.ts";
 import { type RunningWorker, startWorker } from "../src/worker.ts";
 import { captureLogger } from "./log-capture.ts";
+import { sample } from "./metrics-text.ts";
 import {
   accountRow as row,
   debtBy,
@@ -161,7 +163,8 @@ describe("apply_snapshot through the real worker", () => {
 });
 
 describe("apply_snapshot on database errors", () => {
-  const task = applySnapshotTask({ db, clock: fixedClock(now), logger, ids: testIds });
+  const metrics = createWorkerMetrics(logger);
+  const task = applySnapshotTask({ db, clock: fixedClock(now), logger, metrics, ids: testIds });
   const helpers = (attempts: number): JobHelpers =>
     ({ job: { id: "42", task_identifier: "apply_snapshot", attempts, max_attempts: 10 } }) as unknown as JobHelpers;
 
@@ -185,6 +188,12 @@ describe("apply_snapshot on database errors", () => {
         failure: { code: "processing_error", error_count: 0 },
       });
       expect(await fingerprint(db, campaign.companyId)).toBe(before);
+      const text = await metrics.registry.metrics();
+      expect(sample(text, 'snapshot_apply_total{outcome="completed"}')).toBe(1);
+      expect(sample(text, 'snapshot_apply_total{outcome="retry"}')).toBe(2);
+      expect(sample(text, 'snapshot_apply_total{outcome="failed"}')).toBe(1);
+      expect(sample(text, 'snapshot_apply_failures_total{code="processing_error"}')).toBe(1);
+      expect(sample(text, 'snapshot_apply_duration_seconds_count{outcome="retry"}')).toBe(2);
     } finally {
       await sql`drop trigger fail_payments on payments`.execute(db);
       await sql`drop function fail_payments()`.execute(db);

@@ -14,6 +14,7 @@ describe("loadConfig", () => {
         logLevel: "info",
         idEncryptionKey: new TextEncoder().encode("development-only-id-encryption-key-do-not-use-in-production"),
         webhooksAllowPrivateDestinations: true,
+        metricsPort: undefined,
       }),
     );
   });
@@ -25,6 +26,7 @@ describe("loadConfig", () => {
       WORKER_CONCURRENCY: "12",
       WORKER_STALE_LOCK_SECONDS: "0",
       LOG_LEVEL: "debug",
+      WORKER_METRICS_PORT: "9100",
       EMBEDDED_PG_PORT: "",
       ID_ENCRYPTION_KEY: "production-id-encryption-key-of-at-least-32-bytes",
     });
@@ -38,6 +40,7 @@ describe("loadConfig", () => {
         logLevel: "debug",
         idEncryptionKey: new TextEncoder().encode("production-id-encryption-key-of-at-least-32-bytes"),
         webhooksAllowPrivateDestinations: false,
+        metricsPort: 9100,
       }),
     );
   });
@@ -74,6 +77,15 @@ describe("loadConfig", () => {
   it("bounds WORKER_STALE_LOCK_SECONDS by graphile-worker's own 4-hour reset", () => {
     const config = loadConfig({ WORKER_STALE_LOCK_SECONDS: "14401" });
     expect(Either.isLeft(config) && config.left.message).toContain("WORKER_STALE_LOCK_SECONDS");
+  });
+
+  it("reads WORKER_METRICS_PORT 0 as a free port, and refuses a port out of range", () => {
+    const anyPort = loadConfig({ WORKER_METRICS_PORT: "0" });
+    expect(Either.isRight(anyPort) && anyPort.right.metricsPort).toBe(0);
+    for (const port of ["65536", "-1", "9464.5", "metrics"]) {
+      const invalid = loadConfig({ WORKER_METRICS_PORT: port });
+      expect(Either.isLeft(invalid) && invalid.left.message).toContain("WORKER_METRICS_PORT");
+    }
   });
 
   it("rejects a fractional concurrency", () => {

@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { silentWorkerLogger } from "@dc/db";
 import { useTestDatabase } from "@dc/db/testing";
 import { quickAddJob } from "graphile-worker";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
+import { sample } from "./metrics-text.ts";
 import { waitFor } from "./wait-for.ts";
 
 const { db, url } = await useTestDatabase();
@@ -24,7 +26,8 @@ const running: ChildProcess[] = [];
 
 const spawnMain = (overrides: Record<string, string>): MainProcess => {
   const env: Record<string, string | undefined> = { ...process.env };
-  for (const key of ["DATABASE_URL", "NODE_ENV", "LOG_LEVEL", "WORKER_CONCURRENCY", "EMBEDDED_PG_PORT"]) delete env[key];
+  const own = ["DATABASE_URL", "NODE_ENV", "LOG_LEVEL", "WORKER_CONCURRENCY", "EMBEDDED_PG_PORT", "WORKER_METRICS_PORT"];
+  for (const key of own) delete env[key];
   const child = spawn(process.execPath, ["src/main.ts"], {
     cwd: appDirectory,
     env: { ...env, ...overrides },
@@ -115,6 +118,7 @@ describe("node src/main.ts", () => {
       service: "worker",
       level: 30,
       concurrency: 4,
+      metricsPort: null,
       embeddedDatabase: false,
     });
     expect(main.strayLines).toEqual([]);
@@ -158,6 +162,45 @@ describe("node src/main.ts", () => {
     }
     expect(messages(main)).toContain("second signal during shutdown: exiting now");
     expect(messages(main)).not.toContain("worker stopped");
+  });
+
+  it("serves its metrics on WORKER_METRICS_PORT (0: a free port, logged) until it stops", async () => {
+    const main = spawnMain({ DATABASE_URL: url, NODE_ENV: "development", WORKER_METRICS_PORT: "0" });
+    await waitForLog(main, "worker started");
+    const port = Number(main.records.find((record) => record["msg"] === "worker started")?.["metricsPort"]);
+    expect(port).toBeGreaterThan(0);
+    const job = await addPurgeJob();
+    const text = await waitFor("the purge job to be counted", async () => {
+      const response = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
+      const body = await response.text();
+      return (sample(body, 'worker_jobs_total{task="purge_expired",outcome="success"}') ?? 0) >= 1 ? body : undefined;
+    });
+    expect(await jobIds()).not.toContain(job);
+    expect(text).toContain("# TYPE snapshot_apply_duration_seconds histogram");
+    expect(text).toContain("# TYPE job_queue_depth gauge");
+    expect(text).toContain("process_resident_memory_bytes");
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect([health.status, await health.json()]).toEqual([200, { status: "ok" }]);
+
+    main.child.kill("SIGTERM");
+    expect(await main.exited).toEqual({ code: 0, signal: null });
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+  });
+
+  it("exits 1 with a fatal log when WORKER_METRICS_PORT is in use", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, resolve));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const main = spawnMain({ DATABASE_URL: url, NODE_ENV: "development", WORKER_METRICS_PORT: String(port) });
+      expect(await main.exited).toEqual({ code: 1, signal: null });
+      expect(main.records.map((record) => [record["level"], record["msg"]])).toEqual([[60, "worker failed to start"]]);
+      expect(main.records[0]).toMatchObject({ err: { code: "EADDRINUSE" } });
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 
   it("refuses to start in production without DATABASE_URL", async () => {

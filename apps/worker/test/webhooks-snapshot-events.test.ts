@@ -14,6 +14,7 @@ import { sql } from "kysely";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { fixedClock } from "../src/clock.ts";
+import { createWorkerMetrics } from "../src/observability/metrics.ts";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
 import { applySnapshotTask } from "../src/tasks/apply-snapshot.ts";
 import {
@@ -346,7 +347,9 @@ describe("snapshots that record no debt event", () => {
     const campaign = await insertCampaign(db);
     await applyRows(campaign, seedRows, seededAt);
     await insertEndpoint(db, campaign.companyId, "https://hooks.example.com/all");
-    const task = applySnapshotTask({ db, clock: fixedClock(now), logger: pino({ level: "silent" }), ids: testIds });
+    const logger = pino({ level: "silent" });
+    const metrics = createWorkerMetrics(logger);
+    const task = applySnapshotTask({ db, clock: fixedClock(now), logger, metrics, ids: testIds });
     const helpers = (attempts: number): JobHelpers =>
       ({ job: { id: "7", task_identifier: "apply_snapshot", attempts, max_attempts: 10 } }) as unknown as JobHelpers;
     await sql`create function fail_debts() returns trigger language plpgsql as $$

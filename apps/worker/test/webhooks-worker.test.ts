@@ -10,7 +10,9 @@ import { makeIds, recordEvent } from "@dc/db";
 import { useTestDatabase } from "@dc/db/testing";
 import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
+import { createWorkerMetrics } from "../src/observability/metrics.ts";
 import { type RunningWorker, startWorker } from "../src/worker.ts";
+import { sample } from "./metrics-text.ts";
 import { waitFor } from "./wait-for.ts";
 import {
   type Answer,
@@ -29,6 +31,7 @@ const receiver = await startReceiver();
 // Ten seconds behind real time: a retry scheduled 5 s after an attempt is already due, so nothing sleeps.
 const clock = { now: () => new Date(Date.now() - 10_000) };
 let worker: RunningWorker | undefined;
+const metrics = createWorkerMetrics(pino({ level: "silent" }));
 afterAll(async () => {
   await worker?.stop();
   await receiver.close();
@@ -41,6 +44,7 @@ const start = async () => {
     clock,
     logger: pino({ level: "silent" }),
     ids: makeIds(TEST_MASTER_KEY),
+    metrics,
     webhooks: { idEncryptionKey: TEST_MASTER_KEY, allowPrivateDestinations: true, random: () => 0.5 },
   });
 };
@@ -81,6 +85,9 @@ describe("the worker", () => {
     await waitFor("the job to complete", async () =>
       (await deliveryJobs(db)).some((job) => job.key === `webhook_delivery:${delivery!.id}`) ? undefined : true,
     );
+    const text = await metrics.registry.metrics();
+    expect(sample(text, 'webhook_deliveries_total{outcome="succeeded"}')).toBe(1);
+    expect(sample(text, 'worker_jobs_total{task="deliver_webhook",outcome="success"}')).toBe(1);
   });
 
   it("sends nothing for a rolled-back change", async () => {

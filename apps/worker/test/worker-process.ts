@@ -22,6 +22,7 @@ export const spawnWorker = (env: Record<string, string>): WorkerProcess => {
     "WORKER_CONCURRENCY",
     "EMBEDDED_PG_PORT",
     "WORKER_STALE_LOCK_SECONDS",
+    "WORKER_METRICS_PORT",
   ]) {
     delete base[key];
   }

@@ -13,6 +13,7 @@ import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import { defineTask } from "../define-task.ts";
+import type { WorkerMetrics } from "../observability/metrics.ts";
 import { deliverWebhook } from "../webhooks/deliver.ts";
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, type WebhookDeliverySettings } from "../webhooks/settings.ts";
 
@@ -27,14 +28,16 @@ export interface DeliverWebhookDependencies {
   readonly db: Kysely<Database>;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Counts each run's delivery outcome; a run that throws is counted by the job metrics instead. */
+  readonly metrics: WorkerMetrics;
 }
 
 /** The `deliver_webhook` task. */
-export const deliverWebhookTask = ({ db, clock, logger }: DeliverWebhookDependencies, settings: WebhookDeliverySettings): Task => {
+export const deliverWebhookTask = ({ db, clock, logger, metrics }: DeliverWebhookDependencies, settings: WebhookDeliverySettings): Task => {
   const secrets = makeWebhookSecretBox(settings.idEncryptionKey);
   const log = logger.child({ task: DELIVER_WEBHOOK });
   return defineTask(DeliverWebhookPayload, logger, async ({ company_id: companyId, delivery_id: deliveryId }, helpers) => {
-    await deliverWebhook(
+    const report = await deliverWebhook(
       {
         db,
         clock,
@@ -47,5 +50,6 @@ export const deliverWebhookTask = ({ db, clock, logger }: DeliverWebhookDependen
       },
       { companyId, deliveryId },
     );
+    metrics.countWebhookDelivery(report.outcome);
   });
 };
