@@ -42,6 +42,11 @@ export const createPool = (options: PoolOptions): pg.Pool => {
   // Without a listener, an idle connection terminated by the server (a PostgreSQL
   // restart) would crash the process; the pool already discards the client.
   pool.on("error", options.onIdleConnectionError ?? (() => {}));
+  // The pool listens only to idle clients. A checked-out client whose server
+  // session ends between two queries (inside a transaction, say) emits `error`
+  // with no listener, which would crash the process too. Its user learns of it
+  // from its next query, which fails; the pool then discards the client.
+  pool.on("connect", (client) => client.on("error", () => {}));
   return pool;
 };
 

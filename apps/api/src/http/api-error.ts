@@ -200,8 +200,9 @@ export const classifyUnexpected = (error: unknown): ApiError | undefined => {
     return new ValidationFailed({ details: { request: "a value is not valid for its field" } });
   }
   const message = (error as { message?: unknown }).message;
-  // node-postgres: no connection in time, the server ended the session, or a query on a client whose session already ended.
-  if (typeof message === "string" && /timeout exceeded when trying to connect|Connection terminated|is not queryable/i.test(message)) {
+  // node-postgres: no connection in time, the server ended the session, or a query on a client whose session ended.
+  const unreachable = /timeout exceeded when trying to connect|Connection terminated|is not queryable/i;
+  if (typeof message === "string" && unreachable.test(message)) {
     return new ServiceUnavailable();
   }
   return undefined;

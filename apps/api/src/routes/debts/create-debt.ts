@@ -19,11 +19,14 @@ export const createDebt: HandlerOf<Endpoints["createDebt"]> = async ({ body, pri
   const [outcome] = await prepareDebts(services, companyId, [{ index: 0, tempId: null, body }], {});
   if (outcome === undefined || outcome.kind === "skipped") throw duplicate();
   if (outcome.kind === "failed") throw new ValidationFailed({ details: outcome.details });
-  const [written] = await services.db
-    .transaction()
-    .execute((trx) => writeDebts(trx, services.ids, companyId, services.clock.now(), [outcome], null));
+  // The reply is read in the write's transaction: a failure after the commit (the
+  // database going away) would answer 503 for a stored debt, whose retry then gets 409.
+  const { written, found } = await services.db.transaction().execute(async (trx) => {
+    const [entry] = await writeDebts(trx, services.ids, companyId, services.clock.now(), [outcome], null);
+    const view = entry?.inserted === true ? await findDebtView(trx, companyId, entry.debtId) : undefined;
+    return { written: entry, found: view };
+  });
   if (written === undefined || !written.inserted) throw duplicate();
-  const found = await findDebtView(services.db, companyId, written.debtId);
   if (found === undefined) throw new Error(`debt ${written.debtId} vanished after its creation`);
   return {
     body: {
