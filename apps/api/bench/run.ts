@@ -7,13 +7,12 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
-import { createDatabase, migrateAll, repositoryRoot, startEmbeddedPostgres, withDatabaseName } from "@dc/db";
-import { sql } from "kysely";
+import { repositoryRoot } from "@dc/db";
 import { makeIds } from "../src/ids.ts";
 import { runScenario, sequentialLatency, type LoadResult } from "./load.ts";
+import { fetchToken, freePort, rssOf, type Service, startApiService, startBenchDatabase, waitForLine } from "./processes.ts";
 import { writeSection } from "./report.ts";
 import { seed } from "./seed.ts";
 
@@ -21,65 +20,22 @@ const root = repositoryRoot();
 const duration = Number(process.env["BENCH_DURATION_SECONDS"] ?? 15);
 const ID_KEY = randomBytes(36).toString("base64");
 
-const waitForLine = (child: ChildProcess, pattern: RegExp): Promise<void> =>
-  new Promise((resolve, reject) => {
-    let buffer = "";
-    const onData = (chunk: Buffer) => {
-      buffer += chunk.toString();
-      if (pattern.test(buffer)) resolve();
-    };
-    child.stdout?.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`process exited (${code}) before ready: ${buffer.slice(-2000)}`)));
-  });
-
-const rssOf = (pid: number) => {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rssMb: Math.round(kb("VmRSS") / 1024), peakMb: Math.round(kb("VmHWM") / 1024) };
-};
-
 const main = async () => {
-  const server =
-    process.env["BENCH_DATABASE_URL"] !== undefined
-      ? { url: process.env["BENCH_DATABASE_URL"], stop: async () => {} }
-      : await startEmbeddedPostgres({ dataDir: join(tmpdir(), `dc-bench-${randomBytes(4).toString("hex")}`), port: 54400 + Math.floor(Math.random() * 500), ephemeral: true });
-  const admin = createDatabase({ connectionString: server.url, max: 1 });
-  const name = `bench_${randomBytes(4).toString("hex")}`;
-  await sql`create database ${sql.id(name)}`.execute(admin);
-  const url = withDatabaseName(server.url, name);
-  const db = createDatabase({ connectionString: url, max: 4 });
+  const database = await startBenchDatabase();
+  const { db, url } = database;
   const children: ChildProcess[] = [];
+  let api: (Service & { readonly url: string }) | undefined;
   try {
-    await migrateAll(db, url);
     const ids = makeIds(new TextEncoder().encode(ID_KEY));
     const seeded = await seed(db, ids);
 
-    const apiPort = 3900 + Math.floor(Math.random() * 90);
-    const api = spawn(process.execPath, [join(root, "apps/api/src/main.ts")], {
-      env: { ...process.env, NODE_ENV: "production", DATABASE_URL: url, ID_ENCRYPTION_KEY: ID_KEY, PORT: String(apiPort), HOST: "127.0.0.1", LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "1000000" },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    children.push(api);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    for (let attempt = 0; ; attempt++) {
-      try {
-        if ((await fetch(`http://127.0.0.1:${apiPort}/healthz`)).ok) break;
-      } catch {
-        if (attempt > 100) throw new Error("api did not start");
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const base = `http://127.0.0.1:${apiPort}`;
+    const apiPort = await freePort();
+    api = await startApiService({ databaseUrl: url, idKey: ID_KEY, port: apiPort, rateLimitScale: 1_000_000 });
+    const base = api.url;
     const tenant = seeded.tenants[0]!;
-    const tokenResponse = await fetch(`${base}/oauth/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "client_credentials", client_id: tenant.client_id, client_secret: tenant.client_secret }),
-    });
-    const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
-    const auth = { authorization: `Bearer ${token}` };
+    const auth = { authorization: `Bearer ${await fetchToken(base, tenant)}` };
 
-    const naivePort = apiPort + 100;
+    const naivePort = await freePort();
     const naive = spawn(process.execPath, [join(root, "apps/api/bench/naive-server.ts"), url, String(naivePort)], { stdio: ["ignore", "pipe", "inherit"] });
     children.push(naive);
     await waitForLine(naive, /ready/);
@@ -118,7 +74,7 @@ const main = async () => {
     const batch = await sequentialLatency(7, () => fetch(`${base}/external-api/v1/debts/batch`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: batchBody }));
     process.stdout.write(`POST /debts/batch with 1,000 debts: p50 ${batch.p50} ms (7 runs), failures ${batch.failures}\n`);
 
-    const memory = rssOf(api.pid!);
+    const memory = rssOf(api.pid);
     process.stdout.write(`api RSS ${memory.rssMb} MB, peak ${memory.peakMb} MB\n`);
 
     const ratio = (value: number, floor: number) => (floor === 0 ? "n/a" : `${(value / floor).toFixed(2)}x`);
@@ -147,10 +103,8 @@ const main = async () => {
     );
   } finally {
     for (const child of children) child.kill("SIGTERM");
-    await db.destroy();
-    await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin).catch(() => {});
-    await admin.destroy();
-    await server.stop();
+    await api?.stop();
+    await database.close();
   }
 };
 
