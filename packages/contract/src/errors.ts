@@ -44,6 +44,11 @@ export const errorCases = {
     "too_many_concurrent_requests",
   ),
   internal: api(500, messages.internal, "Unexpected server failure (the response carries no internals)"),
+  serviceUnavailable: api(
+    503,
+    messages.serviceUnavailable,
+    "The database is unreachable or restarting: nothing was written; retry after `Retry-After`",
+  ),
 } as const;
 
 /** The errors every bearer-protected operation can answer. */
@@ -53,4 +58,5 @@ export const protectedErrors = (scope: string): ReadonlyArray<ErrorCase> => [
   errorCases.rateLimited,
   errorCases.tooManyConcurrentRequests,
   errorCases.internal,
+  errorCases.serviceUnavailable,
 ];

@@ -2,7 +2,7 @@
  * Wire formats of contract 2.1: handlers hold Dates, the wire holds strings.
  * Each schema decodes the string form and encodes a Date to exactly that form.
  */
-import { ParseResult, Schema } from "effect";
+import { type FastCheck, ParseResult, Schema } from "effect";
 
 const pad = (value: number, width = 2) => String(value).padStart(width, "0");
 const datePart = (date: Date) => `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
@@ -62,12 +62,22 @@ export const UtcDateTime = dateFromString("", "ISO 8601 UTC date-time", formatUt
   jsonSchema: { type: "string", format: "date-time", examples: ["2026-11-21T16:03:18.123Z"] },
 });
 
+/** Real instants between 1970 and 2100, for generated examples (property tests, fuzzing). */
+const plausibleDates = (fc: typeof FastCheck) =>
+  fc.date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true });
+
 /** A plain calendar date `YYYY-MM-DD`, kept as a string on both sides. */
 export const PlainDate = Schema.String.pipe(
   Schema.filter((value) => isPlainDate(value) || "expected a date YYYY-MM-DD"),
-).annotations({ jsonSchema: { type: "string", format: "date", examples: ["2026-11-21"] } });
+).annotations({
+  jsonSchema: { type: "string", format: "date", examples: ["2026-11-21"] },
+  arbitrary: () => (fc) => plausibleDates(fc).map(datePart),
+});
 
 /** An ISO 8601 date-time string accepted in requests (any offset), kept as a string. */
 export const IsoDateTimeInput = Schema.String.pipe(
   Schema.filter((value) => isIsoDateTime(value) || "expected an ISO 8601 date-time with offset, e.g. 2026-11-21T16:03:18+00:00"),
-).annotations({ jsonSchema: { type: "string", format: "date-time", examples: ["2026-11-21T16:03:18+00:00"] } });
+).annotations({
+  jsonSchema: { type: "string", format: "date-time", examples: ["2026-11-21T16:03:18+00:00"] },
+  arbitrary: () => (fc) => plausibleDates(fc).map(formatIsoOffset),
+});

@@ -11,6 +11,7 @@ import type { AppServices } from "../services.ts";
 import { type Admit, type AdmissionRule, createAdmission } from "./admission.ts";
 import { OAuthFailure } from "./api-error.ts";
 import { decodeOrFail } from "./decode.ts";
+import { compileReplyEncoder } from "./encode-reply.ts";
 import type { Handlers, Reply } from "./handler.ts";
 import type { InFlight } from "./in-flight.ts";
 import { rateLimitHeaders, refundRateLimit } from "./rate-limit.ts";
@@ -120,7 +121,7 @@ export const buildRouter = (services: AppServices, handlers: Handlers, inFlight:
       endpoint,
       handler: handlers[operationId as keyof Handlers] as AnyHandler,
       admission: admissionRule(endpoint, services.config.rateLimitScale),
-      encodeReply: Schema.encodeUnknownSync(endpoint.success.schema),
+      encodeReply: compileReplyEncoder(endpoint.success.schema),
     };
     router.register(koaPath(endpoint.path), [endpoint.method.toUpperCase()], (ctx) => runOperation(ctx, dependencies, operation));
   }

@@ -3242,6 +3242,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getCompanyStatistics: {
@@ -3300,6 +3309,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3372,6 +3390,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listCompanyUsers: {
@@ -3435,6 +3462,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3513,6 +3549,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3617,6 +3662,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listFollowupsByDebt: {
@@ -3705,6 +3759,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getFollowup: {
@@ -3766,6 +3829,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3873,6 +3945,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     patchFollowup: {
@@ -3966,6 +4047,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4113,6 +4203,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listTodos: {
@@ -4176,6 +4275,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4253,6 +4361,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listDebtors: {
@@ -4316,6 +4433,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4391,6 +4517,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listCreditors: {
@@ -4454,6 +4589,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4549,6 +4693,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getCreditor: {
@@ -4610,6 +4763,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4717,6 +4879,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     patchCreditor: {
@@ -4817,6 +4988,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listDebts: {
@@ -4893,6 +5073,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4997,6 +5186,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     createDebtsBatch: {
@@ -5078,6 +5276,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5180,6 +5387,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listDebtsByCreditorAlias: {
@@ -5268,6 +5484,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5370,6 +5595,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getDebt: {
@@ -5431,6 +5665,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5547,6 +5790,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     deleteDebt: {
@@ -5608,6 +5860,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5724,6 +5985,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listDebtPayments: {
@@ -5804,6 +6074,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getSnapshot: {
@@ -5876,6 +6155,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6012,6 +6300,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     startStagedSnapshot: {
@@ -6125,6 +6422,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6263,6 +6569,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     finalizeSnapshot: {
@@ -6369,6 +6684,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listWebhookEndpoints: {
@@ -6432,6 +6756,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6536,6 +6869,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getWebhookEndpoint: {
@@ -6604,6 +6946,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     deleteWebhookEndpoint: {
@@ -6665,6 +7016,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6772,6 +7132,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     rotateWebhookSecret: {
@@ -6845,6 +7214,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6936,6 +7314,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     replayFailedWebhookDeliveries: {
@@ -7006,6 +7393,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7086,6 +7482,15 @@ export interface operations {
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,137 @@
+/**
+ * The encoder of a success schema, compiled once per operation from the
+ * schema's AST (docs/decisions/0014): it keeps exactly the declared
+ * properties of every object (an extra field of a row never reaches the
+ * wire), applies each field's wire format (dates), and passes primitives
+ * through without re-checking them. Where the AST holds something it does
+ * not specialise (index signatures, unions of objects, effectful
+ * transformations), that subtree is encoded by Effect itself, so the output
+ * is always Effect's. A property test holds the two equal for every
+ * operation of the contract.
+ */
+import { Either, ParseResult, Schema, SchemaAST as AST } from "effect";
+
+type Encode = (value: unknown) => unknown;
+
+const identity: Encode = (value) => value;
+
+const byEffect = (ast: AST.AST): Encode => ParseResult.encodeUnknownSync(Schema.make(ast)) as Encode;
+
+/** Whether the node's encoded form is the value itself (no transformation below, no object to trim). */
+const isPlain = (ast: AST.AST): boolean => {
+  switch (ast._tag) {
+    case "Literal":
+    case "UniqueSymbol":
+    case "UndefinedKeyword":
+    case "VoidKeyword":
+    case "NeverKeyword":
+    case "StringKeyword":
+    case "NumberKeyword":
+    case "BooleanKeyword":
+    case "BigIntKeyword":
+    case "SymbolKeyword":
+    case "Enums":
+    case "TemplateLiteral":
+      return true;
+    case "Refinement":
+      return isPlain(ast.from);
+    case "Union":
+      return ast.types.every(isPlain);
+    default:
+      return false;
+  }
+};
+
+/** `Record<string, unknown>` (free-form metadata): its own string keys, copied as Effect copies them. */
+const isFreeRecord = (ast: AST.TypeLiteral): boolean =>
+  ast.propertySignatures.length === 0 &&
+  ast.indexSignatures.length > 0 &&
+  ast.indexSignatures.every(
+    (signature) =>
+      signature.parameter._tag === "StringKeyword" &&
+      (signature.type._tag === "UnknownKeyword" || signature.type._tag === "AnyKeyword"),
+  );
+
+const compile = (ast: AST.AST): Encode => {
+  if (isPlain(ast)) return identity;
+  switch (ast._tag) {
+    // The value was produced by a typed handler: refinements are not re-checked here (the tests check every reply against the document).
+    case "Refinement":
+      return compile(ast.from);
+    case "Suspend": {
+      let inner: Encode | undefined;
+      return (value) => (inner ??= compile(ast.f()))(value);
+    }
+    case "TypeLiteral":
+      if (isFreeRecord(ast)) return copyRecord(ast);
+      return ast.indexSignatures.length > 0 ? byEffect(ast) : compileObject(ast);
+    case "TupleType":
+      return compileArray(ast);
+    case "Union":
+      return compileUnion(ast);
+    case "Transformation":
+      return compileTransformation(ast);
+    // A declaration without type parameters (a Date) encodes to itself.
+    case "Declaration":
+      return ast.typeParameters.length === 0 ? identity : byEffect(ast);
+    default:
+      return byEffect(ast);
+  }
+};
+
+const copyRecord = (ast: AST.TypeLiteral): Encode => (value) => {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return byEffect(ast)(value);
+  const output: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) output[key] = (value as Record<string, unknown>)[key];
+  return output;
+};
+
+const compileObject = (ast: AST.TypeLiteral): Encode => {
+  const properties = ast.propertySignatures.map((property) => ({
+    name: property.name,
+    encode: compile(property.type),
+  }));
+  return (value) => {
+    if (typeof value !== "object" || value === null) return byEffect(ast)(value);
+    const input = value as Record<PropertyKey, unknown>;
+    const output: Record<PropertyKey, unknown> = {};
+    for (const { name, encode } of properties) {
+      if (Object.hasOwn(input, name)) output[name] = encode(input[name]);
+    }
+    return output;
+  };
+};
+
+const compileArray = (ast: AST.TupleType): Encode => {
+  // Only homogeneous arrays (`Schema.Array`) are specialised; tuples go to Effect.
+  if (ast.elements.length > 0 || ast.rest.length !== 1) return byEffect(ast);
+  const element = compile(ast.rest[0]!.type);
+  if (element === identity) return (value) => (Array.isArray(value) ? value : byEffect(ast)(value));
+  return (value) => (Array.isArray(value) ? value.map((item) => element(item)) : byEffect(ast)(value));
+};
+
+const compileUnion = (ast: AST.Union): Encode => {
+  // `X | null` is the common case: null passes, anything else is X's.
+  const nonNull = ast.types.filter((member) => !(AST.isLiteral(member) && member.literal === null));
+  if (nonNull.length === 1 && nonNull.length < ast.types.length) {
+    const encode = compile(nonNull[0]!);
+    return (value) => (value === null ? null : encode(value));
+  }
+  return byEffect(ast);
+};
+
+const compileTransformation = (ast: AST.Transformation): Encode => {
+  const transformation = ast.transformation;
+  if (!AST.isFinalTransformation(transformation)) return byEffect(ast);
+  const to = compile(ast.to);
+  const from = compile(ast.from);
+  const fallback = byEffect(ast);
+  return (value) => {
+    // Wire formats (dates) encode purely: an Either. Anything effectful, or a failure, goes to Effect.
+    const result: unknown = transformation.encode(to(value), AST.defaultParseOption, ast, value);
+    return Either.isEither(result) && Either.isRight(result) ? from(result.right) : fallback(value);
+  };
+};
+
+/** The encoder of `schema`'s type side to its wire form. */
+export const compileReplyEncoder = <A, I>(schema: Schema.Schema<A, I>): ((value: unknown) => unknown) => compile(schema.ast);
