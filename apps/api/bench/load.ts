@@ -9,6 +9,8 @@ export interface LoadResult {
   readonly non2xx: number;
   readonly errors: number;
   readonly total: number;
+  /** Responses by status code (autocannon's counts). */
+  readonly statusCodes: Readonly<Record<string, number>>;
 }
 
 export interface Scenario {
@@ -38,6 +40,7 @@ export const runScenario = async (scenario: Scenario): Promise<LoadResult> => {
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     total: result.requests.total,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats?.count ?? 0])),
   };
 };
 

@@ -19,6 +19,7 @@ import {
   withDatabaseName,
 } from "@dc/db";
 import { type Kysely, sql } from "kysely";
+import { API_NODE_OPTIONS } from "../src/runtime.ts";
 
 const root = repositoryRoot();
 const live = new Set<ChildProcess>();
@@ -162,6 +163,7 @@ export const startApiService = async (options: ApiOptions): Promise<Service & { 
     HOST: "127.0.0.1",
     LOG_LEVEL: "warn",
     RATE_LIMIT_SCALE: String(options.rateLimitScale),
+    NODE_OPTIONS: API_NODE_OPTIONS,
     ...options.env,
   });
   const url = `http://127.0.0.1:${options.port}`;

@@ -2,10 +2,12 @@
  * Development aid: one company, one creditor with 9,000 debts, one api
  * process under `--cpu-prof`, autocannon on one URL for a few seconds.
  * Usage: node bench/profile.ts [path-and-query] [seconds] [connections]
- * Prints the throughput and writes the CPU profile under /tmp/dc-profile.
+ * Prints the throughput and the database transactions per request, and
+ * writes the CPU profile under /tmp/dc-profile.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDatabase, migrateAll, repositoryRoot, startEmbeddedPostgres } from "@dc/db";
@@ -30,9 +32,16 @@ await sql`
          'First' || g, 'Last' || g, 'debtor' || g || '@example.com', 'P-' || g, timestamptz '2026-01-01' + (g || ' minutes')::interval, now()
   from generate_series(1, 9000) g`.execute(db);
 await sql`vacuum analyze`.execute(db);
+/** The same server through its Unix-domain socket in /tmp. */
+const viaSocket = (url: string) => {
+  const parsed = new URL(url);
+  return `postgres://${parsed.username}:${parsed.password}@/${parsed.pathname.slice(1)}?host=/tmp&port=${parsed.port}`;
+};
 const port = 3990;
-const api = spawn(process.execPath, ["--cpu-prof", "--cpu-prof-dir=/tmp/dc-profile", join(root, "apps/api/src/main.ts")], {
-  env: { ...process.env, NODE_ENV: "production", DATABASE_URL: server.url, ID_ENCRYPTION_KEY: ID_KEY, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "1000000" },
+// PROFILE_NODE_FLAGS replaces the profiler flags (e.g. to try heap settings without the profiler's own memory).
+const nodeFlags = process.env["PROFILE_NODE_FLAGS"]?.split(" ").filter(Boolean) ?? ["--cpu-prof", "--cpu-prof-dir=/tmp/dc-profile"];
+const api = spawn(process.execPath, [...nodeFlags, join(root, "apps/api/src/main.ts")], {
+  env: { ...process.env, NODE_ENV: "production", DATABASE_URL: process.env["PROFILE_SOCKET"] ? viaSocket(server.url) : server.url, ID_ENCRYPTION_KEY: ID_KEY, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "1000000" },
   stdio: ["ignore", "inherit", "inherit"],
 });
 const base = `http://127.0.0.1:${port}`;
@@ -44,6 +53,8 @@ for (let attempt = 0; ; attempt++) {
   }
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
+const rss = () => /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${api.pid}/status`, "utf8"))?.[1];
+process.stdout.write(`api RSS at start: ${Number(rss()) >> 10} MB\n`);
 const tokenResponse = await fetch(`${base}/oauth/token`, {
   method: "POST",
   headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -52,8 +63,13 @@ const tokenResponse = await fetch(`${base}/oauth/token`, {
 const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
 const url = base + pathArg.replace("{creditor}", tenant.creditor_id);
 await runScenario({ name: "warm-up", url, headers: { authorization: `Bearer ${token}` }, durationSeconds: 2, connections: Number(connectionsArg) });
+const commits = async () =>
+  Number((await sql<{ n: string }>`select xact_commit::text as n from pg_stat_database where datname = current_database()`.execute(db)).rows[0]!.n);
+const commitsBefore = await commits();
 const result = await runScenario({ name: pathArg, url, headers: { authorization: `Bearer ${token}` }, durationSeconds: Number(secondsArg), connections: Number(connectionsArg) });
-process.stdout.write(`${JSON.stringify(result)}\n`);
+const statements = (await commits()) - commitsBefore;
+process.stdout.write(`api RSS after the run: ${Number(rss()) >> 10} MB\n`);
+process.stdout.write(`${JSON.stringify(result)}\ntransactions per request: ${(statements / result.total).toFixed(2)}\n`);
 api.kill("SIGTERM");
 await new Promise((resolve) => api.once("exit", resolve));
 await db.destroy();

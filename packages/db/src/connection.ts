@@ -1,6 +1,7 @@
 /**
  * The connection factory shared by the api, the worker, the CLI and the tests.
  */
+import { createHash } from "node:crypto";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.ts";
@@ -19,6 +20,49 @@ const typeParsers: pg.CustomTypesConfig = {
     if (oid === DATE_OID) return (value: string) => value;
     return pg.types.getTypeParser(oid, format);
   }) as pg.CustomTypesConfig["getTypeParser"],
+};
+
+/**
+ * SQL that begins with this comment runs as a named prepared statement on
+ * each connection (docs/decisions/0016): PostgreSQL parses and plans it once
+ * per connection instead of on every call. For the few hot statements whose
+ * planning costs more than their execution; their texts are a small fixed set.
+ */
+export const PREPARED = "/* prepared */ ";
+
+const FEATURE_NOT_SUPPORTED = "0A000";
+const statementNames = new Map<string, string>();
+
+const statementName = (text: string): string => {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `dc_${createHash("sha256").update(text).digest("base64url").slice(0, 24)}`;
+    // The marked texts are few; the bound only guards against a caller that builds them from data.
+    if (statementNames.size < 10_000) statementNames.set(text, name);
+  }
+  return name;
+};
+
+type AnyQuery = (...args: unknown[]) => Promise<pg.QueryResult>;
+
+/** Makes the client run PREPARED-marked SQL as named statements. */
+const prepareMarkedStatements = (client: pg.PoolClient): void => {
+  const original = client.query as unknown as AnyQuery;
+  const query: AnyQuery = (...args) => original.apply(client, args);
+  const connection = (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection;
+  client.query = ((...args: unknown[]) => {
+    const [text, values] = args;
+    if (args.length > 2 || typeof text !== "string" || !text.startsWith(PREPARED) || !Array.isArray(values)) return query(...args);
+    const name = statementName(text);
+    return query({ name, text, values }).catch(async (error: unknown) => {
+      // A migration changed a table the statement reads (`cached plan must not change
+      // result type`): forget the statement and run this call unprepared; the next call prepares again.
+      if ((error as { code?: string }).code !== FEATURE_NOT_SUPPORTED) throw error;
+      delete connection.parsedStatements[name];
+      await query(`deallocate "${name}"`).catch(() => {});
+      return query(text, values);
+    });
+  }) as typeof client.query;
 };
 
 export interface PoolOptions {
@@ -46,7 +90,10 @@ export const createPool = (options: PoolOptions): pg.Pool => {
   // session ends between two queries (inside a transaction, say) emits `error`
   // with no listener, which would crash the process too. Its user learns of it
   // from its next query, which fails; the pool then discards the client.
-  pool.on("connect", (client) => client.on("error", () => {}));
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+    prepareMarkedStatements(client);
+  });
   return pool;
 };
 

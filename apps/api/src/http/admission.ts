@@ -11,7 +11,7 @@
  * the counter stays exact: each request gets its own position in the window.
  */
 import type { RateLimit, Scope } from "@dc/contract";
-import type { Database } from "@dc/db";
+import { type Database, PREPARED } from "@dc/db";
 import { type Kysely, sql } from "kysely";
 import { bearerToken, type Principal } from "../auth/bearer.ts";
 import type { Clock } from "../clock.ts";
@@ -66,13 +66,13 @@ const admissionStatement = (tokenHash: Buffer, rule: AdmissionRule, now: Date, a
       and t.revoked_at is null and c.revoked_at is null and g.revoked_at is null
       and t.expires_at > ${now.toISOString()}::timestamptz`;
   if (rule.rateLimit === undefined) {
-    return sql<AdmissionRow>`select p.*, null::text as counter_key, null::int as count from (${principal}) p`;
+    return sql<AdmissionRow>`${sql.raw(PREPARED)}select p.*, null::text as counter_key, null::int as count from (${principal}) p`;
   }
   const windowMs = rule.rateLimit.limit.windowSeconds * 1000;
   const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
   const windowEnd = new Date(windowStart.getTime() + windowMs);
   // A request without the scope is refused before it is counted.
-  return sql<AdmissionRow>`
+  return sql<AdmissionRow>`${sql.raw(PREPARED)}
     with principal as (${principal}),
     counted as (
       insert into rate_limit_counters (key, window_start, count, expires_at)

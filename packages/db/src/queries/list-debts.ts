@@ -11,6 +11,7 @@
  */
 import { Money } from "@dc/domain";
 import { type Kysely, type RawBuilder, sql } from "kysely";
+import { PREPARED } from "../connection.ts";
 import type { Database } from "../schema.ts";
 import { type DebtView, debtViewsOf, type RawDebtView, toDebtView } from "./debt-views.ts";
 
@@ -131,7 +132,7 @@ export const listDebtPage = async (db: Kysely<Database>, request: DebtPageReques
     order by d.created_at desc, d.id desc
     limit ${request.limit} offset ${request.offset}
   `;
-  const { rows } = await sql<Row>`
+  const { rows } = await sql<Row>`${sql.raw(PREPARED)}
     select meta.*, v.*
     from (
       select ${scopeFoundQuery(companyId, scope)} as scope_found,
@@ -157,7 +158,7 @@ export const findDebtView = async (
   debtId: number,
 ): Promise<{ readonly view: DebtView; readonly collectionAgency: boolean } | undefined> => {
   const page = sql`select id from debts where id = ${debtId} and company_id = ${companyId}`;
-  const { rows } = await sql<RawDebtView & { collection_agency: boolean }>`
+  const { rows } = await sql<RawDebtView & { collection_agency: boolean }>`${sql.raw(PREPARED)}
     select v.*, (select is_collection_agency from companies where id = ${companyId}) as collection_agency
     from (${debtViewsOf(page)}) as v
   `.execute(db);
