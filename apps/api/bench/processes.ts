@@ -7,12 +7,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   createDatabase,
   type Database,
+  freePort,
   migrateAll,
   repositoryRoot,
   startEmbeddedPostgres,
@@ -21,6 +21,8 @@ import {
 import { type Kysely, sql } from "kysely";
 import { API_NODE_OPTIONS } from "../src/runtime.ts";
 
+export { freePort };
+
 const root = repositoryRoot();
 const live = new Set<ChildProcess>();
 // A benchmark that dies (or is interrupted) must not leave api processes behind.
@@ -28,18 +30,6 @@ process.once("exit", () => {
   for (const child of live) child.kill("SIGKILL");
 });
 
-/** A free TCP port on 127.0.0.1 (closed again before it is returned). */
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
 
 export interface BenchDatabase {
   readonly url: string;

@@ -18,7 +18,6 @@
  * named `dc_bench_*` is created on that server and dropped at the end.
  */
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -26,6 +25,7 @@ import {
   createPool,
   type Database,
   type DatabaseHandle,
+  freePort,
   generateWebhookSecret,
   makeIds,
   makeWebhookSecretBox,
@@ -46,17 +46,6 @@ const withWebhooks = process.env["BENCH_WEBHOOKS"] === "1";
 const idKey = new TextEncoder().encode("bench-only-id-encryption-key-of-at-least-32-bytes");
 const ids = makeIds(idKey);
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
 
 const serverUrl = process.env["DATABASE_URL"];
 const handle: DatabaseHandle =

@@ -4,7 +4,7 @@
  * needs no database set-up. `DATABASE_URL`, when set, always wins.
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { createConnection } from "node:net";
+import { createConnection, createServer } from "node:net";
 import { join } from "node:path";
 import { repositoryRoot } from "./repository-root.ts";
 
@@ -68,6 +68,19 @@ export const startEmbeddedPostgres = async (options: EmbeddedOptions): Promise<D
 };
 
 export const DEFAULT_DEV_PORT = 54329;
+
+/** A free TCP port on 127.0.0.1 (closed again before it is returned): for ephemeral clusters and test servers. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
 
 /** The port in a cluster's postmaster.pid, or undefined when no server claims the directory. */
 const runningPort = (dataDir: string): number | undefined => {

@@ -21,3 +21,4 @@ export * from "./queries/upsert-debtors.ts";
 export * from "./queries/webhooks/index.ts";
 export * from "./repository-root.ts";
 export type * from "./schema.ts";
+export * from "./queries/job-queue.ts";

@@ -3,7 +3,7 @@
  * and status, plus gauges read from PostgreSQL at scrape time (the job queue
  * and snapshots by status), which every api process reports alike.
  */
-import type { Database } from "@dc/db";
+import { type Database, jobQueueDepth } from "@dc/db";
 import { type Kysely, sql } from "kysely";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
@@ -34,11 +34,9 @@ export const createApiMetrics = (db: Kysely<Database>): ApiMetrics => {
     labelNames: ["task"] as const,
     registers: [registry],
     async collect() {
-      const { rows } = await sql<{ task: string; depth: string }>`
-        select task_identifier as task, count(*) as depth from graphile_worker.jobs
-        where locked_at is null group by task_identifier`.execute(db);
+      const queue = await jobQueueDepth(db);
       this.reset();
-      for (const row of rows) this.set({ task: row.task }, Number(row.depth));
+      for (const { task, depth } of queue) this.set({ task }, depth);
     },
   });
   new Gauge({

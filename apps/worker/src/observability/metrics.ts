@@ -4,9 +4,9 @@
  * job outcomes by task, the job queue read from PostgreSQL at scrape time,
  * and Node.js process metrics. Served by server.ts (docs/operations.md).
  */
-import type { Database } from "@dc/db";
+import { type Database, jobQueueDepth } from "@dc/db";
 import type { WorkerEventMap, WorkerEvents } from "graphile-worker";
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { DeliveryOutcome } from "../webhooks/deliver.ts";
@@ -104,11 +104,8 @@ export const createWorkerMetrics = (logger: Logger): WorkerMetrics => {
       this.reset();
       if (queueDb === undefined) return;
       try {
-        // The api's gauge of the same name reads the same rows (apps/api/src/observability/metrics.ts).
-        const { rows } = await sql<{ task: string; depth: string }>`
-          select task_identifier as task, count(*) as depth from graphile_worker.jobs
-          where locked_at is null group by task_identifier`.execute(queueDb);
-        for (const row of rows) this.set({ task: row.task }, Number(row.depth));
+        // The api's gauge of the same name reads the same rows.
+        for (const { task, depth } of await jobQueueDepth(queueDb)) this.set({ task }, depth);
       } catch (error) {
         logger.warn({ err: error }, "could not read the job queue depth for metrics");
       }

@@ -6,11 +6,10 @@
  * talks HTTP to them.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 // eslint-disable-next-line no-restricted-imports -- tests provision a real database; the client's src never imports @dc/db
-import { useTestDatabase } from "@dc/db/testing";
+import { freePort, useTestDatabase } from "@dc/db/testing";
 import { afterAll } from "vitest";
 
 export const REPOSITORY = join(import.meta.dirname, "..", "..", "..", "..");
@@ -34,15 +33,6 @@ export interface Child {
   readonly stop: () => Promise<void>;
 }
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 
 /** The environment of a child: ours without anything that would point it elsewhere. */
 export const childEnvironment = (databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> => {

@@ -5,25 +5,15 @@
  * test file clones (see test-database.ts).
  */
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import type { TestProject } from "vitest/node";
 import { createDatabase, withDatabaseName } from "../connection.ts";
-import { type DatabaseHandle, startEmbeddedPostgres } from "../embedded-postgres.ts";
+import { type DatabaseHandle, freePort, startEmbeddedPostgres } from "../embedded-postgres.ts";
 import { migrateAll } from "../migrate.ts";
 import "./provided-context.ts";
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const explicit = process.env["DATABASE_URL"];

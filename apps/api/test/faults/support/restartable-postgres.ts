@@ -7,10 +7,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createDatabase, type DatabaseHandle, migrateAll, startEmbeddedPostgres, withDatabaseName } from "@dc/db";
+import { createDatabase, type DatabaseHandle, freePort, migrateAll, startEmbeddedPostgres, withDatabaseName } from "@dc/db";
 import { sql } from "kysely";
 import { afterAll } from "vitest";
 
@@ -24,17 +23,6 @@ export interface RestartablePostgres {
   readonly start: () => Promise<void>;
 }
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
 
 /**
  * Initialises and starts a cluster, creates database `name` in it and applies
