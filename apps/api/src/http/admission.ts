@@ -119,8 +119,9 @@ export const createAdmission = (db: Kysely<Database>, clock: Clock): Admit => {
     batch.waiting = [];
     batch.running = true;
     const now = clock.now();
-    admissionStatement(batch.tokenHash, batch.rule, now, waiting.length)
-      .execute(db)
+    // Started from a resolved promise, so even a synchronous failure settles every waiter and frees the key.
+    Promise.resolve()
+      .then(() => admissionStatement(batch.tokenHash, batch.rule, now, waiting.length).execute(db))
       .then(
         ({ rows }) => {
           waiting.forEach((waiter, index) => {
