@@ -46,7 +46,27 @@ const heldCreate = (api: RunningApi, token: string, internalId: string) => {
   return { response, finish: () => request.end(body.slice(10)) };
 };
 
-/** Gives held requests time to be admitted (or a stop time to begin). */
+/**
+ * Waits until `count` createDebt requests of the company have been admitted:
+ * admission counts them in `rate_limit_counters`. (A probe request would take
+ * a place of the cap itself, and could push a held request out.)
+ */
+const admittedCreates = async (companyName: string, count: number) => {
+  const { id } = await t.db.selectFrom("companies").select("id").where("name", "=", companyName).executeTakeFirstOrThrow();
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const counter = await t.db
+      .selectFrom("rate_limit_counters")
+      .select("count")
+      .where("key", "=", `company:${id}:createDebt`)
+      .executeTakeFirst();
+    if ((counter?.count ?? 0) >= count) return;
+    if (Date.now() > deadline) throw new Error(`${companyName}: ${counter?.count ?? 0} of ${count} requests admitted`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+/** Gives an admitted request time to take its place (or a stop time to begin). */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 describe("requests in progress per company", () => {
@@ -58,6 +78,8 @@ describe("requests in progress per company", () => {
       const otherToken = await t.token(await t.tenant("Other Corp"));
       const first = heldCreate(api, cappedToken, "held-1");
       const second = heldCreate(api, cappedToken, "held-2");
+
+      await admittedCreates("Capped Corp", 2);
       await settle();
 
       const refused = await fetch(`${api.url}${PROFILE}`, { headers: { authorization: `Bearer ${cappedToken}` } });
@@ -102,7 +124,7 @@ describe("graceful stop", () => {
     const api = await startCappedApi(10);
     const token = await t.token(await t.tenant("Draining Corp"));
     const held = heldCreate(api, token, "drained-1");
-    await settle();
+    await admittedCreates("Draining Corp", 1);
     let stopped = false;
     const stopping = api.stop().then(() => (stopped = true));
     await settle();

@@ -17,7 +17,7 @@ import { bearerToken, type Principal } from "../auth/bearer.ts";
 import type { Clock } from "../clock.ts";
 import { hashSecret } from "../oauth/secrets.ts";
 import { MissingScope, RateLimited, Unauthorized } from "./api-error.ts";
-import type { RateLimitState } from "./rate-limit.ts";
+import { fixedWindow, type RateLimitState } from "./rate-limit.ts";
 
 export interface AdmissionRule {
   readonly scope: Scope;
@@ -56,7 +56,9 @@ interface AdmissionRow {
 
 const MAX_TOKEN_LENGTH = 512;
 
-const admissionStatement = (tokenHash: Buffer, rule: AdmissionRule, now: Date, admitted: number) => {
+type Window = ReturnType<typeof fixedWindow>;
+
+const admissionStatement = (tokenHash: Buffer, rule: AdmissionRule, now: Date, window: Window | undefined, admitted: number) => {
   const principal = sql`
     select t.company_id, t.client_pk, t.grant_id, t.scopes
     from oauth_access_tokens t
@@ -65,29 +67,26 @@ const admissionStatement = (tokenHash: Buffer, rule: AdmissionRule, now: Date, a
     where t.token_hash = ${tokenHash}
       and t.revoked_at is null and c.revoked_at is null and g.revoked_at is null
       and t.expires_at > ${now.toISOString()}::timestamptz`;
-  if (rule.rateLimit === undefined) {
+  if (rule.rateLimit === undefined || window === undefined) {
     return sql<AdmissionRow>`${sql.raw(PREPARED)}select p.*, null::text as counter_key, null::int as count from (${principal}) p`;
   }
-  const windowMs = rule.rateLimit.limit.windowSeconds * 1000;
-  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
-  const windowEnd = new Date(windowStart.getTime() + windowMs);
   // A request without the scope is refused before it is counted.
   return sql<AdmissionRow>`${sql.raw(PREPARED)}
     with principal as (${principal}),
     counted as (
       insert into rate_limit_counters (key, window_start, count, expires_at)
       select concat('company:', p.company_id, ':', ${rule.rateLimit.subject}::text),
-             ${windowStart.toISOString()}::timestamptz, ${admitted}::int, ${windowEnd.toISOString()}::timestamptz
+             ${window.start.toISOString()}::timestamptz, ${admitted}::int, ${window.end.toISOString()}::timestamptz
       from principal p
       where ${rule.scope}::text = any(p.scopes)
       on conflict (key, window_start) do update set count = rate_limit_counters.count + excluded.count
-      returning key, window_start, count
+      returning key, count
     )
     select p.*, c.key as counter_key, c.count from principal p left join counted c on true`;
 };
 
 /** The outcome of the `index`-th of `admitted` requests admitted by one statement. */
-const outcome = (row: AdmissionRow | undefined, rule: AdmissionRule, now: Date, index: number, admitted: number): Admitted => {
+const outcome = (row: AdmissionRow | undefined, rule: AdmissionRule, window: Window | undefined, index: number, admitted: number): Admitted => {
   if (row === undefined) throw new Unauthorized();
   const scopes = new Set(row.scopes as Scope[]);
   if (!scopes.has(rule.scope)) throw new MissingScope({ scope: rule.scope });
@@ -97,17 +96,17 @@ const outcome = (row: AdmissionRow | undefined, rule: AdmissionRule, now: Date, 
     grantId: Number(row.grant_id),
     scopes,
   };
-  if (rule.rateLimit === undefined || row.counter_key === null || row.count === null) return { principal, rateLimit: undefined };
+  if (rule.rateLimit === undefined || window === undefined || row.counter_key === null || row.count === null) {
+    return { principal, rateLimit: undefined };
+  }
   const { limit } = rule.rateLimit;
-  const windowMs = limit.windowSeconds * 1000;
-  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
-  const resetSeconds = Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000));
+  const resetSeconds = window.secondsLeft;
   // The statement advanced the counter by `admitted`; this request holds one position of that run.
   const position = row.count - admitted + 1 + index;
   if (position > limit.requests) throw new RateLimited({ limit: limit.requests, retryAfterSeconds: resetSeconds, resetSeconds });
   return {
     principal,
-    rateLimit: { key: row.counter_key, windowStart, limit: limit.requests, remaining: limit.requests - position, resetSeconds },
+    rateLimit: { key: row.counter_key, windowStart: window.start, limit: limit.requests, remaining: limit.requests - position, resetSeconds },
   };
 };
 
@@ -119,14 +118,15 @@ export const createAdmission = (db: Kysely<Database>, clock: Clock): Admit => {
     batch.waiting = [];
     batch.running = true;
     const now = clock.now();
+    const window = batch.rule.rateLimit === undefined ? undefined : fixedWindow(now, batch.rule.rateLimit.limit.windowSeconds);
     // Started from a resolved promise, so even a synchronous failure settles every waiter and frees the key.
     Promise.resolve()
-      .then(() => admissionStatement(batch.tokenHash, batch.rule, now, waiting.length).execute(db))
+      .then(() => admissionStatement(batch.tokenHash, batch.rule, now, window, waiting.length).execute(db))
       .then(
         ({ rows }) => {
           waiting.forEach((waiter, index) => {
             try {
-              waiter.resolve(outcome(rows[0], batch.rule, now, index, waiting.length));
+              waiter.resolve(outcome(rows[0], batch.rule, window, index, waiting.length));
             } catch (error) {
               waiter.reject(error);
             }

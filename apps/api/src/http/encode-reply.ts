@@ -15,7 +15,11 @@ type Encode = (value: unknown) => unknown;
 
 const identity: Encode = (value) => value;
 
-const byEffect = (ast: AST.AST): Encode => ParseResult.encodeUnknownSync(Schema.make(ast)) as Encode;
+/** Effect's own encoder of the node, built on first use (most are only fallbacks for values of the wrong type). */
+const byEffect = (ast: AST.AST): Encode => {
+  let encode: Encode | undefined;
+  return (value) => (encode ??= ParseResult.encodeUnknownSync(Schema.make(ast)) as Encode)(value);
+};
 
 /** Whether the node's encoded form is the value itself (no transformation below, no object to trim). */
 const isPlain = (ast: AST.AST): boolean => {
@@ -79,11 +83,14 @@ const compile = (ast: AST.AST): Encode => {
   }
 };
 
-const copyRecord = (ast: AST.TypeLiteral): Encode => (value) => {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return byEffect(ast)(value);
-  const output: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) output[key] = (value as Record<string, unknown>)[key];
-  return output;
+const copyRecord = (ast: AST.TypeLiteral): Encode => {
+  const fallback = byEffect(ast);
+  return (value) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return fallback(value);
+    const output: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) output[key] = (value as Record<string, unknown>)[key];
+    return output;
+  };
 };
 
 const compileObject = (ast: AST.TypeLiteral): Encode => {
@@ -91,8 +98,9 @@ const compileObject = (ast: AST.TypeLiteral): Encode => {
     name: property.name,
     encode: compile(property.type),
   }));
+  const fallback = byEffect(ast);
   return (value) => {
-    if (typeof value !== "object" || value === null) return byEffect(ast)(value);
+    if (typeof value !== "object" || value === null) return fallback(value);
     const input = value as Record<PropertyKey, unknown>;
     const output: Record<PropertyKey, unknown> = {};
     for (const { name, encode } of properties) {
@@ -106,8 +114,9 @@ const compileArray = (ast: AST.TupleType): Encode => {
   // Only homogeneous arrays (`Schema.Array`) are specialised; tuples go to Effect.
   if (ast.elements.length > 0 || ast.rest.length !== 1) return byEffect(ast);
   const element = compile(ast.rest[0]!.type);
-  if (element === identity) return (value) => (Array.isArray(value) ? value : byEffect(ast)(value));
-  return (value) => (Array.isArray(value) ? value.map((item) => element(item)) : byEffect(ast)(value));
+  const fallback = byEffect(ast);
+  if (element === identity) return (value) => (Array.isArray(value) ? value : fallback(value));
+  return (value) => (Array.isArray(value) ? value.map((item) => element(item)) : fallback(value));
 };
 
 const compileUnion = (ast: AST.Union): Encode => {

@@ -7,6 +7,18 @@
 import type { Database } from "@dc/db";
 import { type Kysely, sql } from "kysely";
 
+/** The fixed window of `windowSeconds` (aligned on the epoch, so on the hour) that holds `now`. */
+export const fixedWindow = (now: Date, windowSeconds: number) => {
+  const length = windowSeconds * 1000;
+  const start = Math.floor(now.getTime() / length) * length;
+  return {
+    start: new Date(start),
+    end: new Date(start + length),
+    /** Whole seconds until the window ends, at least 1 (`Retry-After`, `RateLimit-Reset`). */
+    secondsLeft: Math.max(1, Math.ceil((start + length - now.getTime()) / 1000)),
+  };
+};
+
 export interface RateLimitState {
   readonly key: string;
   readonly windowStart: Date;

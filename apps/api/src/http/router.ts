@@ -50,7 +50,7 @@ interface Operation {
   readonly handler: AnyHandler;
   /** Undefined for the operations without a bearer token (the token endpoint, media URLs). */
   readonly admission: AdmissionRule | undefined;
-  /** Formats (dates) and checks the reply against the contract's success schema. */
+  /** The reply in its wire form: declared fields only, dates formatted (docs/decisions/0014). */
   readonly encodeReply: (reply: unknown) => unknown;
 }
 

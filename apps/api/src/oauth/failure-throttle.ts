@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import type { Database } from "@dc/db";
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
+import { fixedWindow } from "../http/rate-limit.ts";
 import type { AppServices } from "../services.ts";
 
 export interface FailureRule {
@@ -49,16 +50,11 @@ export const subjectKey = (value: string, alwaysHash = false): string =>
     ? value
     : `sha256:${createHash("sha256").update(value, "utf8").digest("hex").slice(0, 32)}`;
 
-const windowOf = (rule: FailureRule, now: Date) => {
-  const length = rule.windowSeconds * 1000;
-  const start = Math.floor(now.getTime() / length) * length;
-  return { start: new Date(start), end: new Date(start + length) };
-};
+const windowOf = (rule: FailureRule, now: Date) => fixedWindow(now, rule.windowSeconds);
 
 const keyOf = ({ rule, subject }: FailureSubject) => `${rule.name}:${subject}`;
 
-const retryAfter = (rule: FailureRule, now: Date) =>
-  Math.max(1, Math.ceil((windowOf(rule, now).end.getTime() - now.getTime()) / 1000));
+const retryAfter = (rule: FailureRule, now: Date) => windowOf(rule, now).secondsLeft;
 
 /**
  * The first subject that has already used up its window, with the seconds
