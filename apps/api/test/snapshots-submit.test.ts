@@ -63,7 +63,7 @@ describe("PUT /campaigns/{apiReference}/snapshots/{snapshotReference} (one reque
       .where("snapshot_id", "=", snapshot.id)
       .execute();
     expect(chunks).toHaveLength(1);
-    expect(chunks[0]).toMatchObject({ chunk_index: 0, company_id: companyId, row_count: 2, rows });
+    expect(chunks[0]).toMatchObject({ chunk_index: 0, company_id: companyId, row_count: 2, body });
     expect(chunks[0]?.body_sha256).toEqual(sha256(body));
     expect(await kit.jobs(campaign.id)).toEqual([
       {
@@ -98,7 +98,7 @@ describe("PUT /campaigns/{apiReference}/snapshots/{snapshotReference} (one reque
     );
   });
 
-  it("keeps the rows exactly as received: numbers, nulls, the legacy key and unicode", async () => {
+  it("keeps the body exactly as received: whitespace, numbers, nulls, the legacy key and unicode", async () => {
     const { companyId, campaign, token } = await kit.setup();
     const rows = [
       accountRow(1, {
@@ -108,14 +108,16 @@ describe("PUT /campaigns/{apiReference}/snapshots/{snapshotReference} (one reque
       }),
       accountRow(2, { lastname: "Ünïcødé 🎉", accept_expensive_destination: 0 }),
     ];
-    expect((await kit.send("PUT", kit.path(campaign.api_reference, "exact"), token, rowsBody(rows))).status).toBe(202);
+    const body = `{ "rows" :\n\t${JSON.stringify(rows, null, 2)} }`;
+    expect((await kit.send("PUT", kit.path(campaign.api_reference, "exact"), token, body)).status).toBe(202);
     const snapshot = await kit.snapshotRow(companyId, "exact");
     const chunk = await t.db
       .selectFrom("snapshot_chunks")
-      .select("rows")
+      .select("body")
       .where("snapshot_id", "=", snapshot.id)
       .executeTakeFirstOrThrow();
-    expect(chunk.rows).toEqual(rows);
+    expect(chunk.body).toBe(body);
+    expect(JSON.parse(chunk.body)).toEqual({ rows });
   });
 
   it("accepts an empty snapshot (every active campaign debt will be settled)", async () => {

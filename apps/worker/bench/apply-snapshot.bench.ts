@@ -99,8 +99,8 @@ const insertSnapshot = async (campaign: Campaign, rows: ReadonlyArray<unknown>, 
     const id = inserted[0]?.id;
     if (id === undefined) throw new Error("no snapshot");
     await sql`
-      insert into snapshot_chunks (snapshot_id, chunk_index, company_id, body_sha256, row_count, rows)
-      values (${id}, 0, ${campaign.companyId}, ${randomBytes(32)}, ${rows.length}, ${JSON.stringify(rows)}::jsonb)`.execute(
+      insert into snapshot_chunks (snapshot_id, chunk_index, company_id, body_sha256, row_count, body)
+      values (${id}, 0, ${campaign.companyId}, ${randomBytes(32)}, ${rows.length}, ${JSON.stringify({ rows })})`.execute(
       trx,
     );
     if (enqueue) {

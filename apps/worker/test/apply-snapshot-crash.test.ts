@@ -81,7 +81,7 @@ describe("a worker killed while applying a snapshot", () => {
 
       const rows = crashRows();
       const current = await loadCampaignDebts(db, campaign.companyId, campaign.campaignId);
-      const expected = Reconciliation.plan(current.debts, readSnapshotRows([{ chunk_index: 0, rows }], 1).rows);
+      const expected = Reconciliation.plan(current.debts, readSnapshotRows([{ chunk_index: 0, body: JSON.stringify({ rows }) }], 1).rows);
       if (Reconciliation.isRejected(expected)) throw new Error("the crash snapshot must be valid");
       const before = await fingerprint(db, campaign.companyId);
 

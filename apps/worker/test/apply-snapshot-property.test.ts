@@ -143,7 +143,7 @@ const comparable = (debts: ReadonlyArray<Reconciliation.CurrentDebt>) =>
 
 const applyAndCompare = async (campaign: CampaignFixture, rows: ReadonlyArray<unknown>) => {
   const current = await loadCampaignDebts(db, campaign.companyId, campaign.campaignId);
-  const read = readSnapshotRows([{ chunk_index: 0, rows }], 1);
+  const read = readSnapshotRows([{ chunk_index: 0, body: JSON.stringify({ rows }) }], 1);
   expect(read.errors).toEqual([]);
   const planned = Reconciliation.plan(current.debts, read.rows, { allowExpensiveDestinations: false });
   if (Reconciliation.isRejected(planned)) throw new Error(`rejected: ${JSON.stringify(planned.errors.slice(0, 3))}`);

@@ -143,7 +143,7 @@ describe("apply_snapshot through the real worker", () => {
   it("fails a snapshot that cannot be applied with processing_error at once, without retrying", async () => {
     const campaign = await insertCampaign(db);
     const id = await insertSnapshot(db, campaign, [[row("a", 10)]]);
-    await sql`update snapshot_chunks set rows = '{"not": "an array"}' where snapshot_id = ${id}`.execute(db);
+    await sql`update snapshot_chunks set body = '{"rows": {"not": "an array"}}' where snapshot_id = ${id}`.execute(db);
     await enqueueApply(db, id, campaign.campaignId);
     await waitUntilApplied(id);
     expect(await snapshotState(db, id)).toMatchObject({

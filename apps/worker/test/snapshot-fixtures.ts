@@ -108,7 +108,7 @@ export const insertSnapshot = async (
           company_id: campaign.companyId,
           body_sha256: randomBytes(32),
           row_count: rows.length,
-          rows: JSON.stringify(rows),
+          body: JSON.stringify({ rows }),
         })
         .execute();
     }

@@ -10,6 +10,8 @@ import * as debtListCounters from "./migrations/0002-debt-list-counters.ts";
 import * as oauthLoginSessions from "./migrations/0005-oauth-login-sessions.ts";
 import * as snapshotApply from "./migrations/0007-snapshot-apply.ts";
 import * as webhooks from "./migrations/0008-webhooks.ts";
+import * as snapshotChunkBodies from "./migrations/0009-snapshot-chunk-bodies.ts";
+import * as ledgerReferenceChecks from "./migrations/0010-ledger-reference-checks.ts";
 
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001-core-data-model": coreDataModel,
@@ -17,6 +19,8 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0005-oauth-login-sessions": oauthLoginSessions,
   "0007-snapshot-apply": snapshotApply,
   "0008-webhooks": webhooks,
+  "0009-snapshot-chunk-bodies": snapshotChunkBodies,
+  "0010-ledger-reference-checks": ledgerReferenceChecks,
 };
 
 const migrator = <DB>(db: Kysely<DB>): Migrator =>

@@ -391,7 +391,8 @@ export interface SnapshotChunksTable {
   company_id: number;
   body_sha256: Buffer;
   row_count: number;
-  rows: Json;
+  /** The request body exactly as received: `{"rows": [...]}` (migration 0009). */
+  body: string;
   created_at: DefaultTimestamp;
 }
 

@@ -49,11 +49,23 @@ const normalisePlan = (
   return { ...plan, installments };
 };
 
+/** The `rows` array of a stored body, or `undefined` when the body is not `{"rows": [...]}`. */
+const storedRows = (body: string): ReadonlyArray<unknown> | undefined => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== "object" || parsed === null || !("rows" in parsed)) return undefined;
+  return Array.isArray(parsed.rows) ? (parsed.rows as ReadonlyArray<unknown>) : undefined;
+};
+
 /**
  * Validates the rows of `chunks` (ordered by `chunk_index`). Throws
  * `SnapshotUnprocessable` when the stored chunks themselves are unusable:
  * a gap in the indexes, a count that differs from `expectedChunks`, or a
- * chunk whose `rows` is not an array.
+ * chunk whose body is not `{"rows": [...]}`.
  */
 export const readSnapshotRows = (chunks: ReadonlyArray<StoredChunk>, expectedChunks: number): ReadRows => {
   if (chunks.length !== expectedChunks) {
@@ -64,9 +76,8 @@ export const readSnapshotRows = (chunks: ReadonlyArray<StoredChunk>, expectedChu
   let firstRowIndex = 0;
   chunks.forEach((chunk, i) => {
     if (chunk.chunk_index !== i) throw new SnapshotUnprocessable({ message: `chunk ${i} is missing` });
-    if (!Array.isArray(chunk.rows))
-      throw new SnapshotUnprocessable({ message: `chunk ${i} does not hold an array of rows` });
-    const raw: ReadonlyArray<unknown> = chunk.rows;
+    const raw = storedRows(chunk.body);
+    if (raw === undefined) throw new SnapshotUnprocessable({ message: `chunk ${i} does not hold an array of rows` });
     const validated = Snapshot.validateRows(raw, { firstRowIndex });
     for (const row of validated.rows) {
       rows.push(

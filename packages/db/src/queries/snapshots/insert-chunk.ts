@@ -1,10 +1,10 @@
 /**
  * Stores one chunk of a snapshot (a one-request snapshot is chunk 0): its
- * rows exactly as received and the SHA-256 of the request's exact bytes. The
+ * body exactly as received and the SHA-256 of the request's exact bytes. The
  * primary key (snapshot_id, chunk_index) decides between concurrent uploads
  * of one index: the loser gets `false` and compares digests.
  */
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import type { Database } from "../../schema.ts";
 
 export interface NewChunk {
@@ -15,8 +15,8 @@ export interface NewChunk {
   readonly rowCount: number;
   /**
    * The request body text, `{"rows": [...]}` and nothing else (the body schema
-   * rejects other keys). PostgreSQL parses it once and keeps `rows`, so the
-   * rows are stored as sent, never re-serialised by the api.
+   * rejects other keys), already validated. Stored as sent: PostgreSQL does
+   * not parse it again (docs/decisions/0360).
    */
   readonly bodyText: string;
   readonly now: Date;
@@ -31,7 +31,7 @@ export const insertChunkUnlessExists = async (db: Kysely<Database>, chunk: NewCh
       company_id: chunk.companyId,
       body_sha256: chunk.bodySha256,
       row_count: chunk.rowCount,
-      rows: sql<string>`(${chunk.bodyText}::jsonb) -> 'rows'`,
+      body: chunk.bodyText,
       created_at: chunk.now,
     })
     .onConflict((conflict) => conflict.columns(["snapshot_id", "chunk_index"]).doNothing())

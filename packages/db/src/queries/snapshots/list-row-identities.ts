@@ -23,10 +23,10 @@ export const listRowIdentityFields = async (
              e.value ->> 'internal_id' as internal_id,
              e.value ->> 'invoice_reference' as invoice_reference
       from (
-        select chunk_index, rows, sum(row_count) over (order by chunk_index) - row_count as first_row
+        select chunk_index, body, sum(row_count) over (order by chunk_index) - row_count as first_row
         from snapshot_chunks
         where snapshot_id = ${snapshot.id} and company_id = ${snapshot.companyId}
       ) c
-      cross join lateral jsonb_array_elements(c.rows) with ordinality as e(value, ordinality)
+      cross join lateral json_array_elements((c.body::json) -> 'rows') with ordinality as e(value, ordinality)
       order by c.chunk_index, e.ordinality`.execute(db)
   ).rows;

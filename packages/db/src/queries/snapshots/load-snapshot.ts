@@ -1,6 +1,6 @@
 /**
  * The reads that open a snapshot's application: the snapshot row and its
- * campaign, both locked for the transaction, and the rows of every chunk.
+ * campaign, both locked for the transaction, and the body of every chunk.
  * The snapshot lock makes applying idempotent (a second run waits, then sees
  * `completed`); the campaign lock keeps two snapshots of one campaign from
  * being planned against the same state, whatever the queue does.
@@ -56,10 +56,10 @@ export const lockCampaign = async (
   return rows[0];
 };
 
-/** One stored chunk: `rows` is the JSON array as received. */
+/** One stored chunk: `body` is the request body as received, `{"rows": [...]}`. */
 export interface StoredChunk {
   readonly chunk_index: number;
-  readonly rows: unknown;
+  readonly body: string;
 }
 
 /** The snapshot's chunks in `chunk_index` order. */
@@ -69,7 +69,7 @@ export const loadSnapshotChunks = async (
   snapshotId: number,
 ): Promise<ReadonlyArray<StoredChunk>> => {
   const { rows } = await sql<StoredChunk>`
-    select chunk_index, rows from snapshot_chunks
+    select chunk_index, body from snapshot_chunks
     where company_id = ${companyId} and snapshot_id = ${snapshotId}
     order by chunk_index
   `.execute(trx);
