@@ -26,9 +26,14 @@ import { type Kysely, sql } from "kysely";
 export const up = async (db: Kysely<unknown>): Promise<void> => {
   await sql`
 create function ledger_check_company_reference() returns trigger language plpgsql as $$
+declare
+  named bigint[];
+  found integer;
 begin
-  perform 1 from companies where id in (select company_id from written) for key share;
-  if exists (select 1 from written w where not exists (select 1 from companies c where c.id = w.company_id)) then
+  -- One pass over the written rows (one company, typically), then one lookup per distinct company.
+  select coalesce(array_agg(distinct company_id), '{}') into named from written;
+  select count(*) into found from (select 1 from companies where id = any (named) for key share) locked;
+  if found <> cardinality(named) then
     raise foreign_key_violation using
       message = format('%s.company_id references a company that does not exist', tg_table_name),
       table = tg_table_name, column = 'company_id';
@@ -37,13 +42,17 @@ begin
 end $$;
 
 create function payments_check_client_reference() returns trigger language plpgsql as $$
+declare
+  named bigint[];
+  found integer;
 begin
-  perform 1 from oauth_clients where id in (select integration_client_pk from written) for key share;
-  if exists (
-    select 1 from written w
-    where w.integration_client_pk is not null
-      and not exists (select 1 from oauth_clients o where o.id = w.integration_client_pk)
-  ) then
+  select coalesce(array_agg(distinct integration_client_pk) filter (where integration_client_pk is not null), '{}')
+    into named from written;
+  if cardinality(named) = 0 then
+    return null;
+  end if;
+  select count(*) into found from (select 1 from oauth_clients where id = any (named) for key share) locked;
+  if found <> cardinality(named) then
     raise foreign_key_violation using
       message = 'payments.integration_client_pk references an oauth client that does not exist',
       table = 'payments', column = 'integration_client_pk';

@@ -1,13 +1,12 @@
 /**
- * The debts a snapshot creates, in one `insert ... select from
- * json_to_recordset($1)`: one parameter whatever the row count, serialised
- * by V8's JSON.stringify and parsed by PostgreSQL in C (node-postgres's
- * array literals cost several times more for 20,000 rows). The campaign's
- * identity keys (0001) make a second creation of the same identity fail
- * instead of doubling a debt.
+ * The debts a snapshot creates, in one `insert ... select from unnest(...)`:
+ * one array parameter per column whatever the row count (array-literals.ts).
+ * The campaign's identity keys (0001) make a second creation of the same
+ * identity fail instead of doubling a debt.
  */
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../schema.ts";
+import { integerArray, textArray } from "../array-literals.ts";
 
 /** What every debt of one snapshot shares. */
 export interface CreationContext {
@@ -45,14 +44,20 @@ export const insertSnapshotDebts = async (
 ): Promise<Array<number>> => {
   if (debts.length === 0) return [];
   const now = context.now.toISOString();
+  const column = <K extends keyof SnapshotDebt>(key: K) => debts.map((debt) => debt[key]);
   const { rows } = await sql<{ id: number; internal_id: string | null; invoice_reference: string | null }>`
     insert into debts (company_id, creditor_id, campaign_id, timeline_id, status, amount_minor, balance_minor, currency,
       amount_text, internal_id, invoice_reference, firstname, lastname, email, phone, import_date, created_at, updated_at)
     select ${context.companyId}, ${context.creditorId}, ${context.campaignId}, ${context.timelineId}, ${context.status},
       r."amountMinor", r."balanceMinor", r.currency, r."amountText", r."internalId", r."invoiceReference",
       r.firstname, r.lastname, r.email, r.phone, ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
-    from json_to_recordset(${JSON.stringify(debts)}::json) as r("amountMinor" int8, "balanceMinor" int8, currency text,
-      "amountText" text, "internalId" text, "invoiceReference" text, firstname text, lastname text, email text, phone text)
+    from unnest(${integerArray(column("amountMinor"))}::int8[], ${integerArray(column("balanceMinor"))}::int8[],
+      ${textArray(column("currency"))}::text[], ${textArray(column("amountText"))}::text[],
+      ${textArray(column("internalId"))}::text[], ${textArray(column("invoiceReference"))}::text[],
+      ${textArray(column("firstname"))}::text[], ${textArray(column("lastname"))}::text[],
+      ${textArray(column("email"))}::text[], ${textArray(column("phone"))}::text[])
+      as r("amountMinor", "balanceMinor", currency, "amountText", "internalId", "invoiceReference", firstname, lastname,
+        email, phone)
     returning id, internal_id, invoice_reference
   `.execute(trx);
   const keyOf = (internalId: string | null, invoiceReference: string | null): string =>

@@ -5,11 +5,12 @@
  * skipped), then the direct part of each balance change and each settlement.
  * A skipped installment's amount moves into its debt's direct record, so for
  * every debt `amount - sum(payments) = balance` holds exactly
- * (docs/decisions/0351). Rows travel as one JSON parameter each (see
- * insert-debts.ts).
+ * (docs/decisions/0351). Rows travel as one array parameter per column
+ * (array-literals.ts).
  */
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../schema.ts";
+import { integerArray, textArray } from "../array-literals.ts";
 
 /** Provider label of every payment a snapshot records (docs/decisions/0350). */
 export const SNAPSHOT_PROVIDER = "snapshot";
@@ -72,8 +73,13 @@ export const recordSnapshotPayments = async (
       select gen_random_uuid(), ${scope.companyId}, r."debtId", r."installmentId", ${scope.integrationClientPk}::int8,
         ${scope.snapshotId}::int8, r."externalPaymentId", ${SNAPSHOT_PROVIDER}, 'installment', r."amountMinor",
         r.currency, 'succeeded', r."paidAt", ${now}::timestamptz
-      from json_to_recordset(${JSON.stringify(installments)}::json) as r("debtId" int8, "installmentId" int8,
-        "externalPaymentId" text, "amountMinor" int8, currency text, "paidAt" timestamptz)
+      from unnest(${integerArray(installments.map((p) => p.debtId))}::int8[],
+        ${integerArray(installments.map((p) => p.installmentId))}::int8[],
+        ${textArray(installments.map((p) => p.externalPaymentId))}::text[],
+        ${integerArray(installments.map((p) => p.amountMinor))}::int8[],
+        ${textArray(installments.map((p) => p.currency))}::text[],
+        ${textArray(installments.map((p) => p.paidAt))}::timestamptz[])
+        as r("debtId", "installmentId", "externalPaymentId", "amountMinor", currency, "paidAt")
       on conflict (company_id, (coalesce(integration_client_pk, 0)), debt_id, external_payment_id)
         where external_payment_id is not null do nothing
       returning id, debt_id, amount_minor
@@ -82,8 +88,10 @@ export const recordSnapshotPayments = async (
     ), balance as (
       select r."debtId" as debt_id, r.kind, r.currency,
         r."directMinor" + r."installmentMinor" - coalesce(d.amount_minor, 0) as amount_minor
-      from json_to_recordset(${JSON.stringify(balances)}::json) as r("debtId" int8, kind text, currency text,
-        "directMinor" int8, "installmentMinor" int8)
+      from unnest(${integerArray(balances.map((p) => p.debtId))}::int8[], ${textArray(balances.map((p) => p.kind))}::text[],
+        ${textArray(balances.map((p) => p.currency))}::text[], ${integerArray(balances.map((p) => p.directMinor))}::int8[],
+        ${integerArray(balances.map((p) => p.installmentMinor))}::int8[])
+        as r("debtId", kind, currency, "directMinor", "installmentMinor")
       left join recorded d on d.debt_id = r."debtId"
     ), direct as (
       insert into payments (id, company_id, debt_id, integration_client_pk, snapshot_id, provider, kind, amount_minor,

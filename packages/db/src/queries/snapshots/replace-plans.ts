@@ -3,10 +3,11 @@
  * row's plan, cancelled by a row, or cancelled by a settlement) in one
  * update, and inserting the new active plans with all their installments in
  * one statement (the plans' ids flow to the installments inside PostgreSQL).
- * Rows travel as one JSON parameter per statement (see insert-debts.ts).
+ * Rows travel as one array parameter per column (array-literals.ts).
  */
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../schema.ts";
+import { integerArray, textArray } from "../array-literals.ts";
 
 interface Scope {
   readonly companyId: number;
@@ -34,7 +35,8 @@ export const endActivePlans = async (
   const { rows } = await sql<{ ended: ReadonlyArray<readonly [number, number]> | null }>`
     with ended as (
       update payment_plans p set status = v.status, ended_at = ${scope.now.toISOString()}::timestamptz
-      from json_to_recordset(${JSON.stringify(endings)}::json) as v("debtId" int8, status text)
+      from unnest(${integerArray(endings.map((e) => e.debtId))}::int8[], ${textArray(endings.map((e) => e.status))}::text[])
+        as v("debtId", status)
       where p.company_id = ${scope.companyId} and p.status = 'active' and p.debt_id = v."debtId"
       returning p.debt_id, p.id
     )
@@ -92,21 +94,25 @@ export const insertSnapshotPlans = async (
   const items = plans.flatMap((plan) =>
     plan.installments.map((item, position) => ({ ...item, debtId: plan.debtId, position })),
   );
-  const planRows = plans.map(({ debtId, externalReference, startDate }) => ({ debtId, externalReference, startDate }));
   const { rows } = await sql<{ kind: "plan" | "installment"; id: number; debt_id: number; external_reference: string }>`
     with plans as (
       insert into payment_plans (company_id, debt_id, external_reference, status, start_date, source, created_at)
       select ${scope.companyId}, p."debtId", p."externalReference", 'active', p."startDate", 'snapshot',
         ${scope.now.toISOString()}::timestamptz
-      from json_to_recordset(${JSON.stringify(planRows)}::json) as p("debtId" int8, "externalReference" text, "startDate" date)
+      from unnest(${integerArray(plans.map((p) => p.debtId))}::int8[],
+        ${textArray(plans.map((p) => p.externalReference))}::text[], ${textArray(plans.map((p) => p.startDate))}::date[])
+        as p("debtId", "externalReference", "startDate")
       returning id, debt_id
     ), items as (
       insert into installments (company_id, payment_plan_id, position, external_reference, amount_minor, payment_date,
         status, paid_at, external_payment_id)
       select ${scope.companyId}, plans.id, i.position, i."externalReference", i."amountMinor", i."paymentDate",
         i.status, i."paidAt", i."externalPaymentId"
-      from json_to_recordset(${JSON.stringify(items)}::json) as i("debtId" int8, position int4, "externalReference" text,
-        "amountMinor" int8, "paymentDate" date, status text, "paidAt" timestamptz, "externalPaymentId" text)
+      from unnest(${integerArray(items.map((i) => i.debtId))}::int8[], ${integerArray(items.map((i) => i.position))}::int4[],
+        ${textArray(items.map((i) => i.externalReference))}::text[], ${integerArray(items.map((i) => i.amountMinor))}::int8[],
+        ${textArray(items.map((i) => i.paymentDate))}::date[], ${textArray(items.map((i) => i.status))}::text[],
+        ${textArray(items.map((i) => i.paidAt))}::timestamptz[], ${textArray(items.map((i) => i.externalPaymentId))}::text[])
+        as i("debtId", position, "externalReference", "amountMinor", "paymentDate", status, "paidAt", "externalPaymentId")
       join plans on plans.debt_id = i."debtId"
       returning id, payment_plan_id, external_reference
     )

@@ -1,7 +1,7 @@
 /**
  * Every change a snapshot makes to existing debts (balance changes, status
  * changes, settlements of omitted debts, refreshed contact fields) in one
- * `update ... from json_to_recordset($1)`: each debt's final values are computed by the
+ * `update ... from unnest(...)` (one array parameter per column, array-literals.ts): each debt's final values are computed by the
  * caller, and only debts that change are sent, so an identical snapshot
  * writes nothing (and `updated_at` stays put). The update is optimistic:
  * each debt must still hold the balance and status the plan was computed
@@ -9,6 +9,7 @@
  */
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../schema.ts";
+import { integerArray, textArray } from "../array-literals.ts";
 
 /**
  * A debt changed (a payment recorded by the api, a deletion) between the
@@ -43,15 +44,20 @@ export const updateSnapshotDebts = async (
   changes: ReadonlyArray<DebtChange>,
 ): Promise<void> => {
   if (changes.length === 0) return;
+  const column = <K extends keyof DebtChange>(key: K) => changes.map((change) => change[key]);
   const result = await sql`
     update debts d set
-      balance_minor = v."balanceMinor", status = v.status,
+      balance_minor = v.balance_minor, status = v.status,
       firstname = v.firstname, lastname = v.lastname, email = v.email, phone = v.phone,
       updated_at = ${scope.now.toISOString()}::timestamptz
-    from json_to_recordset(${JSON.stringify(changes)}::json) as v(id int8, "expectedBalanceMinor" int8,
-      "expectedStatus" text, "balanceMinor" int8, status text, firstname text, lastname text, email text, phone text)
+    from unnest(${integerArray(column("id"))}::int8[], ${integerArray(column("expectedBalanceMinor"))}::int8[],
+      ${textArray(column("expectedStatus"))}::text[], ${integerArray(column("balanceMinor"))}::int8[],
+      ${textArray(column("status"))}::text[], ${textArray(column("firstname"))}::text[],
+      ${textArray(column("lastname"))}::text[], ${textArray(column("email"))}::text[],
+      ${textArray(column("phone"))}::text[])
+      as v(id, expected_balance_minor, expected_status, balance_minor, status, firstname, lastname, email, phone)
     where d.company_id = ${scope.companyId} and d.campaign_id = ${scope.campaignId} and d.id = v.id
-      and d.balance_minor = v."expectedBalanceMinor" and d.status = v."expectedStatus"
+      and d.balance_minor = v.expected_balance_minor and d.status = v.expected_status
   `.execute(trx);
   const updated = Number(result.numAffectedRows ?? 0n);
   if (updated !== changes.length) {
