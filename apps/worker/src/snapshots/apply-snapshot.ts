@@ -23,6 +23,7 @@ import {
   markSnapshotApplyFailed,
   markSnapshotCompleted,
   markSnapshotProcessing,
+  planWholeCampaignJoins,
   recordSnapshotEvent,
   snapshotFailure,
 } from "@dc/db";
@@ -135,6 +136,7 @@ const applyLocked = async (
   }
   const campaign = await lockCampaign(trx, scope.companyId, scope.campaignId);
   if (campaign === undefined) throw new SnapshotUnprocessable({ message: `campaign ${scope.campaignId} not found` });
+  await planWholeCampaignJoins(trx);
   let started = performance.now();
   const chunks = await loadSnapshotChunks(trx, scope.companyId, snapshotId);
   // The debts are read while the rows are validated: PostgreSQL builds the

@@ -1,0 +1,103 @@
+/**
+ * Applying stays linear when PostgreSQL's statistics know nothing of the
+ * campaign (docs/decisions/0363): a new campaign's debts sit below
+ * autovacuum's analyze threshold for a long time, and with an estimate of
+ * one row the planner nested-looped another campaign's active plans over
+ * all of this campaign's debts. The work is read from the executed plans
+ * (auto_explain), in rows, not in time.
+ */
+import { createPool, type Database } from "@dc/db";
+import { useTestDatabase } from "@dc/db/testing";
+import { Kysely, PostgresDialect, sql } from "kysely";
+import { afterAll, describe, expect, it } from "vitest";
+import { fixedClock } from "../src/clock.ts";
+import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
+import { accountRow, type CampaignFixture, insertCampaign, insertSnapshot, testIds } from "./snapshot-fixtures.ts";
+
+const { db, url } = await useTestDatabase();
+const now = new Date("2030-06-15T12:00:00.000Z");
+
+interface PlanNode {
+  readonly "Node Type": string;
+  readonly "Actual Rows"?: number;
+  readonly "Actual Loops"?: number;
+  readonly "Rows Removed by Join Filter"?: number;
+  readonly "Rows Removed by Filter"?: number;
+  readonly Plans?: ReadonlyArray<PlanNode>;
+}
+
+/** Rows produced or discarded by every node of a plan, each counted once per loop. */
+const rowsTouched = (node: PlanNode): number => {
+  const loops = node["Actual Loops"] ?? 1;
+  const own =
+    (node["Actual Rows"] ?? 0) * loops +
+    (node["Rows Removed by Join Filter"] ?? 0) +
+    (node["Rows Removed by Filter"] ?? 0) * loops;
+  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsTouched(child), 0);
+};
+
+/** A database handle whose statements (nested ones included) report their executed plans. */
+const explaining = () => {
+  const plans: Array<{ query: string; rows: number }> = [];
+  const pool = createPool({ connectionString: url, max: 2 });
+  pool.on("connect", (client) => {
+    client.on("notice", (notice) => {
+      const text = String(notice.message ?? "");
+      const start = text.indexOf("{");
+      if (start < 0) return;
+      const parsed = JSON.parse(text.slice(start)) as { "Query Text": string; Plan: PlanNode };
+      plans.push({ query: parsed["Query Text"], rows: rowsTouched(parsed.Plan) });
+    });
+    void client.query(`load 'auto_explain';
+      set auto_explain.log_min_duration = 0; set auto_explain.log_analyze = on; set auto_explain.log_timing = off;
+      set auto_explain.log_format = json; set auto_explain.log_level = notice; set auto_explain.log_nested_statements = on`);
+  });
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), plans };
+};
+
+const applyRows = async (on: Kysely<Database>, campaign: CampaignFixture, rows: ReadonlyArray<unknown>) => {
+  const id = await insertSnapshot(db, campaign, [rows]);
+  const outcome = await applySnapshot({ db: on, clock: fixedClock(now), ids: testIds }, id);
+  if (outcome.outcome !== "completed") throw new Error(`not completed: ${JSON.stringify(outcome)}`);
+};
+
+const withPlan = (id: string, amount: number) =>
+  accountRow(id, amount, {
+    payment_plan: {
+      external_reference: `plan-${id}`,
+      status: "active",
+      installments: [{ external_reference: "1", amount, payment_date: "2031-01-01", status: "pending" }],
+    },
+  });
+
+describe("applySnapshot with statistics that predate the campaign", () => {
+  const observed = explaining();
+  afterAll(() => observed.db.destroy());
+
+  it("does work proportional to the campaign, not to the product of two campaigns", async () => {
+    for (const table of ["debts", "payment_plans", "installments"]) {
+      await sql`alter table ${sql.table(table)} set (autovacuum_enabled = off)`.execute(db);
+    }
+    // Statistics taken before the company had any debt, as for a new tenant on a large database.
+    const other = await insertCampaign(db);
+    await sql`analyze debts, payment_plans, installments`.execute(db);
+    // Another campaign of the company: 600 debts, each with an active plan.
+    await applyRows(db, other, Array.from({ length: 600 }, (_, i) => withPlan(`other-${i}`, 50)));
+    const { rows } = await sql<{ id: number }>`
+      insert into campaigns (company_id, api_reference, name, creditor_id, timeline_id)
+      values (${other.companyId}, 'second', 'Second', ${other.creditorId}, ${other.timelineId}) returning id`.execute(db);
+    const campaign: CampaignFixture = { ...other, campaignId: Number(rows[0]?.id) };
+    // This campaign's 2,000 debts arrive after the statistics: PostgreSQL believes it has none.
+    await applyRows(db, campaign, Array.from({ length: 2_000 }, (_, i) => accountRow(`acc-${i}`, 100)));
+
+    await applyRows(observed.db, campaign, Array.from({ length: 2_000 }, (_, i) => accountRow(`acc-${i}`, 90)));
+
+    const loadPlans = observed.plans.find((plan) => plan.query.includes("from payment_plans p"));
+    expect(loadPlans).toBeDefined();
+    // Linear: a few rows per debt. The nested loop compared 600 plans x 2,000 debts (1.2 million rows).
+    for (const plan of observed.plans) expect({ query: plan.query.trim().slice(0, 60), rows: plan.rows }).toEqual({
+      query: plan.query.trim().slice(0, 60),
+      rows: expect.toSatisfy((rows: number) => rows < 60_000),
+    });
+  });
+});
