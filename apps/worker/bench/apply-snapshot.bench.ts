@@ -6,11 +6,13 @@
  * prints the time from job start to `completed`, rows/s and peak RSS, beside
  * the PostgreSQL floor measured in the same run: the same 20,000 rows
  * written by COPY into a temporary table plus one INSERT ... SELECT ... ON
- * CONFLICT merge into a table already holding those keys.
+ * CONFLICT merge into a table already holding those keys. Rows, floor and
+ * the two row shapes: packages/db/src/testing/snapshot-bench.ts.
  *
  *   node apps/worker/bench/apply-snapshot.bench.ts            # embedded PostgreSQL in a temp dir
  *   DATABASE_URL=postgres://... node apps/worker/bench/apply-snapshot.bench.ts
  *   BENCH_ROUNDS=5 node apps/worker/bench/apply-snapshot.bench.ts
+ *   BENCH_SHAPES=full node apps/worker/bench/apply-snapshot.bench.ts   # one row shape (default: lean,full)
  *   BENCH_WEBHOOKS=1 node apps/worker/bench/apply-snapshot.bench.ts   # an endpoint subscribed to every event type
  *
  * `node` must be Node 24 (type stripping): `node_modules/.bin/node` from the
@@ -22,7 +24,6 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   createDatabase,
-  createPool,
   type Database,
   type DatabaseHandle,
   freePort,
@@ -33,13 +34,20 @@ import {
   startEmbeddedPostgres,
   withDatabaseName,
 } from "@dc/db";
+import {
+  type BenchRowShape,
+  benchSeedRows,
+  benchSnapshotRows,
+  measurePostgresFloor,
+  SNAPSHOT_BENCH_ROWS,
+} from "@dc/db/testing";
 import { type Kysely, sql } from "kysely";
 import { pino } from "pino";
 import { systemClock } from "../src/clock.ts";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
 import { startWorker } from "../src/worker.ts";
 
-const ROWS = 20_000;
+const ROWS = SNAPSHOT_BENCH_ROWS;
 const rounds = Number(process.env["BENCH_ROUNDS"] ?? 3);
 /** With an endpoint subscribed to every type, the measured snapshot records its webhook events (about 42,000). */
 const withWebhooks = process.env["BENCH_WEBHOOKS"] === "1";
@@ -112,96 +120,6 @@ const insertSnapshot = async (campaign: Campaign, rows: ReadonlyArray<unknown>, 
     return id;
   });
 
-const account = (i: number): string => `acc-${String(i).padStart(6, "0")}`;
-
-/**
- * Rows 0-17,999 match seeded debts: 16,000 (80% of the rows) with a new
- * balance, 2,000 restated; one row in ten (2,000, 10%) carries a plan with
- * one paid installment. Rows 18,000-19,999 are new debts (10%); seeded
- * debts 18,000-19,999 are omitted (10%) and settled.
- */
-const snapshotRows = (): Array<Record<string, unknown>> =>
-  Array.from({ length: ROWS }, (_, i) => {
-    if (i >= 18_000) return { internal_id: `new-${i}`, remaining_amount: 42.5, currency: "EUR", firstname: "New" };
-    const remaining = i < 16_000 ? 100 + (i % 97) : 200;
-    const row: Record<string, unknown> = { internal_id: account(i), remaining_amount: remaining, currency: "EUR" };
-    if (i % 9 === 0 && i < 18_000) {
-      row["payment_plan"] = {
-        external_reference: `plan-${i}`,
-        status: "active",
-        installments: [
-          {
-            external_reference: "a",
-            amount: 10,
-            payment_date: "2030-05-01",
-            status: "paid",
-            paid_at: "2030-05-01T10:00:00+02:00",
-            external_payment_id: `pay-${i}`,
-          },
-          { external_reference: "b", amount: remaining, payment_date: "2030-07-01", status: "pending" },
-        ],
-      };
-    }
-    return row;
-  });
-
-/** What is used of a pg client here (pg's types are not this app's dependency). */
-interface Client {
-  readonly query: (text: string, values?: ReadonlyArray<unknown>) => Promise<unknown>;
-}
-
-/** COPY ... FROM STDIN through node-postgres's submittable interface (no extra dependency). */
-const copyIn = (client: Client, statement: string, data: string): Promise<void> =>
-  new Promise((resolve, reject) => {
-    let failed: Error | undefined;
-    const submittable = {
-      submit: (connection: { query: (text: string) => void }) => connection.query(statement),
-      handleCopyInResponse: (connection: { sendCopyFromChunk: (chunk: Buffer) => void; endCopyFrom: () => void }) => {
-        connection.sendCopyFromChunk(Buffer.from(data));
-        connection.endCopyFrom();
-      },
-      handleCommandComplete: () => {},
-      handleReadyForQuery: () => (failed === undefined ? resolve() : reject(failed)),
-      handleError: (error: Error) => {
-        failed = error;
-      },
-    };
-    void client.query(submittable as unknown as string);
-  });
-
-/** The floor: COPY the rows into a temporary table, then one merge into a table already holding their keys. */
-const measureFloor = async (rows: ReadonlyArray<Record<string, unknown>>, round: number): Promise<number> => {
-  const pool = createPool({ connectionString: url, max: 1 });
-  const connected = await pool.connect();
-  const client: Client = connected;
-  try {
-    const table = `bench_floor_${round}`;
-    await client.query(`create table ${table} (company_id bigint not null, internal_id text not null, balance_minor bigint not null,
-      currency char(3) not null, updated_at timestamptz not null, primary key (company_id, internal_id))`);
-    await client.query(`insert into ${table} select 1, r.id, 0, 'EUR', now() from unnest($1::text[]) as r(id)`, [
-      rows.map((row) => String(row["internal_id"])),
-    ]);
-    await client.query("vacuum analyze " + table);
-    const data = rows
-      .map((row) => `${String(row["internal_id"])}\t${Math.round(Number(row["remaining_amount"]) * 100)}\tEUR\n`)
-      .join("");
-    const started = performance.now();
-    await client.query("begin");
-    await client.query(
-      "create temporary table floor_rows (internal_id text, balance_minor bigint, currency text) on commit drop",
-    );
-    await copyIn(client, "copy floor_rows from stdin", data);
-    await client.query(`insert into ${table} (company_id, internal_id, balance_minor, currency, updated_at)
-      select 1, internal_id, balance_minor, currency, now() from floor_rows
-      on conflict (company_id, internal_id) do update set balance_minor = excluded.balance_minor, updated_at = excluded.updated_at`);
-    await client.query("commit");
-    return performance.now() - started;
-  } finally {
-    connected.release();
-    await pool.end();
-  }
-};
-
 const records: Array<Record<string, unknown>> = [];
 const logger = pino(
   { level: "info" },
@@ -223,42 +141,51 @@ const subscribeEverything = async (companyId: number): Promise<void> => {
     .execute();
 };
 
-const results: Array<{ applyMs: number; wallMs: number; floorMs: number }> = [];
+/** Row shapes measured (`BENCH_SHAPES=lean` or `full` for one). */
+const shapes = (process.env["BENCH_SHAPES"] ?? "lean,full").split(",") as Array<BenchRowShape>;
+interface Round {
+  readonly applyMs: number;
+  readonly wallMs: number;
+  readonly floorMs: number;
+}
+const results = new Map<BenchRowShape, Array<Round>>();
+const bodyMiB = new Map<BenchRowShape, number>();
 try {
-  for (let round = 1; round <= rounds; round++) {
-    const campaign = await insertCampaign();
-    const seed = await insertSnapshot(
-      campaign,
-      Array.from({ length: ROWS }, (_, i) => ({ internal_id: account(i), remaining_amount: 200, currency: "EUR" })),
-      false,
-    );
-    const seeded = await applySnapshot({ db, clock: systemClock, ids }, seed);
-    if (seeded.outcome !== "completed") throw new Error("seeding failed");
-    if (withWebhooks) await subscribeEverything(campaign.companyId);
-    await sql`vacuum analyze debts`.execute(db);
-    const rows = snapshotRows();
-    const floorMs = await measureFloor(rows, round);
+  for (const shape of shapes) {
+    const measured: Array<Round> = [];
+    results.set(shape, measured);
+    const rows = benchSnapshotRows(shape);
+    bodyMiB.set(shape, Buffer.byteLength(JSON.stringify({ rows })) / 2 ** 20);
+    for (let round = 1; round <= rounds; round++) {
+      const campaign = await insertCampaign();
+      const seed = await insertSnapshot(campaign, benchSeedRows(shape), false);
+      const seeded = await applySnapshot({ db, clock: systemClock, ids }, seed);
+      if (seeded.outcome !== "completed") throw new Error("seeding failed");
+      if (withWebhooks) await subscribeEverything(campaign.companyId);
+      await sql`vacuum analyze debts`.execute(db);
+      const floorMs = await measurePostgresFloor(url, rows);
 
-    const wallStart = performance.now();
-    const id = await insertSnapshot(campaign, rows, true);
-    let line: Record<string, unknown> | undefined;
-    while (line === undefined) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      line = records.find((record) => record["msg"] === "snapshot processed" && record["snapshotId"] === id);
-    }
-    const wallMs = performance.now() - wallStart;
-    if (line["outcome"] !== "completed") throw new Error(`snapshot ${id} ended ${String(line["outcome"])}`);
-    results.push({ applyMs: Number(line["durationMs"]), wallMs, floorMs });
-    if (round === 1) {
+      const wallStart = performance.now();
+      const id = await insertSnapshot(campaign, rows, true);
+      let line: Record<string, unknown> | undefined;
+      while (line === undefined) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        line = records.find((record) => record["msg"] === "snapshot processed" && record["snapshotId"] === id);
+      }
+      const wallMs = performance.now() - wallStart;
+      if (line["outcome"] !== "completed") throw new Error(`snapshot ${id} ended ${String(line["outcome"])}`);
+      measured.push({ applyMs: Number(line["durationMs"]), wallMs, floorMs });
+      if (round === 1) {
+        process.stdout.write(
+          `${shape} rows: counts ${JSON.stringify(line["counts"])}, webhook events ${String(line["webhookEvents"])}, ` +
+            `deliveries ${String(line["webhookDeliveries"])}\n`,
+        );
+      }
       process.stdout.write(
-        `counts ${JSON.stringify(line["counts"])}, webhook events ${String(line["webhookEvents"])}, ` +
-          `deliveries ${String(line["webhookDeliveries"])}\n`,
+        `${shape} round ${round}: job start -> completed ${Number(line["durationMs"])} ms (enqueue -> completed ${wallMs.toFixed(0)} ms), ` +
+          `floor ${floorMs.toFixed(0)} ms, phases ${JSON.stringify(line["phases"])}\n`,
       );
     }
-    process.stdout.write(
-      `round ${round}: job start -> completed ${Number(line["durationMs"])} ms (enqueue -> completed ${wallMs.toFixed(0)} ms), ` +
-        `floor ${floorMs.toFixed(0)} ms, phases ${JSON.stringify(line["phases"])}\n`,
-    );
   }
 } finally {
   await worker.stop();
@@ -268,26 +195,32 @@ const median = (values: ReadonlyArray<number>): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
-const applyMs = median(results.map((result) => result.applyMs));
-const floorMs = median(results.map((result) => result.floorMs));
-// On a shared machine both measures swing with its load; a round's ratio compares them under the same load.
-const ratio = median(results.map((result) => result.applyMs / result.floorMs));
-process.stdout.write(
-  [
-    `rows per snapshot:               ${ROWS}${withWebhooks ? " (an endpoint subscribed to every event type)" : ""}`,
-    `job start -> completed (median): ${applyMs.toFixed(0)} ms  (target < 2000 ms: ${applyMs < 2000 ? "met" : "missed"})`,
-    `throughput:                      ${Math.round((ROWS / applyMs) * 1000)} rows/s`,
-    `PostgreSQL floor (median):       ${floorMs.toFixed(0)} ms  (COPY into a temp table + INSERT ... ON CONFLICT merge)`,
-    `ratio to the floor (median):     ${ratio.toFixed(2)}x  (per round: ${results
+const lines: Array<string> = [
+  `rows per snapshot: ${ROWS}${withWebhooks ? " (an endpoint subscribed to every event type)" : ""}, ${rounds} rounds per row shape`,
+];
+for (const [shape, measured] of results) {
+  const applyMs = median(measured.map((result) => result.applyMs));
+  const floorMs = median(measured.map((result) => result.floorMs));
+  // On a shared machine both measures swing with its load; a round's ratio compares them under the same load.
+  const ratio = median(measured.map((result) => result.applyMs / result.floorMs));
+  lines.push(
+    `${shape} rows (${(bodyMiB.get(shape) ?? 0).toFixed(1)} MiB body):`,
+    `  job start -> completed (median): ${applyMs.toFixed(0)} ms  (target < 2000 ms: ${applyMs < 2000 ? "met" : "missed"}; per round: ${measured.map((result) => result.applyMs.toFixed(0)).join(", ")})`,
+    `  throughput:                      ${Math.round((ROWS / applyMs) * 1000)} rows/s`,
+    `  PostgreSQL floor (median):       ${floorMs.toFixed(0)} ms  (COPY of every field into a temp table + INSERT ... ON CONFLICT merge; per round: ${measured.map((result) => result.floorMs.toFixed(0)).join(", ")})`,
+    `  ratio to the floor (median):     ${ratio.toFixed(2)}x  (per round: ${measured
       .map((result) => (result.applyMs / result.floorMs).toFixed(2))
       .join(", ")}; target <= 4x: ${ratio <= 4 ? "met" : "missed"})`,
-    `peak RSS:                        ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`,
-    `load average at the end:         ${loadavg()
-      .map((value) => value.toFixed(2))
-      .join(" ")} on ${availableParallelism()} CPUs`,
-    "",
-  ].join("\n"),
+  );
+}
+lines.push(
+  `peak RSS:                          ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`,
+  `load average at the end:           ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ")} on ${availableParallelism()} CPUs`,
+  "",
 );
+process.stdout.write(lines.join("\n"));
 
 await db.destroy();
 await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);

@@ -1,2 +1,9 @@
 export { type TestDatabase, useTestDatabase } from "./test-database.ts";
 export { freePort } from "../embedded-postgres.ts";
+export {
+  type BenchRowShape,
+  benchSeedRows,
+  benchSnapshotRows,
+  measurePostgresFloor,
+  SNAPSHOT_BENCH_ROWS,
+} from "./snapshot-bench.ts";
