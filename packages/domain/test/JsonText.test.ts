@@ -1,10 +1,32 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as JsonText from "../src/JsonText.ts";
 import * as SnapshotErrors from "../src/SnapshotErrors.ts";
 
 const nested = (depth: number): unknown => (depth === 0 ? 1 : { a: nested(depth - 1) });
 
+/** JSON values that sometimes break a limit: deep nesting, long strings and keys, NUL characters. */
+const edgyJson = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.constantFrom<unknown>(null, true, 0, 1.5),
+    fc.constantFrom("", "ok", "a\u0000b", "x".repeat(100_001)),
+    fc.array(tie("value"), { maxLength: 4 }),
+    fc.dictionary(fc.constantFrom("a", "b", "k\u0000", "y".repeat(100_001)), tie("value"), { maxKeys: 3 }),
+    fc.integer({ min: 25, max: 40 }).map((depth) => nested(depth)),
+  ),
+})).value;
+
 describe("JsonText", () => {
+  it("detect a violation exactly when the locating walk finds one", () => {
+    fc.assert(
+      fc.property(edgyJson, (value) => {
+        expect(JsonText.breaksLimits(value)).toBe(JsonText.locateLimitViolation(value) !== undefined);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("accepts a body within the bounds", () => {
     expect(JsonText.findLimitViolation({ rows: [{ a: "x".repeat(100_000), b: nested(29) }] })).toBeUndefined();
   });
