@@ -1,3 +1,4 @@
+import { chunkIdentityColumns } from "@dc/db";
 import { describe, expect, it } from "vitest";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";
@@ -145,6 +146,7 @@ describe("a chunk upload that loses the race for its index", () => {
           body_sha256: sha256(storedBody),
           row_count: 1,
           body: storedBody,
+          ...chunkIdentityColumns(JSON.parse(storedBody).rows),
         })
         .execute();
       await trx

@@ -142,7 +142,14 @@ describe("PUT .../snapshots/{snapshotReference}/chunks/{chunkIndex}", () => {
     });
     const chunks = await t.db.selectFrom("snapshot_chunks").selectAll().where("company_id", "=", s.companyId).execute();
     expect(chunks).toHaveLength(1);
-    expect(chunks[0]).toMatchObject({ chunk_index: 0, row_count: 3, body });
+    const stored = JSON.parse(body) as { rows: Array<{ internal_id?: string; invoice_reference?: string }> };
+    expect(chunks[0]).toMatchObject({
+      chunk_index: 0,
+      row_count: 3,
+      body,
+      internal_ids: stored.rows.map((row) => row.internal_id ?? null),
+      invoice_references: stored.rows.map((row) => row.invoice_reference ?? null),
+    });
     expect(chunks[0]?.body_sha256).toEqual(sha256(body));
     expect(await t.db.selectFrom("debts").select("id").where("company_id", "=", s.companyId).execute()).toEqual(
       debtsBefore,

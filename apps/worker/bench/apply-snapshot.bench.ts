@@ -23,6 +23,7 @@ import { randomBytes } from "node:crypto";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  chunkIdentityColumns,
   createDatabase,
   type Database,
   type DatabaseHandle,
@@ -106,9 +107,12 @@ const insertSnapshot = async (campaign: Campaign, rows: ReadonlyArray<unknown>, 
       returning id`.execute(trx);
     const id = inserted[0]?.id;
     if (id === undefined) throw new Error("no snapshot");
+    const identities = chunkIdentityColumns(rows);
     await sql`
-      insert into snapshot_chunks (snapshot_id, chunk_index, company_id, body_sha256, row_count, body)
-      values (${id}, 0, ${campaign.companyId}, ${randomBytes(32)}, ${rows.length}, ${JSON.stringify({ rows })})`.execute(
+      insert into snapshot_chunks (snapshot_id, chunk_index, company_id, body_sha256, row_count, body, internal_ids,
+        invoice_references)
+      values (${id}, 0, ${campaign.companyId}, ${randomBytes(32)}, ${rows.length}, ${JSON.stringify({ rows })},
+        ${identities.internal_ids}, ${identities.invoice_references})`.execute(
       trx,
     );
     if (enqueue) {

@@ -4,7 +4,7 @@
  * (chunks of raw rows, `pending`); and readers of the resulting state.
  */
 import { randomBytes } from "node:crypto";
-import { type Database, makeIds } from "@dc/db";
+import { chunkIdentityColumns, type Database, makeIds } from "@dc/db";
 import { type Kysely, sql } from "kysely";
 
 /** The id codec of snapshot tests (the worker's `ids`). */
@@ -109,6 +109,7 @@ export const insertSnapshot = async (
           body_sha256: randomBytes(32),
           row_count: rows.length,
           body: JSON.stringify({ rows }),
+          ...chunkIdentityColumns(rows),
         })
         .execute();
     }

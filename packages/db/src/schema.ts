@@ -393,6 +393,9 @@ export interface SnapshotChunksTable {
   row_count: number;
   /** The request body exactly as received: `{"rows": [...]}` (migration 0009). */
   body: string;
+  /** Each row's `internal_id` and `invoice_reference`, in row order (written as array literals). */
+  internal_ids: ColumnType<Array<string | null>, string, string>;
+  invoice_references: ColumnType<Array<string | null>, string, string>;
   created_at: DefaultTimestamp;
 }
 

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { isSchemaCurrent } from "../src/migrate.ts";
+import { Migrator } from "kysely/migration";
+import { isSchemaCurrent, migrations } from "../src/migrate.ts";
 import { useTestDatabase } from "../src/testing/index.ts";
 
 const { db } = await useTestDatabase();
@@ -71,5 +72,44 @@ describe("migrations", () => {
       birthdate: "1990-02-28",
       status: "status.default.pending",
     });
+  });
+
+  it("carry stored snapshot chunks through 0009 (body and identity keys) and back, and restore 0010's foreign keys", async () => {
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    expect((await migrator.migrateTo("0008-webhooks")).error).toBeUndefined();
+    const foreignKeys = await sql<{ conname: string }>`
+      select conname from pg_constraint where conname in ('payments_company_id_fkey', 'installments_company_id_fkey')
+      order by conname`.execute(db);
+    expect(foreignKeys.rows.map((row) => row.conname)).toEqual(["installments_company_id_fkey", "payments_company_id_fkey"]);
+    const { rows } = await sql<{ id: number }>`
+      with company as (insert into companies (name) values ('Migrated') returning id),
+      creditor as (insert into creditors (company_id, name) select id, 'C' from company returning id, company_id),
+      timeline as (insert into timelines (company_id, name) select id, 'T' from company returning id),
+      campaign as (
+        insert into campaigns (company_id, api_reference, name, creditor_id, timeline_id)
+        select creditor.company_id, 'migrated', 'M', creditor.id, timeline.id from creditor, timeline returning id, company_id
+      ),
+      snapshot as (
+        insert into snapshots (company_id, campaign_id, snapshot_reference, delivery_mode, status, expected_row_count)
+        select company_id, id, 'ref', 'staged', 'uploading', 3 from campaign returning id, company_id
+      )
+      insert into snapshot_chunks (snapshot_id, chunk_index, company_id, body_sha256, row_count, rows)
+      select id, 0, company_id, '\\x00', 3,
+        '[{"internal_id": "a"}, {"invoice_reference": "INV-2", "internal_id": null}, {"internal_id": "c", "invoice_reference": "INV-3"}]'
+      from snapshot returning snapshot_id as id`.execute(db);
+    const snapshotId = rows[0]?.id;
+
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    const chunk = await db
+      .selectFrom("snapshot_chunks")
+      .select(["body", "internal_ids", "invoice_references"])
+      .where("snapshot_id", "=", Number(snapshotId))
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(chunk.body)).toEqual({
+      rows: [{ internal_id: "a" }, { invoice_reference: "INV-2", internal_id: null }, { internal_id: "c", invoice_reference: "INV-3" }],
+    });
+    expect(chunk.internal_ids).toEqual(["a", null, "c"]);
+    expect(chunk.invoice_references).toEqual([null, "INV-2", "INV-3"]);
+    expect(await isSchemaCurrent(db)).toBe(true);
   });
 });

@@ -79,7 +79,7 @@ export const submitSnapshot: HandlerOf<Endpoints["submitSnapshot"]> = async ({
       companyId: principal.companyId,
       chunkIndex: 0,
       bodySha256: digest,
-      rowCount: raw.length,
+      rows: raw,
       bodyText,
       now,
     });

@@ -115,7 +115,7 @@ export const uploadSnapshotChunk: HandlerOf<Endpoints["uploadSnapshotChunk"]> = 
         companyId: principal.companyId,
         chunkIndex: params.chunkIndex,
         bodySha256: digest,
-        rowCount: raw.length,
+        rows: raw,
         bodyText,
         now,
       });

@@ -6,13 +6,15 @@
  */
 import type { Kysely } from "kysely";
 import type { Database } from "../../schema.ts";
+import { textArray } from "../array-literals.ts";
 
 export interface NewChunk {
   readonly snapshotId: number;
   readonly companyId: number;
   readonly chunkIndex: number;
   readonly bodySha256: Buffer;
-  readonly rowCount: number;
+  /** The body's rows, as parsed: their identity keys are stored beside the body. */
+  readonly rows: ReadonlyArray<unknown>;
   /**
    * The request body text, `{"rows": [...]}` and nothing else (the body schema
    * rejects other keys), already validated. Stored as sent: PostgreSQL does
@@ -22,6 +24,19 @@ export interface NewChunk {
   readonly now: Date;
 }
 
+/** A row's key as PostgreSQL's `->>` reads it: the string itself, null when absent or null, else its JSON. */
+const keyText = (row: unknown, key: string): string | null => {
+  const value = typeof row === "object" && row !== null ? (row as Record<string, unknown>)[key] : undefined;
+  if (value === undefined || value === null) return null;
+  return typeof value === "string" ? value : JSON.stringify(value);
+};
+
+/** The `internal_ids` and `invoice_references` columns of a chunk holding `rows`. */
+export const chunkIdentityColumns = (rows: ReadonlyArray<unknown>) => ({
+  internal_ids: textArray(rows.map((row) => keyText(row, "internal_id"))),
+  invoice_references: textArray(rows.map((row) => keyText(row, "invoice_reference"))),
+});
+
 export const insertChunkUnlessExists = async (db: Kysely<Database>, chunk: NewChunk): Promise<boolean> => {
   const inserted = await db
     .insertInto("snapshot_chunks")
@@ -30,8 +45,9 @@ export const insertChunkUnlessExists = async (db: Kysely<Database>, chunk: NewCh
       chunk_index: chunk.chunkIndex,
       company_id: chunk.companyId,
       body_sha256: chunk.bodySha256,
-      row_count: chunk.rowCount,
+      row_count: chunk.rows.length,
       body: chunk.bodyText,
+      ...chunkIdentityColumns(chunk.rows),
       created_at: chunk.now,
     })
     .onConflict((conflict) => conflict.columns(["snapshot_id", "chunk_index"]).doNothing())
