@@ -92,6 +92,8 @@ export const makeIdCodec = <Kind extends string>(
     if (id.length !== ENCODED_LENGTH || !ENCODED_PATTERN.test(id)) return undefined;
     const raw = Buffer.from(id, "base64url");
     if (raw.byteLength !== IV_BYTES + PLAINTEXT_BYTES) return undefined;
+    // The last character carries 2 unused bits: only the canonical spelling of an id is that id.
+    if (raw.toString("base64url") !== id) return undefined;
     const iv = raw.subarray(0, IV_BYTES);
     const plaintext = ctrXor(iv, raw.subarray(IV_BYTES));
     if (!timingSafeEqual(syntheticIv(plaintext), iv)) return undefined;

@@ -43,6 +43,18 @@ describe("public ids", () => {
     );
   });
 
+  it("reject a non-canonical spelling of a valid id (the last character's unused bits set)", () => {
+    const id = codec.encode("debt", 7);
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const last = alphabet.indexOf(id.slice(-1));
+    for (let low = 1; low < 4; low++) {
+      const variant = id.slice(0, -1) + alphabet[(last & ~3) | ((last + low) & 3)];
+      expect(Buffer.from(variant, "base64url")).toEqual(Buffer.from(id, "base64url"));
+      expect(codec.decode("debt", variant)).toBeUndefined();
+    }
+    expect(codec.decode("debt", id)).toBe(7);
+  });
+
   it("reject truncated, extended, empty and non-base64url ids", () => {
     const id = codec.encode("debt", 7);
     for (const bad of [id.slice(0, -1), `${id}A`, "", "not an id", `${id.slice(0, -1)}=`, "../../etc/passwd", "1"]) {
