@@ -12,6 +12,7 @@ import * as snapshotApply from "./migrations/0007-snapshot-apply.ts";
 import * as webhooks from "./migrations/0008-webhooks.ts";
 import * as snapshotChunkBodies from "./migrations/0009-snapshot-chunk-bodies.ts";
 import * as ledgerReferenceChecks from "./migrations/0010-ledger-reference-checks.ts";
+import * as debtReferenceChecks from "./migrations/0011-debt-reference-checks.ts";
 
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001-core-data-model": coreDataModel,
@@ -21,6 +22,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0008-webhooks": webhooks,
   "0009-snapshot-chunk-bodies": snapshotChunkBodies,
   "0010-ledger-reference-checks": ledgerReferenceChecks,
+  "0011-debt-reference-checks": debtReferenceChecks,
 };
 
 const migrator = <DB>(db: Kysely<DB>): Migrator =>

@@ -102,7 +102,7 @@ create function ledger_parent_key_is_fixed() returns trigger language plpgsql as
 begin
   if new.id is distinct from old.id then
     raise foreign_key_violation using
-      message = format('the id of %s %s cannot change: ledger rows reference it', tg_table_name, old.id),
+      message = format('the id of %s %s cannot change: other rows reference it', tg_table_name, old.id),
       table = tg_table_name, column = 'id';
   end if;
   return new;
