@@ -23,9 +23,9 @@ import {
   markSnapshotApplyFailed,
   markSnapshotCompleted,
   markSnapshotProcessing,
-  planWholeCampaignJoins,
   recordSnapshotEvent,
   snapshotFailure,
+  withWholeCampaignJoins,
 } from "@dc/db";
 import { DebtStatus, Reconciliation, type Snapshot } from "@dc/domain";
 import type { Kysely } from "kysely";
@@ -136,31 +136,51 @@ const applyLocked = async (
   }
   const campaign = await lockCampaign(trx, scope.companyId, scope.campaignId);
   if (campaign === undefined) throw new SnapshotUnprocessable({ message: `campaign ${scope.campaignId} not found` });
-  await planWholeCampaignJoins(trx);
   let started = performance.now();
-  const chunks = await loadSnapshotChunks(trx, scope.companyId, snapshotId);
-  // The debts are read while the rows are validated: PostgreSQL builds the
-  // answer as JavaScript checks rows, instead of one waiting for the other.
-  const loading = loadCampaignDebts(trx, scope.companyId, scope.campaignId);
-  loading.catch(() => undefined);
-  await new Promise((resolve) => setImmediate(resolve));
-  const readChunksMs = performance.now() - started;
-  started = performance.now();
-  const read = readSnapshotRows(chunks, snapshot.received_chunk_count);
-  const validateMs = performance.now() - started;
-  started = performance.now();
-  const current = await loading;
-  const readMs = readChunksMs + (performance.now() - started);
-  started = performance.now();
-  const result = Reconciliation.plan(current.debts, read.rows, {
-    allowExpensiveDestinations: campaign.allow_expensive_destinations,
+  let readMs = 0;
+  let validateMs = 0;
+  let planMs = 0;
+  const campaignWork = await withWholeCampaignJoins(trx, async () => {
+    const chunks = await loadSnapshotChunks(trx, scope.companyId, snapshotId);
+    // The debts are read while the rows are validated: PostgreSQL builds the
+    // answer as JavaScript checks rows, instead of one waiting for the other.
+    const loading = loadCampaignDebts(trx, scope.companyId, scope.campaignId);
+    loading.catch(() => undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    const readChunksMs = performance.now() - started;
+    started = performance.now();
+    const read = readSnapshotRows(chunks, snapshot.received_chunk_count);
+    validateMs = performance.now() - started;
+    started = performance.now();
+    const current = await loading;
+    readMs = readChunksMs + (performance.now() - started);
+    started = performance.now();
+    const result = Reconciliation.plan(current.debts, read.rows, {
+      allowExpensiveDestinations: campaign.allow_expensive_destinations,
+    });
+    planMs = performance.now() - started;
+    started = performance.now();
+    const errors = [...read.errors, ...(Reconciliation.isRejected(result) ? result.errors : [])].sort(
+      (a, b) => a.row_index - b.row_index,
+    );
+    if (errors.length > 0 || Reconciliation.isRejected(result)) return { outcome: "rejected" as const, errors };
+    const applied = await applyReconciliationPlan(
+      trx,
+      {
+        ...scope,
+        creditorId: campaign.creditor_id,
+        timelineId: campaign.timeline_id,
+        integrationClientPk: snapshot.integration_client_pk,
+        now,
+      },
+      current,
+      result,
+      contactRefreshes(current, read.rows),
+    );
+    return { outcome: "applied" as const, result, applied };
   });
-  const planMs = performance.now() - started;
-  started = performance.now();
-  const errors = [...read.errors, ...(Reconciliation.isRejected(result) ? result.errors : [])].sort(
-    (a, b) => a.row_index - b.row_index,
-  );
-  if (errors.length > 0 || Reconciliation.isRejected(result)) {
+  if (campaignWork.outcome === "rejected") {
+    const { errors } = campaignWork;
     await markSnapshotApplyFailed(trx, snapshotId, invalidRows(errors), now);
     await recordSnapshotEvent(trx, {
       companyId: scope.companyId,
@@ -170,19 +190,7 @@ const applyLocked = async (
     });
     return { ...scope, outcome: "failed", code: "invalid_snapshot_row", errorCount: errors.length };
   }
-  const applied = await applyReconciliationPlan(
-    trx,
-    {
-      ...scope,
-      creditorId: campaign.creditor_id,
-      timelineId: campaign.timeline_id,
-      integrationClientPk: snapshot.integration_client_pk,
-      now,
-    },
-    current,
-    result,
-    contactRefreshes(current, read.rows),
-  );
+  const { result, applied } = campaignWork;
   await markSnapshotCompleted(trx, snapshotId, { counts: result.counts, warnings: result.warnings, now });
   const eventsStarted = performance.now();
   const recorded = await recordAppliedSnapshotEvents(

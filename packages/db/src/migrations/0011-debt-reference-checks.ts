@@ -30,35 +30,47 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
 create function debts_check_references() returns trigger language plpgsql as $$
 declare
   companies_named bigint[];
+  creditors_named bigint[];
+  campaigns_named bigint[];
+  timelines_named bigint[];
   found integer;
 begin
-  select coalesce(array_agg(distinct company_id), '{}') into companies_named from written;
+  -- One pass over the written rows; every lookup below is by primary key
+  -- (id = any), so no join depends on the planner's estimates.
+  select coalesce(array_agg(distinct company_id), '{}'), coalesce(array_agg(distinct creditor_id), '{}'),
+    coalesce(array_agg(distinct campaign_id) filter (where campaign_id is not null), '{}'),
+    coalesce(array_agg(distinct timeline_id) filter (where timeline_id is not null), '{}')
+  into companies_named, creditors_named, campaigns_named, timelines_named
+  from written;
   select count(*) into found from (select 1 from companies where id = any (companies_named) for key share) locked;
   if found <> cardinality(companies_named) then
     raise foreign_key_violation using message = 'debts.company_id references a company that does not exist',
       table = 'debts', column = 'company_id';
   end if;
-  select count(*) into found from (
-    select 1 from creditors c join (select distinct company_id, creditor_id from written) w
-      on c.id = w.creditor_id and c.company_id = w.company_id
-    for key share of c) locked;
-  if found <> (select count(*) from (select distinct company_id, creditor_id from written) w) then
+  perform 1 from creditors where id = any (creditors_named) for key share;
+  if exists (
+    select 1 from (select distinct company_id, creditor_id from written) w
+    where not exists (
+      select 1 from creditors c where c.id = any (creditors_named) and c.id = w.creditor_id and c.company_id = w.company_id)
+  ) then
     raise foreign_key_violation using message = 'debts.creditor_id references no creditor of the debt''s company',
       table = 'debts', column = 'creditor_id';
   end if;
-  select count(*) into found from (
-    select 1 from campaigns c join (select distinct company_id, campaign_id from written where campaign_id is not null) w
-      on c.id = w.campaign_id and c.company_id = w.company_id
-    for key share of c) locked;
-  if found <> (select count(*) from (select distinct company_id, campaign_id from written where campaign_id is not null) w) then
+  perform 1 from campaigns where id = any (campaigns_named) for key share;
+  if exists (
+    select 1 from (select distinct company_id, campaign_id from written where campaign_id is not null) w
+    where not exists (
+      select 1 from campaigns c where c.id = any (campaigns_named) and c.id = w.campaign_id and c.company_id = w.company_id)
+  ) then
     raise foreign_key_violation using message = 'debts.campaign_id references no campaign of the debt''s company',
       table = 'debts', column = 'campaign_id';
   end if;
-  select count(*) into found from (
-    select 1 from timelines t join (select distinct company_id, timeline_id from written where timeline_id is not null) w
-      on t.id = w.timeline_id and t.company_id = w.company_id
-    for key share of t) locked;
-  if found <> (select count(*) from (select distinct company_id, timeline_id from written where timeline_id is not null) w) then
+  perform 1 from timelines where id = any (timelines_named) for key share;
+  if exists (
+    select 1 from (select distinct company_id, timeline_id from written where timeline_id is not null) w
+    where not exists (
+      select 1 from timelines t where t.id = any (timelines_named) and t.id = w.timeline_id and t.company_id = w.company_id)
+  ) then
     raise foreign_key_violation using message = 'debts.timeline_id references no timeline of the debt''s company',
       table = 'debts', column = 'timeline_id';
   end if;

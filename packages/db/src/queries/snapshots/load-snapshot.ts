@@ -9,17 +9,23 @@ import { type Kysely, sql } from "kysely";
 import type { Database, SnapshotsTable } from "../../schema.ts";
 
 /**
- * Plans the rest of the applying transaction without nested-loop joins
- * (docs/decisions/0363). Every statement of an apply reads or writes a whole
- * campaign, and the statistics of a campaign's debts lag far behind it: a
- * new campaign's 20,000 debts are 2% of a million-row table, below
- * autovacuum's analyze threshold, so PostgreSQL keeps estimating one row
- * for them. With that estimate it nested-looped the 2,000 active plans of
- * another campaign over all 20,000 debts (40 million rows compared, 7.5 s
- * instead of milliseconds). Hash joins are linear whatever the estimates.
+ * Runs `work` (the reads and writes over a whole campaign) with nested-loop
+ * joins disabled, then restores the default for the rest of the transaction
+ * (docs/decisions/0363). The statistics of a campaign's debts lag far
+ * behind it: a new campaign's 20,000 debts are 2% of a million-row table,
+ * below autovacuum's analyze threshold, so PostgreSQL keeps estimating one
+ * row for them. With that estimate it nested-looped the 2,000 active plans
+ * of another campaign over all 20,000 debts (40 million rows compared,
+ * 7.5 s instead of milliseconds). Hash joins are linear whatever the
+ * estimates, and every join in `work` is bounded by the campaign or its
+ * company. Later statements (the webhook events, which look debts up by
+ * id) get the planner's usual choices back.
  */
-export const planWholeCampaignJoins = async (trx: Kysely<Database>): Promise<void> => {
+export const withWholeCampaignJoins = async <T>(trx: Kysely<Database>, work: () => Promise<T>): Promise<T> => {
   await sql`set local enable_nestloop = off`.execute(trx);
+  const result = await work();
+  await sql`set local enable_nestloop to default`.execute(trx);
+  return result;
 };
 
 /** The snapshot columns applying needs. */

@@ -38,6 +38,7 @@ export const endActivePlans = async (
       from unnest(${integerArray(endings.map((e) => e.debtId))}::int8[], ${textArray(endings.map((e) => e.status))}::text[])
         as v("debtId", status)
       where p.company_id = ${scope.companyId} and p.status = 'active' and p.debt_id = v."debtId"
+        and p.debt_id = any (${integerArray(endings.map((e) => e.debtId))}::int8[])
       returning p.debt_id, p.id
     )
     select json_agg(json_build_array(debt_id, id)) as ended from ended
