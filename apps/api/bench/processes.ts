@@ -19,7 +19,7 @@ import {
   withDatabaseName,
 } from "@dc/db";
 import { type Kysely, sql } from "kysely";
-import { API_NODE_OPTIONS } from "../src/runtime.ts";
+import { API_MALLOC_ARENA_MAX, API_NODE_OPTIONS } from "../src/runtime.ts";
 
 export { freePort };
 
@@ -154,6 +154,7 @@ export const startApiService = async (options: ApiOptions): Promise<Service & { 
     LOG_LEVEL: "warn",
     RATE_LIMIT_SCALE: String(options.rateLimitScale),
     NODE_OPTIONS: API_NODE_OPTIONS,
+    MALLOC_ARENA_MAX: API_MALLOC_ARENA_MAX,
     ...options.env,
   });
   const url = `http://127.0.0.1:${options.port}`;

@@ -92,7 +92,7 @@ const main = async () => {
       [
         "## Resource endpoints (api)",
         "",
-        `Run on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, embedded PostgreSQL 18, one api process (production mode, LOG_LEVEL=warn, rate limits counted with RATE_LIMIT_SCALE=1000000), ${seeded.debts.toLocaleString("en")} debts. Command: \`pnpm --filter @dc/api bench\` (${duration} s per scenario, 50 connections, after a 2 s warm-up).`,
+        `Run on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, embedded PostgreSQL 18, one api process (production mode with the memory settings of docs/decisions/0015, LOG_LEVEL=warn, rate limits counted with RATE_LIMIT_SCALE=1000000), ${seeded.debts.toLocaleString("en")} debts. Command: \`pnpm --filter @dc/api bench\` (${duration} s per scenario, 50 connections, after a 2 s warm-up).`,
         "",
         "| scenario | req/s | p50 ms | p99 ms | non-2xx + errors | vs floor |",
         "|---|---|---|---|---|---|",
