@@ -53,6 +53,28 @@ describe("concurrency and ordering", () => {
   });
 });
 
+describe("acceptance order under concurrent submits", () => {
+  it("queues the jobs of concurrent submits of one campaign in the order their snapshots were accepted", async () => {
+    const { companyId, campaign, token } = await kit.setup();
+    // Bodies of different sizes, so that without the acceptance lock the commits would overtake each other.
+    const references = Array.from({ length: 12 }, (_, i) => `together-${i}`);
+    const responses = await Promise.all(
+      references.map((reference, i) =>
+        kit.send(
+          "PUT",
+          kit.path(campaign.api_reference, reference),
+          token,
+          rowsBody(Array.from({ length: i % 2 === 0 ? 3_000 : 1 }, (_, row) => accountRow(row))),
+        ),
+      ),
+    );
+    expect(responses.map((response) => response.status)).toEqual(Array(references.length).fill(202));
+    const snapshots = await Promise.all(references.map((reference) => kit.snapshotRow(companyId, reference)));
+    const byAcceptance = [...snapshots].sort((a, b) => a.accepted_seq - b.accepted_seq).map((snapshot) => snapshot.id);
+    expect((await kit.jobs(campaign.id)).map((job) => job.snapshot_id)).toEqual(byAcceptance);
+  });
+});
+
 describe("concurrent staged requests", () => {
   it("decides two concurrent uploads of one index: identical bytes give one 201 and one 200", async () => {
     const s = await started(1_000);

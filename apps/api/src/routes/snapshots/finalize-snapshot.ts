@@ -11,6 +11,7 @@ import { type Endpoints, snapshotErrorCodes, snapshotMessages } from "@dc/contra
 import {
   enqueueApplySnapshot,
   listRowIdentityFields,
+  lockSnapshotAcceptance,
   markSnapshotFailed,
   markSnapshotPending,
   recordSnapshotEvent,
@@ -74,6 +75,7 @@ export const finalizeSnapshot: HandlerOf<Endpoints["finalizeSnapshot"]> = async 
     if (failed !== undefined) throw invalidRows(errors);
   } else {
     const pending = await services.db.transaction().execute(async (trx) => {
+      await lockSnapshotAcceptance(trx, campaign.id);
       const updated = await markSnapshotPending(trx, { id: snapshot.id, now });
       // In the same transaction as `pending`: a crash can neither lose the job nor double it.
       if (updated !== undefined) await enqueueApplySnapshot(trx, { id: updated.id, campaignId: campaign.id });

@@ -11,6 +11,7 @@ import {
   findSnapshot,
   insertChunkUnlessExists,
   insertSnapshotUnlessExists,
+  lockSnapshotAcceptance,
   type Snapshot,
 } from "@dc/db";
 import { Conflict } from "../../http/api-error.ts";
@@ -60,6 +61,7 @@ export const submitSnapshot: HandlerOf<Endpoints["submitSnapshot"]> = async ({
   const { raw } = validateSnapshotRows(body, bodyText, 0);
   const now = services.clock.now();
   const created = await services.db.transaction().execute(async (trx) => {
+    await lockSnapshotAcceptance(trx, campaign.id);
     const snapshot = await insertSnapshotUnlessExists(trx, {
       ...key,
       deliveryMode: "one_request",

@@ -14,6 +14,24 @@ export const APPLY_SNAPSHOT_TASK = "apply_snapshot";
 /** Name of the queue that serialises a campaign's snapshots. */
 export const snapshotQueueName = (campaignId: number): string => `snapshots:campaign:${campaignId}`;
 
+/**
+ * Serialises the acceptance of a campaign's snapshots until the end of the
+ * transaction (docs/decisions/0353): call it before the snapshot's
+ * `accepted_seq` is drawn (a one-request insert, a staged finalize). Without
+ * it, two submits drew their sequence numbers in one order and committed in
+ * the other; the later snapshot's job then ran first, found an earlier
+ * snapshot not applied, and waited for graphile-worker's growing retry
+ * delays (the mixed-load benchmark saw snapshots finish minutes late). With
+ * it, acceptance order, commit order and queue order are the same. Submits
+ * of different campaigns do not wait for each other, and the worker never
+ * takes this lock.
+ */
+export const lockSnapshotAcceptance = async (db: Kysely<Database>, campaignId: number): Promise<void> => {
+  await sql`select pg_advisory_xact_lock(hashtextextended('snapshot-acceptance:' || ${campaignId}::bigint, 0))`.execute(
+    db,
+  );
+};
+
 export const enqueueApplySnapshot = async (
   db: Kysely<Database>,
   snapshot: { readonly id: number; readonly campaignId: number },
