@@ -95,7 +95,14 @@ export const createConsumerProject = async (
   };
   await writeFile(join(directory, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   for (const file of files) await copyFile(join(import.meta.dirname, file), join(directory, file));
-  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], directory, environment(true));
+  // A registry request that stalls is abandoned after 30 s and retried, instead of holding the install
+  // until the test's own timeout (npm's default waits 5 minutes per request).
+  await run(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "--prefer-offline", "--fetch-timeout=30000", "--fetch-retries=4"],
+    directory,
+    environment(true),
+  );
   return {
     directory,
     // What npm extracted is the tarball's package.json, unmodified.
