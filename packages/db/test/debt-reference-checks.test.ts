@@ -8,16 +8,13 @@ import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase } from "../src/connection.ts";
 import { useTestDatabase } from "../src/testing/index.ts";
+import { returnedId, sqlState, stateOfRemovalDuringWrite } from "./support/reference-checks.ts";
 
 const { url } = await useTestDatabase();
 const db = createDatabase({ connectionString: url, max: 4 });
 afterAll(() => db.destroy());
 
-const one = async (query: ReturnType<typeof sql<{ id: number }>>): Promise<number> => {
-  const { rows } = await query.execute(db);
-  if (rows[0] === undefined) throw new Error("nothing returned");
-  return Number(rows[0].id);
-};
+const one = (query: ReturnType<typeof sql<{ id: number }>>) => returnedId(db, query);
 
 /** A company with a creditor, a timeline and a campaign. */
 const tenant = async () => {
@@ -41,11 +38,6 @@ const insertDebts = (parents: Parents, count = 1) => sql`
 const debtCount = async (companyId: number) =>
   (await sql<{ n: number }>`select count(*)::int4 as n from debts where company_id = ${companyId}`.execute(db)).rows[0]?.n;
 
-const sqlState = (promise: Promise<unknown>) =>
-  promise.then(
-    () => "no error",
-    (error: unknown) => (error as { code?: string }).code,
-  );
 
 describe("debt references", () => {
   it("accept debts naming their own company's creditor, campaign and timeline, or no campaign and timeline", async () => {
@@ -138,32 +130,15 @@ describe("debt references", () => {
 
   it("keep a creditor from being deleted while a transaction that created its debts is open", async () => {
     const t = await tenant();
-    const writer = createDatabase({ connectionString: url, max: 1 });
-    const deleter = createDatabase({ connectionString: url, max: 1 });
-    try {
-      let release: () => void = () => {};
-      const holding = new Promise<void>((resolve) => (release = resolve));
-      let written: () => void = () => {};
-      const wrote = new Promise<void>((resolve) => (written = resolve));
-      const transaction = writer.transaction().execute(async (trx) => {
-        await sql`
+    const state = await stateOfRemovalDuringWrite(
+      url,
+      (trx) =>
+        sql`
           insert into debts (company_id, creditor_id, amount_minor, balance_minor, currency, amount_text)
-          values (${t.companyId}, ${t.creditorId}, 1, 1, 'EUR', '0.01 EUR')`.execute(trx);
-        written();
-        await holding;
-      });
-      await wrote;
-      const blocked = deleter.transaction().execute(async (trx) => {
-        await sql`set local lock_timeout = '300ms'`.execute(trx);
-        await sql`delete from creditors where id = ${t.creditorId}`.execute(trx);
-      });
-      expect(await sqlState(blocked)).toBe("55P03");
-      release();
-      await transaction;
-      expect(await debtCount(t.companyId)).toBe(1);
-    } finally {
-      await writer.destroy();
-      await deleter.destroy();
-    }
+          values (${t.companyId}, ${t.creditorId}, 1, 1, 'EUR', '0.01 EUR')`.execute(trx),
+      (trx) => sql`delete from creditors where id = ${t.creditorId}`.execute(trx),
+    );
+    expect(state).toBe("55P03");
+    expect(await debtCount(t.companyId)).toBe(1);
   });
 });

@@ -8,16 +8,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase } from "../src/connection.ts";
 import type { Database } from "../src/schema.ts";
 import { useTestDatabase } from "../src/testing/index.ts";
+import { returnedId, sqlState, stateOfRemovalDuringWrite } from "./support/reference-checks.ts";
 
 const { url } = await useTestDatabase();
 const db = createDatabase({ connectionString: url, max: 4 });
 afterAll(() => db.destroy());
 
-const one = async (query: ReturnType<typeof sql<{ id: number }>>, on: Kysely<Database> = db): Promise<number> => {
-  const { rows } = await query.execute(on);
-  if (rows[0] === undefined) throw new Error("nothing returned");
-  return Number(rows[0].id);
-};
+const one = (query: ReturnType<typeof sql<{ id: number }>>) => returnedId(db, query);
 
 /** A company with a client, a debt and an active plan with one installment. */
 const tenant = async () => {
@@ -50,11 +47,6 @@ const insertPayments = (
 const paymentCount = async (companyId: number) =>
   Number((await sql<{ n: string }>`select count(*) as n from payments where company_id = ${companyId}`.execute(db)).rows[0]?.n);
 
-const sqlState = (promise: Promise<unknown>) =>
-  promise.then(
-    () => "no error",
-    (error: unknown) => (error as { code?: string }).code,
-  );
 
 describe("ledger references checked per statement", () => {
   it("write payments, plans and installments of an existing company and client", async () => {
@@ -122,31 +114,13 @@ describe("ledger references checked per statement", () => {
 
   it("keep a company from being deleted while a transaction that wrote its payments is open", async () => {
     const t = await tenant();
-    const writer = createDatabase({ connectionString: url, max: 1 });
-    const deleter = createDatabase({ connectionString: url, max: 1 });
-    try {
-      let release: () => void = () => {};
-      const holding = new Promise<void>((resolve) => (release = resolve));
-      let written: () => void = () => {};
-      const wrote = new Promise<void>((resolve) => (written = resolve));
-      const transaction = writer.transaction().execute(async (trx) => {
-        await insertPayments(trx, t, 5);
-        written();
-        await holding;
-      });
-      await wrote;
-      // The company row is locked `for key share` by the writer, as a foreign-key check would lock it.
-      const blocked = deleter.transaction().execute(async (trx) => {
-        await sql`set local lock_timeout = '300ms'`.execute(trx);
-        await sql`delete from companies where id = ${t.companyId}`.execute(trx);
-      });
-      expect(await sqlState(blocked)).toBe("55P03");
-      release();
-      await transaction;
-      expect(await paymentCount(t.companyId)).toBe(5);
-    } finally {
-      await writer.destroy();
-      await deleter.destroy();
-    }
+    // The company row is locked `for key share` by the writer, as a foreign-key check would lock it.
+    const state = await stateOfRemovalDuringWrite(
+      url,
+      (trx) => insertPayments(trx, t, 5),
+      (trx) => sql`delete from companies where id = ${t.companyId}`.execute(trx),
+    );
+    expect(state).toBe("55P03");
+    expect(await paymentCount(t.companyId)).toBe(5);
   });
 });

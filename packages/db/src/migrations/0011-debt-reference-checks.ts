@@ -25,55 +25,65 @@
  */
 import { type Kysely, sql } from "kysely";
 
+/** The parents a debt names within its company. */
+const companyParents = [
+  { table: "creditors", column: "creditor_id", noun: "creditor" },
+  { table: "campaigns", column: "campaign_id", noun: "campaign" },
+  { table: "timelines", column: "timeline_id", noun: "timeline" },
+] as const;
+type CompanyParent = (typeof companyParents)[number];
+
+const violation = ({ column, noun }: CompanyParent) =>
+  `raise foreign_key_violation using message = 'debts.${column} references no ${noun} of the debt''s company',
+      table = 'debts', column = '${column}';`;
+
+/** Per statement: every distinct (company, parent) pair of the written rows, the parents looked up by primary key. */
+const statementCheck = (parent: CompanyParent) => `
+  perform 1 from ${parent.table} where id = any (${parent.table}_named) for key share;
+  if exists (
+    select 1 from (select distinct company_id, ${parent.column} from written where ${parent.column} is not null) w
+    where not exists (
+      select 1 from ${parent.table} p
+      where p.id = any (${parent.table}_named) and p.id = w.${parent.column} and p.company_id = w.company_id)
+  ) then
+    ${violation(parent)}
+  end if;`;
+
+/** Per changed row: its parent, when it names one. */
+const rowCheck = (parent: CompanyParent) => `
+  if new.${parent.column} is not null then
+    perform 1 from ${parent.table} where id = new.${parent.column} and company_id = new.company_id for key share;
+    if not found then
+      ${violation(parent)}
+    end if;
+  end if;`;
+
+const companyCheckFailed = `raise foreign_key_violation using message = 'debts.company_id references a company that does not exist',
+      table = 'debts', column = 'company_id';`;
+
 export const up = async (db: Kysely<unknown>): Promise<void> => {
   await sql`
 create function debts_check_references() returns trigger language plpgsql as $$
 declare
   companies_named bigint[];
-  creditors_named bigint[];
-  campaigns_named bigint[];
-  timelines_named bigint[];
+  ${sql.raw(companyParents.map(({ table }) => `${table}_named bigint[];`).join("\n  "))}
   found integer;
 begin
   -- One pass over the written rows; every lookup below is by primary key
   -- (id = any), so no join depends on the planner's estimates.
-  select coalesce(array_agg(distinct company_id), '{}'), coalesce(array_agg(distinct creditor_id), '{}'),
-    coalesce(array_agg(distinct campaign_id) filter (where campaign_id is not null), '{}'),
-    coalesce(array_agg(distinct timeline_id) filter (where timeline_id is not null), '{}')
-  into companies_named, creditors_named, campaigns_named, timelines_named
+  select coalesce(array_agg(distinct company_id), '{}'),
+    ${sql.raw(
+      companyParents
+        .map(({ column }) => `coalesce(array_agg(distinct ${column}) filter (where ${column} is not null), '{}')`)
+        .join(",\n    "),
+    )}
+  into companies_named, ${sql.raw(companyParents.map(({ table }) => `${table}_named`).join(", "))}
   from written;
   select count(*) into found from (select 1 from companies where id = any (companies_named) for key share) locked;
   if found <> cardinality(companies_named) then
-    raise foreign_key_violation using message = 'debts.company_id references a company that does not exist',
-      table = 'debts', column = 'company_id';
+    ${sql.raw(companyCheckFailed)}
   end if;
-  perform 1 from creditors where id = any (creditors_named) for key share;
-  if exists (
-    select 1 from (select distinct company_id, creditor_id from written) w
-    where not exists (
-      select 1 from creditors c where c.id = any (creditors_named) and c.id = w.creditor_id and c.company_id = w.company_id)
-  ) then
-    raise foreign_key_violation using message = 'debts.creditor_id references no creditor of the debt''s company',
-      table = 'debts', column = 'creditor_id';
-  end if;
-  perform 1 from campaigns where id = any (campaigns_named) for key share;
-  if exists (
-    select 1 from (select distinct company_id, campaign_id from written where campaign_id is not null) w
-    where not exists (
-      select 1 from campaigns c where c.id = any (campaigns_named) and c.id = w.campaign_id and c.company_id = w.company_id)
-  ) then
-    raise foreign_key_violation using message = 'debts.campaign_id references no campaign of the debt''s company',
-      table = 'debts', column = 'campaign_id';
-  end if;
-  perform 1 from timelines where id = any (timelines_named) for key share;
-  if exists (
-    select 1 from (select distinct company_id, timeline_id from written where timeline_id is not null) w
-    where not exists (
-      select 1 from timelines t where t.id = any (timelines_named) and t.id = w.timeline_id and t.company_id = w.company_id)
-  ) then
-    raise foreign_key_violation using message = 'debts.timeline_id references no timeline of the debt''s company',
-      table = 'debts', column = 'timeline_id';
-  end if;
+  ${sql.raw(companyParents.map(statementCheck).join("\n"))}
   return null;
 end $$;
 
@@ -81,28 +91,9 @@ create function debts_check_changed_references() returns trigger language plpgsq
 begin
   perform 1 from companies where id = new.company_id for key share;
   if not found then
-    raise foreign_key_violation using message = 'debts.company_id references a company that does not exist',
-      table = 'debts', column = 'company_id';
+    ${sql.raw(companyCheckFailed)}
   end if;
-  perform 1 from creditors where id = new.creditor_id and company_id = new.company_id for key share;
-  if not found then
-    raise foreign_key_violation using message = 'debts.creditor_id references no creditor of the debt''s company',
-      table = 'debts', column = 'creditor_id';
-  end if;
-  if new.campaign_id is not null then
-    perform 1 from campaigns where id = new.campaign_id and company_id = new.company_id for key share;
-    if not found then
-      raise foreign_key_violation using message = 'debts.campaign_id references no campaign of the debt''s company',
-        table = 'debts', column = 'campaign_id';
-    end if;
-  end if;
-  if new.timeline_id is not null then
-    perform 1 from timelines where id = new.timeline_id and company_id = new.company_id for key share;
-    if not found then
-      raise foreign_key_violation using message = 'debts.timeline_id references no timeline of the debt''s company',
-        table = 'debts', column = 'timeline_id';
-    end if;
-  end if;
+  ${sql.raw(companyParents.map(rowCheck).join("\n"))}
   return new;
 end $$;
 
