@@ -77,8 +77,9 @@ export const packClient = async (
 /**
  * A new ESM project in `directory` depending on both tarballs, installed
  * with npm, with `files` (from test/support/consumer) copied in. Both
- * tarballs are direct dependencies because neither is on a registry: npm
- * satisfies the client's `@dc/domain` requirement with the local one.
+ * tarballs are direct dependencies because neither is on a registry, and an
+ * override points the client's `@dc/domain` requirement at the local one,
+ * so npm never looks `@dc/*` up in a registry.
  */
 export const createConsumerProject = async (
   directory: string,
@@ -92,6 +93,10 @@ export const createConsumerProject = async (
     private: true,
     type: "module",
     dependencies: { "@dc/client": `file:${tarballs.client}`, "@dc/domain": `file:${tarballs.domain}` },
+    // The client's own `@dc/domain` requirement is pinned to the local tarball too. Without this, npm
+    // sometimes asked the public registry for `@dc/domain` while resolving the client (the order of its
+    // lookups varies), and that lookup failed or stalled the install until the test's timeout.
+    overrides: { "@dc/domain": `file:${tarballs.domain}` },
   };
   await writeFile(join(directory, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   for (const file of files) await copyFile(join(import.meta.dirname, file), join(directory, file));
