@@ -95,9 +95,7 @@ describe("applySnapshot with statistics that predate the campaign", () => {
     const loadPlans = observed.plans.find((plan) => plan.query.includes("from payment_plans p"));
     expect(loadPlans).toBeDefined();
     // Linear: a few rows per debt. The nested loop compared 600 plans x 2,000 debts (1.2 million rows).
-    for (const plan of observed.plans) expect({ query: plan.query.trim().slice(0, 60), rows: plan.rows }).toEqual({
-      query: plan.query.trim().slice(0, 60),
-      rows: expect.toSatisfy((rows: number) => rows < 60_000),
-    });
+    const quadratic = observed.plans.filter((plan) => plan.rows >= 60_000);
+    expect(quadratic.map((plan) => ({ query: plan.query.trim().slice(0, 60), rows: plan.rows }))).toEqual([]);
   });
 });

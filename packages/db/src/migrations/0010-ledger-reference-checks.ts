@@ -98,7 +98,7 @@ end $$;
 create trigger oauth_clients_payments_set_null after delete on oauth_clients
   referencing old table as removed for each statement execute function oauth_clients_release_payments();
 
-create function ledger_parent_key_is_fixed() returns trigger language plpgsql as $$
+create function parent_key_is_fixed() returns trigger language plpgsql as $$
 begin
   if new.id is distinct from old.id then
     raise foreign_key_violation using
@@ -108,9 +108,9 @@ begin
   return new;
 end $$;
 create trigger companies_key_is_fixed before update of id on companies
-  for each row execute function ledger_parent_key_is_fixed();
+  for each row execute function parent_key_is_fixed();
 create trigger oauth_clients_key_is_fixed before update of id on oauth_clients
-  for each row execute function ledger_parent_key_is_fixed();
+  for each row execute function parent_key_is_fixed();
 `.execute(db);
 };
 
@@ -128,7 +128,7 @@ drop trigger if exists payment_plans_company_reference_insert on payment_plans;
 drop trigger if exists payment_plans_company_reference_update on payment_plans;
 drop trigger if exists installments_company_reference_insert on installments;
 drop trigger if exists installments_company_reference_update on installments;
-drop function if exists ledger_parent_key_is_fixed();
+drop function if exists parent_key_is_fixed();
 drop function if exists oauth_clients_release_payments();
 drop function if exists companies_delete_payments();
 drop function if exists payments_check_client_reference();

@@ -142,11 +142,11 @@ create trigger timelines_debts_restrict after delete on timelines
   referencing old table as removed for each statement execute function debt_parents_still_named();
 
 create trigger creditors_key_is_fixed before update of id on creditors
-  for each row execute function ledger_parent_key_is_fixed();
+  for each row execute function parent_key_is_fixed();
 create trigger campaigns_key_is_fixed before update of id on campaigns
-  for each row execute function ledger_parent_key_is_fixed();
+  for each row execute function parent_key_is_fixed();
 create trigger timelines_key_is_fixed before update of id on timelines
-  for each row execute function ledger_parent_key_is_fixed();
+  for each row execute function parent_key_is_fixed();
 `.execute(db);
 };
 

@@ -32,13 +32,15 @@ export const endActivePlans = async (
   endings: ReadonlyArray<PlanEnding>,
 ): Promise<Map<number, number>> => {
   if (endings.length === 0) return new Map();
+  // Sent twice: to pair each debt with its ending, and as the index condition that bounds the plans read.
+  const debtIds = integerArray(endings.map((e) => e.debtId));
   const { rows } = await sql<{ ended: ReadonlyArray<readonly [number, number]> | null }>`
     with ended as (
       update payment_plans p set status = v.status, ended_at = ${scope.now.toISOString()}::timestamptz
-      from unnest(${integerArray(endings.map((e) => e.debtId))}::int8[], ${textArray(endings.map((e) => e.status))}::text[])
+      from unnest(${debtIds}::int8[], ${textArray(endings.map((e) => e.status))}::text[])
         as v("debtId", status)
       where p.company_id = ${scope.companyId} and p.status = 'active' and p.debt_id = v."debtId"
-        and p.debt_id = any (${integerArray(endings.map((e) => e.debtId))}::int8[])
+        and p.debt_id = any (${debtIds}::int8[])
       returning p.debt_id, p.id
     )
     select json_agg(json_build_array(debt_id, id)) as ended from ended
