@@ -20,6 +20,7 @@ import {
 } from "@dc/db";
 import { type Kysely, sql } from "kysely";
 import { API_MALLOC_ARENA_MAX, API_NODE_OPTIONS } from "../src/runtime.ts";
+import { WORKER_NODE_OPTIONS } from "../../worker/src/runtime.ts";
 
 export { freePort };
 
@@ -178,6 +179,7 @@ export const startWorkerService = (options: {
     DATABASE_URL: options.databaseUrl,
     ID_ENCRYPTION_KEY: options.idKey,
     LOG_LEVEL: "warn",
+    NODE_OPTIONS: WORKER_NODE_OPTIONS,
     ...options.env,
   });
 

@@ -16,7 +16,10 @@
  *   BENCH_WEBHOOKS=1 node apps/worker/bench/apply-snapshot.bench.ts   # an endpoint subscribed to every event type
  *
  * `node` must be Node 24 (type stripping): `node_modules/.bin/node` from the
- * repository root, or `npx pnpm exec node`. With DATABASE_URL, a database
+ * repository root, or `npx pnpm exec node`. The worker runs in this process:
+ * give node the worker's V8 flag (src/runtime.ts) as `pnpm --filter
+ * @dc/worker bench` does, or the figures are not the deployed worker's (a
+ * warning is printed). With DATABASE_URL, a database
  * named `dc_bench_*` is created on that server and dropped at the end.
  */
 import { randomBytes } from "node:crypto";
@@ -45,11 +48,16 @@ import {
 import { type Kysely, sql } from "kysely";
 import { pino } from "pino";
 import { systemClock } from "../src/clock.ts";
+import { WORKER_NODE_OPTIONS } from "../src/runtime.ts";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
 import { startWorker } from "../src/worker.ts";
 
 const ROWS = SNAPSHOT_BENCH_ROWS;
 const rounds = Number(process.env["BENCH_ROUNDS"] ?? 3);
+const v8Flags = [...process.execArgv, ...(process.env["NODE_OPTIONS"] ?? "").split(" ")];
+if (!WORKER_NODE_OPTIONS.split(" ").every((flag) => v8Flags.includes(flag))) {
+  process.stderr.write(`warning: run with ${WORKER_NODE_OPTIONS} (the deployed worker's V8 setting)\n`);
+}
 /** With an endpoint subscribed to every type, the measured snapshot records its webhook events (about 42,000). */
 const withWebhooks = process.env["BENCH_WEBHOOKS"] === "1";
 const idKey = new TextEncoder().encode("bench-only-id-encryption-key-of-at-least-32-bytes");

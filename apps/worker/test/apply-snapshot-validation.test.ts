@@ -172,4 +172,32 @@ describe("updateSnapshotDebts", () => {
     ).rejects.toBeInstanceOf(ConcurrentDebtChange);
     expect((await debtsOf(db, campaign.campaignId)).map((debt) => debt.balance_minor)).toEqual([1000, 2000]);
   });
+
+  it("writes only the contact fields the snapshot changes, keeping one changed through the api after the plan read it", async () => {
+    const campaign = await insertCampaign(db);
+    await applyRows(campaign, [row("a", 10, { firstname: "Ada", email: "ada@example.test" })]);
+    const [a] = await debtsOf(db, campaign.campaignId);
+    if (a === undefined) throw new Error("no debt");
+    // The api changes the e-mail after the worker read the debt.
+    await db.updateTable("debts").set({ email: "ada@api.example.test" }).where("id", "=", a.id).execute();
+    const scope = { companyId: campaign.companyId, campaignId: campaign.campaignId, now };
+    await db.transaction().execute((trx) =>
+      updateSnapshotDebts(trx, scope, [
+        {
+          id: a.id,
+          expectedBalanceMinor: 1000,
+          expectedStatus: "status.default.pending",
+          balanceMinor: 400,
+          status: "status.default.pending",
+          firstname: "Augusta",
+          lastname: null,
+          email: null,
+          phone: null,
+        },
+      ]),
+    );
+    expect(await debtsOf(db, campaign.campaignId)).toMatchObject([
+      { balance_minor: 400, firstname: "Augusta", email: "ada@api.example.test" },
+    ]);
+  });
 });

@@ -13,6 +13,7 @@ import * as webhooks from "./migrations/0008-webhooks.ts";
 import * as snapshotChunkBodies from "./migrations/0009-snapshot-chunk-bodies.ts";
 import * as ledgerReferenceChecks from "./migrations/0010-ledger-reference-checks.ts";
 import * as debtReferenceChecks from "./migrations/0011-debt-reference-checks.ts";
+import * as timeOrderedPaymentIds from "./migrations/0012-time-ordered-payment-ids.ts";
 
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001-core-data-model": coreDataModel,
@@ -23,6 +24,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0009-snapshot-chunk-bodies": snapshotChunkBodies,
   "0010-ledger-reference-checks": ledgerReferenceChecks,
   "0011-debt-reference-checks": debtReferenceChecks,
+  "0012-time-ordered-payment-ids": timeOrderedPaymentIds,
 };
 
 const migrator = <DB>(db: Kysely<DB>): Migrator =>

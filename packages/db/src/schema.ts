@@ -287,7 +287,8 @@ export interface InstallmentsTable {
 }
 
 export interface PaymentsTable {
-  id: string;
+  /** Time-ordered (UUID version 7) on PostgreSQL 18, assigned by the column default (migration 0012). */
+  id: Generated<string>;
   company_id: number;
   debt_id: number;
   installment_id: number | null;

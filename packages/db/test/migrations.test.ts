@@ -112,4 +112,18 @@ describe("migrations", () => {
     expect(chunk.invoice_references).toEqual([null, "INV-2", "INV-3"]);
     expect(await isSchemaCurrent(db)).toBe(true);
   });
+
+  it("give payments time-ordered ids (UUID version 7) from the column default", async () => {
+    const { rows } = await sql<{ version: number; id: string }>`
+      with company as (insert into companies (name) values ('Ledger ids') returning id),
+      written as (
+        insert into payments (company_id, debt_id, provider, kind, amount_minor, currency, status, paid_at)
+        select company.id, n, 'snapshot', 'balance_delta', 100, 'EUR', 'succeeded', now()
+        from company, generate_series(1, 3) as n returning id, debt_id
+      )
+      select uuid_extract_version(id) as version, id::text as id from written order by debt_id`.execute(db);
+    expect(rows.map((row) => row.version)).toEqual([7, 7, 7]);
+    const ids = rows.map((row) => row.id);
+    expect([...ids].sort()).toEqual(ids);
+  });
 });

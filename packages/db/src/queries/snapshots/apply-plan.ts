@@ -132,7 +132,19 @@ const debtChanges = (
       contact.email === state.email &&
       contact.phone === state.phone;
     if (!same && debt !== undefined) {
-      changes.push({ id, expectedBalanceMinor: debt.balanceMinor, expectedStatus: debt.status, ...state });
+      // A contact field is sent only when it changes (a snapshot never clears one, docs/decisions/0355).
+      const changed = (field: keyof DebtContact) => (state[field] === contact?.[field] ? null : state[field]);
+      changes.push({
+        id,
+        expectedBalanceMinor: debt.balanceMinor,
+        expectedStatus: debt.status,
+        balanceMinor: state.balanceMinor,
+        status: state.status,
+        firstname: changed("firstname"),
+        lastname: changed("lastname"),
+        email: changed("email"),
+        phone: changed("phone"),
+      });
     }
   }
   return changes;

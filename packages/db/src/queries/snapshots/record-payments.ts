@@ -68,9 +68,9 @@ export const recordSnapshotPayments = async (
   const now = scope.now.toISOString();
   const { rows } = await sql<{ installments: number; balance: number; ids: ReadonlyArray<string> }>`
     with inst as (
-      insert into payments (id, company_id, debt_id, installment_id, integration_client_pk, snapshot_id,
+      insert into payments (company_id, debt_id, installment_id, integration_client_pk, snapshot_id,
         external_payment_id, provider, kind, amount_minor, currency, status, paid_at, created_at)
-      select gen_random_uuid(), ${scope.companyId}, r."debtId", r."installmentId", ${scope.integrationClientPk}::int8,
+      select ${scope.companyId}, r."debtId", r."installmentId", ${scope.integrationClientPk}::int8,
         ${scope.snapshotId}::int8, r."externalPaymentId", ${SNAPSHOT_PROVIDER}, 'installment', r."amountMinor",
         r.currency, 'succeeded', r."paidAt", ${now}::timestamptz
       from unnest(${integerArray(installments.map((p) => p.debtId))}::int8[],
@@ -94,9 +94,9 @@ export const recordSnapshotPayments = async (
         as r("debtId", kind, currency, "directMinor", "installmentMinor")
       left join recorded d on d.debt_id = r."debtId"
     ), direct as (
-      insert into payments (id, company_id, debt_id, integration_client_pk, snapshot_id, provider, kind, amount_minor,
+      insert into payments (company_id, debt_id, integration_client_pk, snapshot_id, provider, kind, amount_minor,
         currency, status, paid_at, created_at)
-      select gen_random_uuid(), ${scope.companyId}, debt_id, ${scope.integrationClientPk}::int8, ${scope.snapshotId}::int8,
+      select ${scope.companyId}, debt_id, ${scope.integrationClientPk}::int8, ${scope.snapshotId}::int8,
         ${SNAPSHOT_PROVIDER}, kind, amount_minor, currency,
         case when amount_minor > 0 then 'succeeded' else 'adjustment' end, ${now}::timestamptz, ${now}::timestamptz
       from balance where amount_minor <> 0

@@ -19,7 +19,12 @@ export class ConcurrentDebtChange extends Error {
   readonly _tag = "ConcurrentDebtChange";
 }
 
-/** The final state of one changed debt, and what it held when the plan was computed. */
+/**
+ * The final balance and status of one changed debt, what it held when the
+ * plan was computed, and each contact field the snapshot changes (`null`
+ * keeps the debt's value: a snapshot never clears a contact field, and a
+ * contact change made through the api meanwhile is not written over).
+ */
 export interface DebtChange {
   readonly id: number;
   readonly expectedBalanceMinor: number;
@@ -48,7 +53,8 @@ export const updateSnapshotDebts = async (
   const result = await sql`
     update debts d set
       balance_minor = v.balance_minor, status = v.status,
-      firstname = v.firstname, lastname = v.lastname, email = v.email, phone = v.phone,
+      firstname = coalesce(v.firstname, d.firstname), lastname = coalesce(v.lastname, d.lastname),
+      email = coalesce(v.email, d.email), phone = coalesce(v.phone, d.phone),
       updated_at = ${scope.now.toISOString()}::timestamptz
     from unnest(${integerArray(column("id"))}::int8[], ${integerArray(column("expectedBalanceMinor"))}::int8[],
       ${textArray(column("expectedStatus"))}::text[], ${integerArray(column("balanceMinor"))}::int8[],
