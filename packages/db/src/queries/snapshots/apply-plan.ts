@@ -199,18 +199,18 @@ export const applyReconciliationPlan = async (
     status: DebtStatus.initial,
     now,
   };
-  const createdIds = await timed(statementMs, "insertDebts", () =>
-    insertSnapshotDebts(trx, creationContext, creations),
-  );
-  const debtIdOf = (target: Target): number => {
-    const id = "debtId" in target ? target.debtId : createdIds[target.creationIndex];
-    if (id === undefined) throw new Error(`the plan names creation ${targetKey(target)}, not created`);
-    return id;
-  };
-
+  // The debts' insert, their update and the plans' endings do not depend on
+  // one another. The insert is sent first; the update's changes and arrays
+  // are built here while the server executes it, and the update and the
+  // endings queue behind it (Kysely runs a transaction's statements one after
+  // the other). Each timing includes the wait for the statements before it.
+  const inserting = timed(statementMs, "insertDebts", () => insertSnapshotDebts(trx, creationContext, creations));
+  inserting.catch(() => undefined); // observed by Promise.all below
+  await new Promise((resolve) => setImmediate(resolve)); // the insert is on the wire
   const changes = debtChanges(current, plan, contacts);
-  await timed(statementMs, "updateDebts", () => updateSnapshotDebts(trx, { companyId, campaignId, now }, changes));
-
+  const updating = timed(statementMs, "updateDebts", () =>
+    updateSnapshotDebts(trx, { companyId, campaignId, now }, changes),
+  );
   const activePlanOf = new Map(current.debts.map((debt) => [debt.id, debt.activePlan]));
   const endings: Array<PlanEnding> = [];
   for (const replacement of plan.planReplacements) {
@@ -222,7 +222,14 @@ export const applyReconciliationPlan = async (
   for (const settlement of plan.settlements) {
     if (settlement.cancelsPlan) endings.push({ debtId: settlement.debtId, status: "cancelled" });
   }
-  const endedPlanOf = await timed(statementMs, "endPlans", () => endActivePlans(trx, { companyId, now }, endings));
+  const ending = timed(statementMs, "endPlans", () => endActivePlans(trx, { companyId, now }, endings));
+  // Awaited together, so a failure of one leaves no rejection unobserved.
+  const [createdIds, , endedPlanOf] = await Promise.all([inserting, updating, ending]);
+  const debtIdOf = (target: Target): number => {
+    const id = "debtId" in target ? target.debtId : createdIds[target.creationIndex];
+    if (id === undefined) throw new Error(`the plan names creation ${targetKey(target)}, not created`);
+    return id;
+  };
 
   const newPlans: Array<NewPlan> = plan.planReplacements
     .filter((replacement) => replacement.plan.status === "active")
