@@ -1,0 +1,159 @@
+/**
+ * The last three per-row foreign keys of the ledger (a plan's debt, an
+ * installment's plan, a payment's installment) are checked once per
+ * statement, within the row's company (docs/decisions/0367), as 0010 and
+ * 0011 did for companies, clients, creditors, campaigns and timelines.
+ *
+ * A snapshot inserts 2,000 plans, 4,000 installments and 20,000 payments in
+ * three statements; their foreign keys ran 26,000 lookups (the payments'
+ * even for the 18,000 rows without an installment), about 45 ms of the
+ * apply. Per relation:
+ *
+ * - insert: the distinct parents the new rows name are locked `for key
+ *   share` (as a foreign-key check locks them) and must exist in the row's
+ *   company, or the statement fails with SQLSTATE 23503 and writes nothing;
+ * - update: only rows whose key or company changes are checked (a `when`
+ *   clause: the status updates of plans and installments never call it);
+ * - deleting parents acts once per statement: a debt's plans and a plan's
+ *   installments are deleted with it, and payments of a deleted installment
+ *   keep their history with `installment_id` cleared (the foreign keys'
+ *   `on delete cascade` and `on delete set null`, which ran one query per
+ *   deleted row, the payments' one a scan of the whole ledger for lack of
+ *   an index);
+ * - a parent's id cannot change.
+ */
+import { type Kysely, sql } from "kysely";
+
+interface Relation {
+  readonly child: string;
+  readonly column: string;
+  readonly parent: string;
+  readonly noun: string;
+  readonly onDelete: "cascade" | "set null";
+}
+
+const relations: ReadonlyArray<Relation> = [
+  { child: "payment_plans", column: "debt_id", parent: "debts", noun: "debt", onDelete: "cascade" },
+  { child: "installments", column: "payment_plan_id", parent: "payment_plans", noun: "payment plan", onDelete: "cascade" },
+  { child: "payments", column: "installment_id", parent: "installments", noun: "installment", onDelete: "set null" },
+];
+
+const name = ({ child, column }: Relation) => `${child}_${column}`;
+
+const violation = ({ child, column, noun }: Relation) =>
+  `raise foreign_key_violation using message = '${child}.${column} references no ${noun} of the row''s company',
+      table = '${child}', column = '${column}';`;
+
+/** Per statement: the distinct parents of the written rows, looked up by primary key. */
+const statementCheck = (relation: Relation) => {
+  const { parent, column } = relation;
+  return `
+create function ${name(relation)}_check() returns trigger language plpgsql as $$
+declare
+  named bigint[];
+begin
+  select coalesce(array_agg(distinct ${column}) filter (where ${column} is not null), '{}') into named from written;
+  if cardinality(named) = 0 then
+    return null;
+  end if;
+  perform 1 from ${parent} where id = any (named) for key share;
+  if exists (
+    select 1 from (select distinct company_id, ${column} from written where ${column} is not null) w
+    where not exists (
+      select 1 from ${parent} p where p.id = any (named) and p.id = w.${column} and p.company_id = w.company_id)
+  ) then
+    ${violation(relation)}
+  end if;
+  return null;
+end $$;
+create trigger ${name(relation)}_insert after insert on ${relation.child}
+  referencing new table as written for each statement execute function ${name(relation)}_check();`;
+};
+
+/** Per changed row: its parent, when it names one. */
+const rowCheck = (relation: Relation) => {
+  const { parent, column } = relation;
+  return `
+create function ${name(relation)}_check_changed() returns trigger language plpgsql as $$
+begin
+  if new.${column} is not null then
+    perform 1 from ${parent} where id = new.${column} and company_id = new.company_id for key share;
+    if not found then
+      ${violation(relation)}
+    end if;
+  end if;
+  return new;
+end $$;
+create trigger ${name(relation)}_update after update on ${relation.child} for each row
+  when (old.${column} is distinct from new.${column} or old.company_id is distinct from new.company_id)
+  execute function ${name(relation)}_check_changed();`;
+};
+
+/** Per deleting statement on the parent: what the foreign key's `on delete` did. */
+const deleteAction = (relation: Relation) => {
+  const { child, column, parent, onDelete } = relation;
+  const action =
+    onDelete === "cascade"
+      ? `delete from ${child} c using removed r where c.company_id = r.company_id and c.${column} = r.id;`
+      : `update ${child} c set ${column} = null from removed r where c.company_id = r.company_id and c.${column} = r.id;`;
+  return `
+create function ${parent}_release_${name(relation)}() returns trigger language plpgsql as $$
+begin
+  ${action}
+  return null;
+end $$;
+create trigger ${parent}_${name(relation)}_on_delete after delete on ${parent}
+  referencing old table as removed for each statement execute function ${parent}_release_${name(relation)}();`;
+};
+
+export const up = async (db: Kysely<unknown>): Promise<void> => {
+  await sql`
+alter table payment_plans drop constraint payment_plans_debt_id_fkey;
+alter table installments drop constraint installments_payment_plan_id_fkey;
+alter table payments drop constraint payments_installment_id_fkey;
+
+-- The delete actions look children up by (company, parent): plans of a debt
+-- (the partial unique index covers active plans only) and payments of an
+-- installment (only installment payments carry one).
+create index payment_plans_debt_idx on payment_plans (company_id, debt_id);
+create index payments_installment_idx on payments (company_id, installment_id) where installment_id is not null;
+
+${sql.raw(relations.map((relation) => [statementCheck(relation), rowCheck(relation), deleteAction(relation)].join("\n")).join("\n"))}
+
+create trigger debts_key_is_fixed before update of id on debts
+  for each row execute function parent_key_is_fixed();
+create trigger payment_plans_key_is_fixed before update of id on payment_plans
+  for each row execute function parent_key_is_fixed();
+create trigger installments_key_is_fixed before update of id on installments
+  for each row execute function parent_key_is_fixed();
+`.execute(db);
+};
+
+export const down = async (db: Kysely<unknown>): Promise<void> => {
+  await sql`
+drop trigger if exists debts_key_is_fixed on debts;
+drop trigger if exists payment_plans_key_is_fixed on payment_plans;
+drop trigger if exists installments_key_is_fixed on installments;
+${sql.raw(
+  relations
+    .map(
+      (relation) => `
+drop trigger if exists ${relation.parent}_${name(relation)}_on_delete on ${relation.parent};
+drop function if exists ${relation.parent}_release_${name(relation)}();
+drop trigger if exists ${name(relation)}_update on ${relation.child};
+drop function if exists ${name(relation)}_check_changed();
+drop trigger if exists ${name(relation)}_insert on ${relation.child};
+drop function if exists ${name(relation)}_check();`,
+    )
+    .join("\n"),
+)}
+drop index if exists payments_installment_idx;
+drop index if exists payment_plans_debt_idx;
+alter table payment_plans add constraint payment_plans_debt_id_fkey
+  foreign key (debt_id) references debts (id) on delete cascade;
+alter table installments add constraint installments_payment_plan_id_fkey
+  foreign key (payment_plan_id) references payment_plans (id) on delete cascade;
+alter table payments add constraint payments_installment_id_fkey
+  foreign key (installment_id) references installments (id) on delete set null;
+`.execute(db);
+};
