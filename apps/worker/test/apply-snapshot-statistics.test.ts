@@ -36,8 +36,12 @@ const rowsTouched = (node: PlanNode): number => {
   return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsTouched(child), 0);
 };
 
-/** A database handle whose statements (nested ones included) report their executed plans. */
-const explaining = () => {
+/**
+ * A database handle whose statements (nested ones included) report their
+ * executed plans; with `genericPlans`, PL/pgSQL plans are generic from
+ * their first run, as they become after five runs in a long-lived session.
+ */
+const explaining = ({ genericPlans = false } = {}) => {
   const plans: Array<{ query: string; rows: number }> = [];
   const pool = createPool({ connectionString: url, max: 2 });
   pool.on("connect", (client) => {
@@ -50,7 +54,8 @@ const explaining = () => {
     });
     void client.query(`load 'auto_explain';
       set auto_explain.log_min_duration = 0; set auto_explain.log_analyze = on; set auto_explain.log_timing = off;
-      set auto_explain.log_format = json; set auto_explain.log_level = notice; set auto_explain.log_nested_statements = on`);
+      set auto_explain.log_format = json; set auto_explain.log_level = notice; set auto_explain.log_nested_statements = on;
+      ${genericPlans ? "set plan_cache_mode = force_generic_plan;" : ""}`);
   });
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), plans };
 };
@@ -67,6 +72,26 @@ const withPlan = (id: string, amount: number) =>
       external_reference: `plan-${id}`,
       status: "active",
       installments: [{ external_reference: "1", amount, payment_date: "2031-01-01", status: "pending" }],
+    },
+  });
+
+/** A row whose plan has a paid installment (a payment naming it) and a pending one. */
+const withPaidPlan = (id: string, amount: number) =>
+  accountRow(id, amount, {
+    payment_plan: {
+      external_reference: `plan-${id}`,
+      status: "active",
+      installments: [
+        {
+          external_reference: "1",
+          amount: 5,
+          payment_date: "2030-01-01",
+          status: "paid",
+          paid_at: "2030-01-02T00:00:00Z",
+          external_payment_id: `pay-${id}`,
+        },
+        { external_reference: "2", amount, payment_date: "2031-01-01", status: "pending" },
+      ],
     },
   });
 
@@ -97,5 +122,23 @@ describe("applySnapshot with statistics that predate the campaign", () => {
     // Linear: a few rows per debt. The nested loop compared 600 plans x 2,000 debts (1.2 million rows).
     const quadratic = observed.plans.filter((plan) => plan.rows >= 60_000);
     expect(quadratic.map((plan) => ({ query: plan.query.trim().slice(0, 60), rows: plan.rows }))).toEqual([]);
+  });
+
+  it("checks the plans, installments and payments it writes by key, whatever the size of their parent tables", async () => {
+    // Another company's 3,000 plans fill the parent tables (6,000 installments).
+    await applyRows(db, await insertCampaign(db), Array.from({ length: 3_000 }, (_, i) => withPaidPlan(`other-${i}`, 50)));
+    const campaign = await insertCampaign(db);
+    await applyRows(db, campaign, Array.from({ length: 500 }, (_, i) => accountRow(`acc-${i}`, 100)));
+    const generic = explaining({ genericPlans: true });
+    try {
+      await applyRows(generic.db, campaign, Array.from({ length: 500 }, (_, i) => withPaidPlan(`acc-${i}`, 90)));
+    } finally {
+      await generic.db.destroy();
+    }
+    const checks = generic.plans.filter((plan) => plan.query.includes("select distinct company_id"));
+    // Plans, installments and payments: each statement's check ran.
+    expect(checks.length).toBeGreaterThanOrEqual(3);
+    // By key: about the 500 to 1,000 parents written. A scan of a parent table reads its 6,000+ rows.
+    expect(checks.filter((plan) => plan.rows > 3_000).map((plan) => plan.query.trim().slice(0, 100))).toEqual([]);
   });
 });

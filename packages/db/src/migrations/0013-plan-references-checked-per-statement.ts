@@ -44,11 +44,20 @@ const violation = ({ child, column, noun }: Relation) =>
   `raise foreign_key_violation using message = '${child}.${column} references no ${noun} of the row''s company',
       table = '${child}', column = '${column}';`;
 
-/** Per statement: the distinct parents of the written rows, looked up by primary key. */
+/**
+ * Per statement: the distinct parents of the written rows, looked up by
+ * primary key. The function pins the plan: from a cached generic plan,
+ * PostgreSQL guesses 10 ids in `named` and may scan the whole parent table
+ * testing each row against every id (2,000 ids x 24,000 installments: 220 ms,
+ * growing with the table), and the snapshot apply turns nested loops off
+ * (decision 0363). Probing the primary key once per id is right whatever
+ * the sizes.
+ */
 const statementCheck = (relation: Relation) => {
   const { parent, column } = relation;
   return `
-create function ${name(relation)}_check() returns trigger language plpgsql as $$
+create function ${name(relation)}_check() returns trigger language plpgsql
+  set enable_seqscan = off set enable_nestloop = on as $$
 declare
   named bigint[];
 begin
@@ -59,8 +68,7 @@ begin
   perform 1 from ${parent} where id = any (named) for key share;
   if exists (
     select 1 from (select distinct company_id, ${column} from written where ${column} is not null) w
-    where not exists (
-      select 1 from ${parent} p where p.id = any (named) and p.id = w.${column} and p.company_id = w.company_id)
+    where not exists (select 1 from ${parent} p where p.id = w.${column} and p.company_id = w.company_id)
   ) then
     ${violation(relation)}
   end if;
