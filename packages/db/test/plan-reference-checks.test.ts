@@ -140,4 +140,21 @@ describe("plan, installment and payment references checked per statement", () =>
     expect(state).toBe("55P03");
     expect(await count(sql`select count(*)::int4 as n from payment_plans where debt_id = ${t.debtId}`)).toBe(2);
   });
+
+  it("run every statement-level reference check with its plan pinned to primary-key probes", async () => {
+    const { rows } = await sql<{ name: string; config: ReadonlyArray<string> | null }>`
+      select distinct p.proname as name, p.proconfig as config
+      from pg_trigger t join pg_proc p on p.oid = t.tgfoid
+      where not t.tgisinternal and t.tgnewtable is not null and p.proname like '%check%'
+      order by name`.execute(db);
+    expect(rows.map((row) => row.name)).toEqual([
+      "debts_check_references",
+      "installments_payment_plan_id_check",
+      "ledger_check_company_reference",
+      "payment_plans_debt_id_check",
+      "payments_check_client_reference",
+      "payments_installment_id_check",
+    ]);
+    for (const row of rows) expect(row.config, row.name).toEqual(["enable_seqscan=off", "enable_nestloop=on"]);
+  });
 });

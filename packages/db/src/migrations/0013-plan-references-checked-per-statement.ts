@@ -21,6 +21,9 @@
  *   deleted row, the payments' one a scan of the whole ledger for lack of
  *   an index);
  * - a parent's id cannot change.
+ *
+ * Every per-statement check, these and those of 0010 and 0011, runs with
+ * its plan pinned to primary-key probes (see `statementCheck`).
  */
 import { type Kysely, sql } from "kysely";
 
@@ -39,6 +42,9 @@ const relations: ReadonlyArray<Relation> = [
 ];
 
 const name = ({ child, column }: Relation) => `${child}_${column}`;
+
+/** The statement-level checks of migrations 0010 and 0011. */
+const earlierChecks = ["ledger_check_company_reference", "payments_check_client_reference", "debts_check_references"];
 
 const violation = ({ child, column, noun }: Relation) =>
   `raise foreign_key_violation using message = '${child}.${column} references no ${noun} of the row''s company',
@@ -128,6 +134,11 @@ create index payments_installment_idx on payments (company_id, installment_id) w
 
 ${sql.raw(relations.map((relation) => [statementCheck(relation), rowCheck(relation), deleteAction(relation)].join("\n")).join("\n"))}
 
+-- The earlier per-statement checks (0010, 0011) get the same pinned plan:
+-- their parents (companies, clients, creditors, campaigns, timelines) grow
+-- with the number of tenants.
+${sql.raw(earlierChecks.map((fn) => `alter function ${fn}() set enable_seqscan = off set enable_nestloop = on;`).join("\n"))}
+
 create trigger debts_key_is_fixed before update of id on debts
   for each row execute function parent_key_is_fixed();
 create trigger payment_plans_key_is_fixed before update of id on payment_plans
@@ -139,6 +150,7 @@ create trigger installments_key_is_fixed before update of id on installments
 
 export const down = async (db: Kysely<unknown>): Promise<void> => {
   await sql`
+${sql.raw(earlierChecks.map((fn) => `alter function ${fn}() reset enable_seqscan; alter function ${fn}() reset enable_nestloop;`).join("\n"))}
 drop trigger if exists debts_key_is_fixed on debts;
 drop trigger if exists payment_plans_key_is_fixed on payment_plans;
 drop trigger if exists installments_key_is_fixed on installments;
