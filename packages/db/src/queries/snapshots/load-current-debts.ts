@@ -2,7 +2,7 @@
  * A campaign's current debts as the reconciliation planner reads them
  * (identity, balance, currency, status, phone, active plan with its
  * installments), in two set-based queries whatever the campaign's size.
- * Each query returns one JSON array: PostgreSQL builds it in C and V8
+ * Each query returns one JSON value: PostgreSQL builds it in C and V8
  * parses it natively, several times faster than node-postgres's per-field
  * parsing of 20,000 rows.
  * Nothing is locked here: the update that applies the plan checks that each
@@ -47,6 +47,47 @@ interface InstallmentRow {
   readonly paid_at: string | null;
   readonly external_payment_id: string | null;
 }
+
+/** The campaign's debts column by column; every column is null when the campaign has none. */
+type DebtColumns = readonly [
+  ReadonlyArray<number> | null,
+  ReadonlyArray<string | null> | null,
+  ReadonlyArray<string | null> | null,
+  ReadonlyArray<number> | null,
+  ReadonlyArray<string> | null,
+  ReadonlyArray<string> | null,
+  ReadonlyArray<string | null> | null,
+  ReadonlyArray<string | null> | null,
+  ReadonlyArray<string | null> | null,
+  ReadonlyArray<string | null> | null,
+];
+
+/** Rows from the columns, in id order (a sorted subquery feeds the aggregates; the order is checked, not assumed). */
+const debtRowsOf = (columns: DebtColumns | undefined): Array<DebtRow> => {
+  const [ids, internalIds, invoiceReferences, balances, currencies, statuses, firstnames, lastnames, emails, phones] =
+    columns ?? [];
+  if (ids === null || ids === undefined) return [];
+  const at = <T>(column: ReadonlyArray<T> | null | undefined, index: number): T => {
+    if (column === null || column === undefined || column.length !== ids.length) throw new Error("misaligned debt columns");
+    return column[index] as T;
+  };
+  const rows = ids.map(
+    (id, index): DebtRow => ({
+      id,
+      internal_id: at(internalIds, index),
+      invoice_reference: at(invoiceReferences, index),
+      balance_minor: at(balances, index),
+      currency: at(currencies, index),
+      status: at(statuses, index),
+      firstname: at(firstnames, index),
+      lastname: at(lastnames, index),
+      email: at(emails, index),
+      phone: at(phones, index),
+    }),
+  );
+  const ordered = rows.every((row, index) => index === 0 || (rows[index - 1]?.id ?? 0) < row.id);
+  return ordered ? rows : rows.sort((a, b) => a.id - b.id);
+};
 
 const knownStatuses: ReadonlySet<string> = new Set<string>([
   "status.default.pending",
@@ -99,14 +140,19 @@ export const loadCampaignDebts = async (
   companyId: number,
   campaignId: number,
 ): Promise<CampaignDebts> => {
-  const { rows: debtRows } = await sql<{ debts: ReadonlyArray<DebtRow> | null }>`
-    select json_agg(json_build_object(
-      'id', id, 'internal_id', internal_id, 'invoice_reference', invoice_reference, 'balance_minor', balance_minor,
-      'currency', currency, 'status', status, 'firstname', firstname, 'lastname', lastname, 'email', email, 'phone', phone
-    ) order by id) as debts
-    from debts
-    where company_id = ${companyId} and campaign_id = ${campaignId}
+  // One JSON array per column (PostgreSQL builds them in about half the time
+  // of one object per debt, and V8 parses arrays of primitives fastest); the
+  // aggregates read the same rows in the same order, so the columns align.
+  const { rows: columnRows } = await sql<{ columns: DebtColumns }>`
+    select json_build_array(json_agg(id), json_agg(internal_id), json_agg(invoice_reference), json_agg(balance_minor),
+      json_agg(currency), json_agg(status), json_agg(firstname), json_agg(lastname), json_agg(email), json_agg(phone)
+    ) as columns
+    from (
+      select id, internal_id, invoice_reference, balance_minor, currency, status, firstname, lastname, email, phone
+      from debts where company_id = ${companyId} and campaign_id = ${campaignId} order by id
+    ) campaign_debts
   `.execute(trx);
+  const debtRows = debtRowsOf(columnRows[0]?.columns);
   const { rows: installmentRows } = await sql<{ installments: ReadonlyArray<InstallmentRow> | null }>`
     select json_agg(json_build_object(
       'debt_id', p.debt_id, 'plan_reference', p.external_reference, 'external_reference', i.external_reference,
@@ -120,7 +166,7 @@ export const loadCampaignDebts = async (
   `.execute(trx);
   const plans = plansByDebt(installmentRows[0]?.installments ?? []);
   const contacts = new Map<number, DebtContact>();
-  const debts = (debtRows[0]?.debts ?? []).map((row): Reconciliation.CurrentDebt => {
+  const debts = debtRows.map((row): Reconciliation.CurrentDebt => {
     contacts.set(row.id, { firstname: row.firstname, lastname: row.lastname, email: row.email, phone: row.phone });
     return {
       id: row.id,
