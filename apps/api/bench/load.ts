@@ -44,6 +44,26 @@ export const runScenario = async (scenario: Scenario): Promise<LoadResult> => {
   };
 };
 
+/**
+ * Slices of one scenario as one result: throughput over all of them, the
+ * median of their p50s and the worst of their p99s.
+ */
+export const combineSlices = (name: string, slices: ReadonlyArray<LoadResult>): LoadResult => {
+  const p50s = slices.map((slice) => slice.p50).sort((a, b) => a - b);
+  return {
+    name,
+    requestsPerSecond: Math.round(
+      slices.reduce((sum, slice) => sum + slice.requestsPerSecond, 0) / Math.max(1, slices.length),
+    ),
+    p50: p50s[Math.floor(p50s.length / 2)] ?? 0,
+    p99: Math.max(0, ...slices.map((slice) => slice.p99)),
+    non2xx: slices.reduce((sum, slice) => sum + slice.non2xx, 0),
+    errors: slices.reduce((sum, slice) => sum + slice.errors, 0),
+    total: slices.reduce((sum, slice) => sum + slice.total, 0),
+    statusCodes: {},
+  };
+};
+
 /** Latency of `count` sequential requests (single client): p50 and p99 in ms. */
 export const sequentialLatency = async (count: number, send: () => Promise<Response>): Promise<{ p50: number; p99: number; failures: number }> => {
   const samples: number[] = [];

@@ -3,7 +3,7 @@
  * api and worker processes (production mode, one of each), as an integrator
  * sees it (issue 5's benchmark, end to end). For each row shape (lean and
  * full, packages/db/src/testing/snapshot-bench.ts), `BENCH_ROUNDS` rounds
- * (default 3) of:
+ * (default 5) of:
  *
  * - a new campaign filled with 20,000 debts by a first snapshot;
  * - the PostgreSQL floor on the same database: the measured rows written by
@@ -37,7 +37,7 @@ import { writeSection } from "./report.ts";
 const ROWS = SNAPSHOT_BENCH_ROWS;
 const STAGED_ROWS = 100_000;
 const CHUNKS = 5;
-const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3);
+const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 5);
 const SHAPES: ReadonlyArray<BenchRowShape> = ["lean", "full"];
 const ID_KEY = randomBytes(36).toString("base64");
 
