@@ -1,12 +1,13 @@
 /**
  * The compiled reply encoder (docs/decisions/0014) gives exactly what Effect's
- * own encoding of the success schema gives, for every operation of the
- * contract, on values generated from each schema.
+ * own encoding of the success schema gives, and the compiled serializer the
+ * JSON text of that encoding, for every operation of the contract, on values
+ * generated from each schema.
  */
 import { endpoints } from "@dc/contract";
 import { Arbitrary, FastCheck, Schema } from "effect";
 import { describe, expect, it } from "vitest";
-import { compileReplyEncoder } from "../src/http/encode-reply.ts";
+import { compileReplyEncoder, compileReplySerializer } from "../src/http/encode-reply.ts";
 
 const operations = Object.entries(endpoints).map(([operationId, endpoint]) => ({
   operationId,
@@ -35,6 +36,41 @@ describe("compiled reply encoder", () => {
         expect(attempt(fast, value)).toStrictEqual(attempt(reference, value));
       }),
       { numRuns: 40 },
+    );
+  });
+
+  it.each(operations)("writes the JSON text of Effect's encoding for $operationId", ({ operationId, schema }) => {
+    const serialize = compileReplySerializer(schema);
+    const reference = Schema.encodeUnknownSync(schema);
+    FastCheck.assert(
+      FastCheck.property(valuesOf(operationId, schema), (value) => {
+        expect(attempt(serialize, value)).toStrictEqual(attempt((input) => JSON.stringify(reference(input)), value));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("writes JSON as JSON.stringify does: omitted undefined members, null array holes, escaped text, the declared order", () => {
+    const schema = Schema.Struct({
+      text: Schema.String,
+      maybe: Schema.optional(Schema.String),
+      list: Schema.Array(Schema.NullOr(Schema.Number)),
+      flags: Schema.Array(Schema.Boolean),
+      kind: Schema.Literal("debt", "creditor"),
+      nested: Schema.Struct({ at: Schema.Date, free: Schema.Record({ key: Schema.String, value: Schema.Unknown }) }),
+    });
+    const value = {
+      list: [1, null, Number.NaN, -0, Number.POSITIVE_INFINITY, 1e21, 0.1],
+      flags: [true, false],
+      kind: "debt",
+      text: 'quote " backslash \\ line\n \u2028 é',
+      maybe: undefined,
+      nested: { free: { b: 1, a: [true] }, at: new Date("2026-11-24T10:00:00.000Z"), extra: 1 },
+    };
+    const text = compileReplySerializer(schema)(value);
+    expect(text).toBe(JSON.stringify(compileReplyEncoder(schema)(value)));
+    expect(text).toBe(
+      '{"text":"quote \\" backslash \\\\ line\\n \u2028 é","list":[1,null,null,0,null,1e+21,0.1],"flags":[true,false],"kind":"debt","nested":{"at":"2026-11-24T10:00:00.000Z","free":{"b":1,"a":[true]}}}',
     );
   });
 

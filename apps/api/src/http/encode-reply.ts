@@ -144,3 +144,111 @@ const compileTransformation = (ast: AST.Transformation): Encode => {
 
 /** The encoder of `schema`'s type side to its wire form. */
 export const compileReplyEncoder = <A, I>(schema: Schema.Schema<A, I>): ((value: unknown) => unknown) => compile(schema.ast);
+
+/**
+ * A node's JSON text, or `undefined` where `JSON.stringify` leaves a value
+ * out (an object property) or writes `null` (an array element).
+ */
+export type Serialize = (value: unknown) => string | undefined;
+
+/** Integer-like keys come first in a JavaScript object's own order, whatever the schema's order. */
+const INTEGER_LIKE = /^(0|[1-9][0-9]*)$/;
+
+/** `JSON.stringify` of the node's encoded form, for the nodes not written directly. */
+const serializeEncoded = (ast: AST.AST): Serialize => {
+  const encode = compile(ast);
+  return (value) => JSON.stringify(encode(value)) as string | undefined;
+};
+
+/** `JSON.stringify` of any value: what every specialised writer falls back to. */
+const stringify: Serialize = (value) => JSON.stringify(value) as string | undefined;
+
+/** The most frequent leaves, written without a generic `JSON.stringify` call where the type allows. */
+const serializeLeaf = (ast: AST.AST): Serialize => {
+  switch (ast._tag) {
+    case "NumberKeyword":
+      // String() and JSON.stringify agree on every finite number (-0 included); JSON writes the others as null.
+      return (value) => (typeof value === "number" ? (Number.isFinite(value) ? String(value) : "null") : stringify(value));
+    case "BooleanKeyword":
+      return (value) => (value === true ? "true" : value === false ? "false" : stringify(value));
+    case "Literal": {
+      const literal = ast.literal;
+      if (typeof literal === "bigint") return stringify; // JSON has no bigint: it throws, as for the reference.
+      const text = JSON.stringify(literal) as string | undefined;
+      return (value) => (value === literal ? text : stringify(value));
+    }
+    default:
+      return stringify;
+  }
+};
+
+const compileSerializer = (ast: AST.AST): Serialize => {
+  if (isPlain(ast)) return serializeLeaf(ast);
+  switch (ast._tag) {
+    case "Refinement":
+      return compileSerializer(ast.from);
+    case "Suspend": {
+      let inner: Serialize | undefined;
+      return (value) => (inner ??= compileSerializer(ast.f()))(value);
+    }
+    case "TypeLiteral":
+      return ast.indexSignatures.length === 0 ? serializeObject(ast) : serializeEncoded(ast);
+    case "TupleType":
+      return serializeArray(ast);
+    case "Union":
+      return serializeUnion(ast);
+    default:
+      return serializeEncoded(ast);
+  }
+};
+
+const serializeObject = (ast: AST.TypeLiteral): Serialize => {
+  const names = ast.propertySignatures.map((property) => property.name);
+  if (names.some((name) => typeof name !== "string" || INTEGER_LIKE.test(name))) return serializeEncoded(ast);
+  const properties = ast.propertySignatures.map((property) => ({
+    name: property.name as string,
+    prefix: `${JSON.stringify(property.name)}:`,
+    serialize: compileSerializer(property.type),
+  }));
+  const fallback = serializeEncoded(ast);
+  return (value) => {
+    if (typeof value !== "object" || value === null) return fallback(value);
+    const input = value as Record<string, unknown>;
+    let text = "";
+    for (const { name, prefix, serialize } of properties) {
+      if (!Object.hasOwn(input, name)) continue;
+      const member = serialize(input[name]);
+      if (member === undefined) continue;
+      text += text === "" ? `{${prefix}${member}` : `,${prefix}${member}`;
+    }
+    return text === "" ? "{}" : `${text}}`;
+  };
+};
+
+const serializeArray = (ast: AST.TupleType): Serialize => {
+  if (ast.elements.length > 0 || ast.rest.length !== 1) return serializeEncoded(ast);
+  const element = compileSerializer(ast.rest[0]!.type);
+  const fallback = serializeEncoded(ast);
+  return (value) => {
+    if (!Array.isArray(value)) return fallback(value);
+    let text = "[";
+    for (let i = 0; i < value.length; i++) text += (i === 0 ? "" : ",") + (element(value[i]) ?? "null");
+    return `${text}]`;
+  };
+};
+
+const serializeUnion = (ast: AST.Union): Serialize => {
+  const nonNull = ast.types.filter((member) => !(AST.isLiteral(member) && member.literal === null));
+  if (nonNull.length === 1 && nonNull.length < ast.types.length) {
+    const serialize = compileSerializer(nonNull[0]!);
+    return (value) => (value === null ? "null" : serialize(value));
+  }
+  return serializeEncoded(ast);
+};
+
+/**
+ * The JSON text of `schema`'s wire form, written as the value is walked:
+ * exactly `JSON.stringify(compileReplyEncoder(schema)(value))`, without
+ * building the encoded copy first (docs/decisions/0014, addendum).
+ */
+export const compileReplySerializer = <A, I>(schema: Schema.Schema<A, I>): Serialize => compileSerializer(schema.ast);

@@ -11,7 +11,7 @@ import type { AppServices } from "../services.ts";
 import { type Admit, type AdmissionRule, createAdmission } from "./admission.ts";
 import { OAuthFailure } from "./api-error.ts";
 import { decodeOrFail } from "./decode.ts";
-import { compileReplyEncoder } from "./encode-reply.ts";
+import { compileReplySerializer, type Serialize } from "./encode-reply.ts";
 import type { Handlers, Reply } from "./handler.ts";
 import type { InFlight } from "./in-flight.ts";
 import { rateLimitHeaders, refundRateLimit } from "./rate-limit.ts";
@@ -50,8 +50,8 @@ interface Operation {
   readonly handler: AnyHandler;
   /** Undefined for the operations without a bearer token (the token endpoint, media URLs). */
   readonly admission: AdmissionRule | undefined;
-  /** The reply in its wire form: declared fields only, dates formatted (docs/decisions/0014). */
-  readonly encodeReply: (reply: unknown) => unknown;
+  /** The reply's JSON text in its wire form: declared fields only, dates formatted (docs/decisions/0014). */
+  readonly serializeReply: Serialize;
 }
 
 interface RouterDependencies {
@@ -105,7 +105,9 @@ const runOperation = async (ctx: Context, { services, admit, inFlight }: RouterD
     }
     ctx.status = reply.status ?? endpoint.success.status;
     for (const [name, headerValue] of Object.entries({ ...endpoint.success.headers, ...reply.headers })) ctx.set(name, headerValue);
-    ctx.body = operation.encodeReply(reply.body);
+    // Written as JSON text directly: set the type first, or Koa would guess text/plain from a string.
+    ctx.type = "application/json";
+    ctx.body = operation.serializeReply(reply.body);
   } finally {
     release?.();
   }
@@ -121,7 +123,7 @@ export const buildRouter = (services: AppServices, handlers: Handlers, inFlight:
       endpoint,
       handler: handlers[operationId as keyof Handlers] as AnyHandler,
       admission: admissionRule(endpoint, services.config.rateLimitScale),
-      encodeReply: compileReplyEncoder(endpoint.success.schema),
+      serializeReply: compileReplySerializer(endpoint.success.schema),
     };
     router.register(koaPath(endpoint.path), [endpoint.method.toUpperCase()], (ctx) => runOperation(ctx, dependencies, operation));
   }
