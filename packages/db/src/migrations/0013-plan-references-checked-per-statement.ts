@@ -139,25 +139,25 @@ ${sql.raw(relations.map((relation) => [statementCheck(relation), rowCheck(relati
 -- with the number of tenants.
 ${sql.raw(earlierChecks.map((fn) => `alter function ${fn}() set enable_seqscan = off set enable_nestloop = on;`).join("\n"))}
 
-create trigger debts_key_is_fixed before update of id on debts
-  for each row execute function parent_key_is_fixed();
-create trigger payment_plans_key_is_fixed before update of id on payment_plans
-  for each row execute function parent_key_is_fixed();
-create trigger installments_key_is_fixed before update of id on installments
-  for each row execute function parent_key_is_fixed();
+${sql.raw(
+  relations
+    .map(
+      ({ parent }) => `create trigger ${parent}_key_is_fixed before update of id on ${parent}
+  for each row execute function parent_key_is_fixed();`,
+    )
+    .join("\n"),
+)}
 `.execute(db);
 };
 
 export const down = async (db: Kysely<unknown>): Promise<void> => {
   await sql`
 ${sql.raw(earlierChecks.map((fn) => `alter function ${fn}() reset enable_seqscan; alter function ${fn}() reset enable_nestloop;`).join("\n"))}
-drop trigger if exists debts_key_is_fixed on debts;
-drop trigger if exists payment_plans_key_is_fixed on payment_plans;
-drop trigger if exists installments_key_is_fixed on installments;
 ${sql.raw(
   relations
     .map(
       (relation) => `
+drop trigger if exists ${relation.parent}_key_is_fixed on ${relation.parent};
 drop trigger if exists ${relation.parent}_${name(relation)}_on_delete on ${relation.parent};
 drop function if exists ${relation.parent}_release_${name(relation)}();
 drop trigger if exists ${name(relation)}_update on ${relation.child};
