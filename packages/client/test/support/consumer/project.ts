@@ -5,10 +5,18 @@
  * applies `publishConfig`), then `npm install` of the two tarballs into a
  * fresh directory under the system's temporary folder, where nothing from the
  * workspace's `node_modules` is reachable.
+ *
+ * The install is offline. Each third-party package the two need (effect,
+ * openapi-fetch and what they depend on) is packed from the copy the
+ * workspace installed from its lockfile, and npm is pointed at those
+ * tarballs. This machine's TLS to the npm registry fails intermittently
+ * (SELF_SIGNED_CERT_IN_CHAIN for minutes at a time), and npm's retries then
+ * outlast the test's timeout. What is tested is our packages' install, not
+ * the registry.
  */
 import { execFile } from "node:child_process";
-import { copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import { delimiter, join } from "node:path";
+import { access, copyFile, mkdir, readdir, readFile, realpath, writeFile } from "node:fs/promises";
+import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { REPOSITORY } from "../processes.ts";
 
@@ -74,6 +82,51 @@ export const packClient = async (
   return { domain: tarball("dc-domain-"), client: tarball("dc-client-") };
 };
 
+/** The directory Node would load `name` from when required by the package in `from`. */
+const installedPackage = async (from: string, name: string): Promise<string> => {
+  for (let directory = from; ; directory = dirname(directory)) {
+    const candidate = join(directory, "node_modules", name);
+    try {
+      await access(join(candidate, "package.json"));
+      return await realpath(candidate);
+    } catch {
+      if (dirname(directory) === directory) throw new Error(`${name} is not installed for ${from}`);
+    }
+  }
+};
+
+/**
+ * Packs every third-party package that `@dc/domain` and `@dc/client` depend
+ * on, transitively, from the workspace's installed copies into
+ * `destination`; resolves to a `file:` spec per package name.
+ */
+export const packThirdPartyDependencies = async (destination: string): Promise<Record<string, string>> => {
+  await mkdir(destination, { recursive: true });
+  const specs: Record<string, string> = {};
+  const visit = async (packageDirectory: string): Promise<void> => {
+    const manifest = JSON.parse(await readFile(join(packageDirectory, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+    };
+    for (const name of Object.keys(manifest.dependencies ?? {})) {
+      if (name.startsWith("@dc/") || name in specs) continue;
+      const directory = await installedPackage(packageDirectory, name);
+      // The installed copy is what was published: it goes under `package/`, as in a registry tarball
+      // (`npm pack` of it stopped with "Exit handler never called!" for fast-check). pnpm's store
+      // hard-links identical files, and npm does not extract hard-link entries: each is stored whole.
+      const tarball = join(destination, `${name.replace("/", "-")}.tgz`);
+      await run(
+        "tar",
+        ["-czf", tarball, "--hard-dereference", "--transform", "s,^\\.,package,", "-C", directory, "."],
+        destination,
+      );
+      specs[name] = `file:${tarball}`;
+      await visit(directory);
+    }
+  };
+  for (const workspacePackage of ["domain", "client"]) await visit(join(REPOSITORY, "packages", workspacePackage));
+  return specs;
+};
+
 /**
  * A new ESM project in `directory` depending on both tarballs, installed
  * with npm, with `files` (from test/support/consumer) copied in. Both
@@ -87,27 +140,21 @@ export const createConsumerProject = async (
   files: ReadonlyArray<string>,
 ): Promise<ConsumerProject> => {
   await mkdir(directory, { recursive: true });
+  const thirdParty = await packThirdPartyDependencies(join(directory, "..", "third-party"));
   const manifest = {
     name: "dc-consumer",
     version: "1.0.0",
     private: true,
     type: "module",
     dependencies: { "@dc/client": `file:${tarballs.client}`, "@dc/domain": `file:${tarballs.domain}` },
-    // The client's own `@dc/domain` requirement is pinned to the local tarball too. Without this, npm
-    // sometimes asked the public registry for `@dc/domain` while resolving the client (the order of its
-    // lookups varies), and that lookup failed or stalled the install until the test's timeout.
-    overrides: { "@dc/domain": `file:${tarballs.domain}` },
+    // The client's own `@dc/domain` requirement is pinned to the local tarball too (npm otherwise asked
+    // the registry for it), and every third-party package to its tarball packed from the workspace.
+    overrides: { ...thirdParty, "@dc/domain": `file:${tarballs.domain}` },
   };
   await writeFile(join(directory, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   for (const file of files) await copyFile(join(import.meta.dirname, file), join(directory, file));
-  // A registry request that stalls is abandoned after 30 s and retried, instead of holding the install
-  // until the test's own timeout (npm's default waits 5 minutes per request).
-  await run(
-    "npm",
-    ["install", "--no-audit", "--no-fund", "--prefer-offline", "--fetch-timeout=30000", "--fetch-retries=4"],
-    directory,
-    environment(true),
-  );
+  // Offline: everything is a local tarball, so a registry lookup would be a mistake, reported at once.
+  await run("npm", ["install", "--no-audit", "--no-fund", "--offline"], directory, environment(true));
   return {
     directory,
     // What npm extracted is the tarball's package.json, unmodified.
