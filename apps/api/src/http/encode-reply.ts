@@ -8,6 +8,10 @@
  * transformations), that subtree is encoded by Effect itself, so the output
  * is always Effect's. A property test holds the two equal for every
  * operation of the contract.
+ *
+ * The router writes replies with `compileReplySerializer`, built the same way:
+ * the JSON text of that wire form, produced while walking the value instead
+ * of after building it (held equal to `JSON.stringify` of Effect's encoding).
  */
 import { Either, ParseResult, Schema, SchemaAST as AST } from "effect";
 
