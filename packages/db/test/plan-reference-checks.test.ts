@@ -28,7 +28,12 @@ const insertPlan = (on: Kysely<Database>, companyId: number, debtId: number, sta
       values (${companyId}, ${debtId}, ${status}, 'api') returning id`,
   );
 
-const insertInstallments = (on: Kysely<Database>, companyId: number, planId: number, positions: ReadonlyArray<number>) =>
+const insertInstallments = (
+  on: Kysely<Database>,
+  companyId: number,
+  planId: number,
+  positions: ReadonlyArray<number>,
+) =>
   sql`
     insert into installments (company_id, payment_plan_id, position, amount_minor, payment_date, status)
     select ${companyId}, ${planId}, p, 500, '2030-01-01', 'pending' from unnest(${positions}::int4[]) as p`.execute(on);
@@ -36,7 +41,9 @@ const insertInstallments = (on: Kysely<Database>, companyId: number, planId: num
 const insertPayment = (on: Kysely<Database>, companyId: number, debtId: number, installmentId: number | null) =>
   sql`
     insert into payments (company_id, debt_id, installment_id, provider, kind, amount_minor, currency, status, paid_at)
-    values (${companyId}, ${debtId}, ${installmentId}::int8, 'api', 'installment', 500, 'EUR', 'succeeded', now())`.execute(on);
+    values (${companyId}, ${debtId}, ${installmentId}::int8, 'api', 'installment', 500, 'EUR', 'succeeded', now())`.execute(
+    on,
+  );
 
 /** A company with a debt, an active plan of two installments and a payment of the first. */
 const tenant = async () => {
@@ -57,7 +64,9 @@ describe("plan, installment and payment references checked per statement", () =>
   it("write a plan, its installments and their payments when every parent is the row's company's", async () => {
     const t = await tenant();
     expect(await count(sql`select count(*)::int4 as n from installments where payment_plan_id = ${t.planId}`)).toBe(2);
-    expect(await count(sql`select count(*)::int4 as n from payments where installment_id = ${t.installmentId}`)).toBe(1);
+    expect(await count(sql`select count(*)::int4 as n from payments where installment_id = ${t.installmentId}`)).toBe(
+      1,
+    );
   });
 
   it("refuse a plan naming a debt that does not exist or belongs to another company, writing nothing", async () => {
@@ -66,9 +75,13 @@ describe("plan, installment and payment references checked per statement", () =>
     expect(await sqlState(insertPlan(db, t.companyId, t.debtId + 1_000_000, "cancelled"))).toBe("23503");
     expect(await sqlState(insertPlan(db, t.companyId, other.debtId, "cancelled"))).toBe("23503");
     expect(
-      await sqlState(sql`
+      await sqlState(
+        sql`
         insert into payment_plans (company_id, debt_id, status, source)
-        values (${t.companyId}, ${t.debtId}, 'cancelled', 'api'), (${t.companyId}, ${other.debtId}, 'cancelled', 'api')`.execute(db)),
+        values (${t.companyId}, ${t.debtId}, 'cancelled', 'api'), (${t.companyId}, ${other.debtId}, 'cancelled', 'api')`.execute(
+          db,
+        ),
+      ),
     ).toBe("23503");
     expect(await count(sql`select count(*)::int4 as n from payment_plans where company_id = ${t.companyId}`)).toBe(1);
   });
@@ -87,13 +100,21 @@ describe("plan, installment and payment references checked per statement", () =>
   it("check an update only when it changes a reference", async () => {
     const t = await tenant();
     const other = await tenant();
-    expect(await sqlState(sql`update payment_plans set debt_id = ${other.debtId}, status = 'replaced' where id = ${t.planId}`.execute(db))).toBe("23503");
     expect(
-      await sqlState(sql`update installments set payment_plan_id = ${other.planId}, position = position + 10
-        where payment_plan_id = ${t.planId}`.execute(db)),
+      await sqlState(
+        sql`update payment_plans set debt_id = ${other.debtId}, status = 'replaced' where id = ${t.planId}`.execute(db),
+      ),
     ).toBe("23503");
     expect(
-      await sqlState(sql`update payments set installment_id = ${other.installmentId} where company_id = ${t.companyId}`.execute(db)),
+      await sqlState(
+        sql`update installments set payment_plan_id = ${other.planId}, position = position + 10
+        where payment_plan_id = ${t.planId}`.execute(db),
+      ),
+    ).toBe("23503");
+    expect(
+      await sqlState(
+        sql`update payments set installment_id = ${other.installmentId} where company_id = ${t.companyId}`.execute(db),
+      ),
     ).toBe("23503");
     const secondDebt = await insertDebt(t.companyId, t.creditorId);
     await sql`update payment_plans set debt_id = ${secondDebt}, status = 'replaced' where id = ${t.planId}`.execute(db);
@@ -105,13 +126,19 @@ describe("plan, installment and payment references checked per statement", () =>
     const deleted = await tenant();
     const kept = await tenant();
     await sql`delete from debts where id = ${deleted.debtId}`.execute(db);
-    expect(await count(sql`select count(*)::int4 as n from payment_plans where company_id = ${deleted.companyId}`)).toBe(0);
-    expect(await count(sql`select count(*)::int4 as n from installments where company_id = ${deleted.companyId}`)).toBe(0);
+    expect(
+      await count(sql`select count(*)::int4 as n from payment_plans where company_id = ${deleted.companyId}`),
+    ).toBe(0);
+    expect(await count(sql`select count(*)::int4 as n from installments where company_id = ${deleted.companyId}`)).toBe(
+      0,
+    );
     const payments = await sql<{ installment_id: number | null }>`
       select installment_id from payments where company_id = ${deleted.companyId}`.execute(db);
     expect(payments.rows).toEqual([{ installment_id: null }]);
     expect(await count(sql`select count(*)::int4 as n from installments where company_id = ${kept.companyId}`)).toBe(2);
-    expect(await count(sql`select count(*)::int4 as n from payments where installment_id = ${kept.installmentId}`)).toBe(1);
+    expect(
+      await count(sql`select count(*)::int4 as n from payments where installment_id = ${kept.installmentId}`),
+    ).toBe(1);
   });
 
   it("delete a company's plans and installments, through its debts, with the company", async () => {
@@ -126,7 +153,9 @@ describe("plan, installment and payment references checked per statement", () =>
     const t = await tenant();
     expect(await sqlState(sql`update debts set id = default where id = ${t.debtId}`.execute(db))).toBe("23503");
     expect(await sqlState(sql`update payment_plans set id = default where id = ${t.planId}`.execute(db))).toBe("23503");
-    expect(await sqlState(sql`update installments set id = default where id = ${t.installmentId}`.execute(db))).toBe("23503");
+    expect(await sqlState(sql`update installments set id = default where id = ${t.installmentId}`.execute(db))).toBe(
+      "23503",
+    );
   });
 
   it("keep a debt from being deleted while a transaction that wrote a plan for it is open", async () => {

@@ -37,7 +37,13 @@ interface Relation {
 
 const relations: ReadonlyArray<Relation> = [
   { child: "payment_plans", column: "debt_id", parent: "debts", noun: "debt", onDelete: "cascade" },
-  { child: "installments", column: "payment_plan_id", parent: "payment_plans", noun: "payment plan", onDelete: "cascade" },
+  {
+    child: "installments",
+    column: "payment_plan_id",
+    parent: "payment_plans",
+    noun: "payment plan",
+    onDelete: "cascade",
+  },
   { child: "payments", column: "installment_id", parent: "installments", noun: "installment", onDelete: "set null" },
 ];
 

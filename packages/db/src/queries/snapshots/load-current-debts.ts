@@ -28,7 +28,7 @@ export interface CampaignDebts {
   readonly contacts: ReadonlyMap<number, DebtContact>;
 }
 
-interface DebtRow extends DebtContact {
+export interface DebtRow extends DebtContact {
   readonly id: number;
   readonly internal_id: string | null;
   readonly invoice_reference: string | null;
@@ -49,7 +49,7 @@ interface InstallmentRow {
 }
 
 /** The campaign's debts column by column; every column is null when the campaign has none. */
-type DebtColumns = readonly [
+export type DebtColumns = readonly [
   ReadonlyArray<number> | null,
   ReadonlyArray<string | null> | null,
   ReadonlyArray<string | null> | null,
@@ -63,28 +63,27 @@ type DebtColumns = readonly [
 ];
 
 /** Rows from the columns, in id order (a sorted subquery feeds the aggregates; the order is checked, not assumed). */
-const debtRowsOf = (columns: DebtColumns | undefined): Array<DebtRow> => {
+export const debtRowsOf = (columns: DebtColumns | undefined): Array<DebtRow> => {
   const [ids, internalIds, invoiceReferences, balances, currencies, statuses, firstnames, lastnames, emails, phones] =
     columns ?? [];
   if (ids === null || ids === undefined) return [];
   const at = <T>(column: ReadonlyArray<T> | null | undefined, index: number): T => {
-    if (column === null || column === undefined || column.length !== ids.length) throw new Error("misaligned debt columns");
+    if (column === null || column === undefined || column.length !== ids.length)
+      throw new Error("misaligned debt columns");
     return column[index] as T;
   };
-  const rows = ids.map(
-    (id, index): DebtRow => ({
-      id,
-      internal_id: at(internalIds, index),
-      invoice_reference: at(invoiceReferences, index),
-      balance_minor: at(balances, index),
-      currency: at(currencies, index),
-      status: at(statuses, index),
-      firstname: at(firstnames, index),
-      lastname: at(lastnames, index),
-      email: at(emails, index),
-      phone: at(phones, index),
-    }),
-  );
+  const rows = ids.map((id, index): DebtRow => ({
+    id,
+    internal_id: at(internalIds, index),
+    invoice_reference: at(invoiceReferences, index),
+    balance_minor: at(balances, index),
+    currency: at(currencies, index),
+    status: at(statuses, index),
+    firstname: at(firstnames, index),
+    lastname: at(lastnames, index),
+    email: at(emails, index),
+    phone: at(phones, index),
+  }));
   const ordered = rows.every((row, index) => index === 0 || (rows[index - 1]?.id ?? 0) < row.id);
   return ordered ? rows : rows.sort((a, b) => a.id - b.id);
 };
