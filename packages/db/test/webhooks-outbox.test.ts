@@ -13,6 +13,7 @@ import {
   recordEvent,
   recordEvents,
   replayEvent,
+  webhookBody,
   replayFailedDeliveries,
   subscribedWebhookEventTypes,
   type WebhookEventType,
@@ -120,6 +121,27 @@ describe("recordEvents", () => {
     await recordEvent(db, { companyId, type: "debt.created", data: {}, occurredAt: future });
     const [job] = (await jobs()).filter((row) => row.queue_name === `webhooks:endpoint:${ordered}`);
     expect(job!.run_at.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("stores each event's body exactly as webhookBody writes it, in event order, for a batch of thousands", async () => {
+    const companyId = await company();
+    await endpoint(companyId);
+    const texts = ['plain', 'quote " and \\ backslash', "line\nbreak\ttab", "é ü 漢字 🙂", "\u0001 control", "lone \ud800 surrogate"];
+    const events = Array.from({ length: 2_400 }, (_, i) => ({
+      companyId,
+      type: "debt.updated" as const,
+      data: { id: `d${i}`, lastname: texts[i % texts.length], amount: i / 4, nested: { list: [i, null, true] } },
+      occurredAt: new Date(now.getTime() + i),
+    }));
+    expect(await recordEvents(db, events)).toEqual({ events: 2_400, deliveries: 2_400 });
+    const stored = await db
+      .selectFrom("webhook_events")
+      .select(["payload", "occurred_at"])
+      .where("company_id", "=", companyId)
+      .orderBy("id")
+      .execute();
+    expect(stored.map((row) => row.payload)).toEqual(events.map(webhookBody));
+    expect(stored.map((row) => row.occurred_at.getTime())).toEqual(events.map((event) => event.occurredAt.getTime()));
   });
 
   it("tells which types a company's enabled endpoints subscribe to, so callers can skip unwanted payloads", async () => {

@@ -8,6 +8,7 @@
  */
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../schema.ts";
+import { integerArray, textArray } from "../array-literals.ts";
 import { deliveryJobSpecs } from "./delivery-jobs.ts";
 import { isWebhookEventType, type WebhookEventType } from "./event-types.ts";
 
@@ -31,12 +32,22 @@ export interface RecordedEvents {
   readonly deliveries: number;
 }
 
+/** What an endpoint receives, before serialization: `{type, timestamp, data}` (Standard Webhooks' payload structure). */
+const bodyOf = (event: Pick<WebhookEventInput, "type" | "data" | "occurredAt">) => ({
+  type: event.type,
+  timestamp: event.occurredAt.toISOString(),
+  data: event.data,
+});
+
 /** The exact body sent to endpoints: `{type, timestamp, data}` (Standard Webhooks' payload structure). */
 export const webhookBody = (event: Pick<WebhookEventInput, "type" | "data" | "occurredAt">): string => {
-  const body = JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data });
+  const body = JSON.stringify(bodyOf(event));
   if (typeof body !== "string") throw new TypeError("webhook event data must be JSON");
   return body;
 };
+
+/** Events per call from which the statement's sort gets more memory (a snapshot's, not an api request's). */
+const LARGE_BATCH = 1_000;
 
 const check = (event: WebhookEventInput): void => {
   if (!Number.isSafeInteger(event.companyId) || event.companyId <= 0) throw new RangeError(`not a company id: ${event.companyId}`);
@@ -58,14 +69,21 @@ const check = (event: WebhookEventInput): void => {
 export const recordEvents = async (trx: Kysely<Database>, events: ReadonlyArray<WebhookEventInput>): Promise<RecordedEvents> => {
   if (events.length === 0) return { events: 0, deliveries: 0 };
   for (const event of events) check(event);
+  // Thousands of payloads (a snapshot's) are sorted into event order: in memory, not in temporary
+  // files (4 MB by default; 42,000 payloads took 32 MB). Until the end of the caller's transaction.
+  if (events.length >= LARGE_BATCH) await sql`select set_config('work_mem', '64MB', true)`.execute(trx);
+  // The bodies travel as ONE JSON array, each element's text being `webhookBody` of its event
+  // (PostgreSQL's json keeps every element's text as written). As a text[] parameter, node-postgres
+  // escaped 42,000 bodies in ~740 ms and PostgreSQL parsed the literal in as long again.
+  const bodies = JSON.stringify(events.map(bodyOf));
   const { rows } = await sql<{ events: number; deliveries: number; jobs: number }>`
     with input as (
-      select *
-      from unnest(
-        ${events.map((event) => event.companyId)}::bigint[],
-        ${events.map((event) => event.type)}::text[],
-        ${events.map(webhookBody)}::text[],
-        ${events.map((event) => event.occurredAt.toISOString())}::timestamptz[]
+      select i.company_id, i.type, i.payload::text as payload, i.occurred_at, i.position
+      from rows from (
+        unnest(${integerArray(events.map((event) => event.companyId))}::bigint[]),
+        unnest(${textArray(events.map((event) => event.type))}::text[]),
+        json_array_elements(${bodies}::json),
+        unnest(${textArray(events.map((event) => event.occurredAt.toISOString()))}::timestamptz[])
       ) with ordinality as i (company_id, type, payload, occurred_at, position)
     ),
     subscribed as (
