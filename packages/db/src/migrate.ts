@@ -14,7 +14,7 @@ import * as snapshotChunkBodies from "./migrations/0009-snapshot-chunk-bodies.ts
 import * as ledgerReferenceChecks from "./migrations/0010-ledger-reference-checks.ts";
 import * as debtReferenceChecks from "./migrations/0011-debt-reference-checks.ts";
 import * as timeOrderedPaymentIds from "./migrations/0012-time-ordered-payment-ids.ts";
-import * as planReferenceChecks from "./migrations/0013-plan-references-checked-per-statement.ts";
+import * as referenceChecks from "./migrations/0013-references-checked-per-statement.ts";
 
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001-core-data-model": coreDataModel,
@@ -26,7 +26,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0010-ledger-reference-checks": ledgerReferenceChecks,
   "0011-debt-reference-checks": debtReferenceChecks,
   "0012-time-ordered-payment-ids": timeOrderedPaymentIds,
-  "0013-plan-references-checked-per-statement": planReferenceChecks,
+  "0013-references-checked-per-statement": referenceChecks,
 };
 
 const migrator = <DB>(db: Kysely<DB>): Migrator =>

@@ -183,6 +183,8 @@ describe("plan, installment and payment references checked per statement", () =>
       "payment_plans_debt_id_check",
       "payments_check_client_reference",
       "payments_installment_id_check",
+      "webhook_deliveries_endpoint_id_check",
+      "webhook_deliveries_event_id_check",
     ]);
     for (const row of rows) expect(row.config, row.name).toEqual(["enable_seqscan=off", "enable_nestloop=on"]);
   });

@@ -1,25 +1,31 @@
 /**
- * The last three per-row foreign keys of the ledger (a plan's debt, an
- * installment's plan, a payment's installment) are checked once per
- * statement, within the row's company (docs/decisions/0367), as 0010 and
- * 0011 did for companies, clients, creditors, campaigns and timelines.
+ * The per-row foreign keys left on the ledger (a plan's debt, an
+ * installment's plan, a payment's installment) and on the webhook outbox (a
+ * delivery's endpoint and event, an event's or delivery's company) are
+ * checked once per statement, within the row's company (docs/decisions/0367),
+ * as 0010 and 0011 did for companies, clients, creditors, campaigns and
+ * timelines.
  *
  * A snapshot inserts 2,000 plans, 4,000 installments and 20,000 payments in
  * three statements; their foreign keys ran 26,000 lookups (the payments'
  * even for the 18,000 rows without an installment), about 45 ms of the
- * apply. Per relation:
+ * apply. With an endpoint subscribed to every event type it also records
+ * about 42,000 events and 42,000 deliveries, whose keys ran 168,000. Per
+ * relation:
  *
  * - insert: the distinct parents the new rows name are locked `for key
  *   share` (as a foreign-key check locks them) and must exist in the row's
  *   company, or the statement fails with SQLSTATE 23503 and writes nothing;
  * - update: only rows whose key or company changes are checked (a `when`
- *   clause: the status updates of plans and installments never call it);
- * - deleting parents acts once per statement: a debt's plans and a plan's
- *   installments are deleted with it, and payments of a deleted installment
- *   keep their history with `installment_id` cleared (the foreign keys'
- *   `on delete cascade` and `on delete set null`, which ran one query per
- *   deleted row, the payments' one a scan of the whole ledger for lack of
- *   an index);
+ *   clause: the status updates of plans, installments and deliveries never
+ *   call it);
+ * - deleting parents acts once per statement: a debt's plans, a plan's
+ *   installments, an endpoint's or an event's deliveries are deleted with
+ *   it, a company's events and deliveries with the company, and payments of
+ *   a deleted installment keep their history with `installment_id` cleared
+ *   (the foreign keys' `on delete cascade` and `on delete set null`, which
+ *   ran one query per deleted row, the payments' one a scan of the whole
+ *   ledger for lack of an index);
  * - a parent's id cannot change.
  *
  * Every per-statement check, these and those of 0010 and 0011, runs with
@@ -45,7 +51,27 @@ const relations: ReadonlyArray<Relation> = [
     onDelete: "cascade",
   },
   { child: "payments", column: "installment_id", parent: "installments", noun: "installment", onDelete: "set null" },
+  {
+    child: "webhook_deliveries",
+    column: "endpoint_id",
+    parent: "webhook_endpoints",
+    noun: "webhook endpoint",
+    onDelete: "cascade",
+  },
+  {
+    child: "webhook_deliveries",
+    column: "event_id",
+    parent: "webhook_events",
+    noun: "webhook event",
+    onDelete: "cascade",
+  },
 ];
+
+/** Tables whose `company_id` gets 0010's per-statement check instead of a foreign key. */
+const companyChecked = ["webhook_events", "webhook_deliveries"] as const;
+
+/** Each parent once (one fixed-key trigger per table). */
+const parents = [...new Set(relations.map(({ parent }) => parent))];
 
 const name = ({ child, column }: Relation) => `${child}_${column}`;
 
@@ -128,9 +154,8 @@ create trigger ${parent}_${name(relation)}_on_delete after delete on ${parent}
 
 export const up = async (db: Kysely<unknown>): Promise<void> => {
   await sql`
-alter table payment_plans drop constraint payment_plans_debt_id_fkey;
-alter table installments drop constraint installments_payment_plan_id_fkey;
-alter table payments drop constraint payments_installment_id_fkey;
+${sql.raw(relations.map(({ child, column }) => `alter table ${child} drop constraint ${child}_${column}_fkey;`).join("\n"))}
+${sql.raw(companyChecked.map((table) => `alter table ${table} drop constraint ${table}_company_id_fkey;`).join("\n"))}
 
 -- The delete actions look children up by (company, parent): plans of a debt
 -- (the partial unique index covers active plans only) and payments of an
@@ -140,15 +165,35 @@ create index payments_installment_idx on payments (company_id, installment_id) w
 
 ${sql.raw(relations.map((relation) => [statementCheck(relation), rowCheck(relation), deleteAction(relation)].join("\n")).join("\n"))}
 
+${sql.raw(
+  companyChecked
+    .map(
+      (table) => `create trigger ${table}_company_reference_insert after insert on ${table}
+  referencing new table as written for each statement execute function ledger_check_company_reference();
+create trigger ${table}_company_reference_update after update on ${table}
+  referencing new table as written for each statement execute function ledger_check_company_reference();`,
+    )
+    .join("\n"),
+)}
+-- Was their foreign keys' "on delete cascade" (an event's deliveries also go with the event).
+create function companies_delete_webhook_outbox() returns trigger language plpgsql as $$
+begin
+  delete from webhook_deliveries where company_id in (select id from removed);
+  delete from webhook_events where company_id in (select id from removed);
+  return null;
+end $$;
+create trigger companies_webhook_outbox_cascade after delete on companies
+  referencing old table as removed for each statement execute function companies_delete_webhook_outbox();
+
 -- The earlier per-statement checks (0010, 0011) get the same pinned plan:
 -- their parents (companies, clients, creditors, campaigns, timelines) grow
 -- with the number of tenants.
 ${sql.raw(earlierChecks.map((fn) => `alter function ${fn}() set enable_seqscan = off set enable_nestloop = on;`).join("\n"))}
 
 ${sql.raw(
-  relations
+  parents
     .map(
-      ({ parent }) => `create trigger ${parent}_key_is_fixed before update of id on ${parent}
+      (parent) => `create trigger ${parent}_key_is_fixed before update of id on ${parent}
   for each row execute function parent_key_is_fixed();`,
     )
     .join("\n"),
@@ -159,27 +204,34 @@ ${sql.raw(
 export const down = async (db: Kysely<unknown>): Promise<void> => {
   await sql`
 ${sql.raw(earlierChecks.map((fn) => `alter function ${fn}() reset enable_seqscan; alter function ${fn}() reset enable_nestloop;`).join("\n"))}
+${sql.raw(parents.map((parent) => `drop trigger if exists ${parent}_key_is_fixed on ${parent};`).join("\n"))}
+drop trigger if exists companies_webhook_outbox_cascade on companies;
+drop function if exists companies_delete_webhook_outbox();
+${sql.raw(
+  companyChecked
+    .map(
+      (table) => `drop trigger if exists ${table}_company_reference_insert on ${table};
+drop trigger if exists ${table}_company_reference_update on ${table};
+alter table ${table} add constraint ${table}_company_id_fkey foreign key (company_id) references companies (id) on delete cascade;`,
+    )
+    .join("\n"),
+)}
 ${sql.raw(
   relations
     .map(
       (relation) => `
-drop trigger if exists ${relation.parent}_key_is_fixed on ${relation.parent};
 drop trigger if exists ${relation.parent}_${name(relation)}_on_delete on ${relation.parent};
 drop function if exists ${relation.parent}_release_${name(relation)}();
 drop trigger if exists ${name(relation)}_update on ${relation.child};
 drop function if exists ${name(relation)}_check_changed();
 drop trigger if exists ${name(relation)}_insert on ${relation.child};
-drop function if exists ${name(relation)}_check();`,
+drop function if exists ${name(relation)}_check();
+alter table ${relation.child} add constraint ${name(relation)}_fkey
+  foreign key (${relation.column}) references ${relation.parent} (id) on delete ${relation.onDelete};`,
     )
     .join("\n"),
 )}
 drop index if exists payments_installment_idx;
 drop index if exists payment_plans_debt_idx;
-alter table payment_plans add constraint payment_plans_debt_id_fkey
-  foreign key (debt_id) references debts (id) on delete cascade;
-alter table installments add constraint installments_payment_plan_id_fkey
-  foreign key (payment_plan_id) references payment_plans (id) on delete cascade;
-alter table payments add constraint payments_installment_id_fkey
-  foreign key (installment_id) references installments (id) on delete set null;
 `.execute(db);
 };

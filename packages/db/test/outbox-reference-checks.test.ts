@@ -1,0 +1,141 @@
+/**
+ * The webhook outbox's references (an event's and a delivery's company, a
+ * delivery's endpoint and event) are checked per statement within the
+ * row's company (migration 0013, decision 0367), with the deletes their
+ * foreign keys cascaded.
+ */
+import { type Kysely, sql } from "kysely";
+import { afterAll, describe, expect, it } from "vitest";
+import { createDatabase } from "../src/connection.ts";
+import type { Database } from "../src/schema.ts";
+import { useTestDatabase } from "../src/testing/index.ts";
+import { returnedId, sqlState, stateOfRemovalDuringWrite } from "./support/reference-checks.ts";
+
+const { url } = await useTestDatabase();
+const db = createDatabase({ connectionString: url, max: 4 });
+afterAll(() => db.destroy());
+
+const one = (query: ReturnType<typeof sql<{ id: number }>>) => returnedId(db, query);
+
+const insertEvent = (on: Kysely<Database>, companyId: number) =>
+  returnedId(
+    on,
+    sql`insert into webhook_events (company_id, public_id, type, payload, occurred_at)
+      values (${companyId}, ${`evt_${Math.random().toString(36).slice(2)}`}, 'debt.updated', '{}', now()) returning id`,
+  );
+
+const insertDelivery = (on: Kysely<Database>, companyId: number, endpointId: number, eventId: number) =>
+  returnedId(
+    on,
+    sql`insert into webhook_deliveries (company_id, endpoint_id, event_id, event_occurred_at)
+      values (${companyId}, ${endpointId}, ${eventId}, now()) returning id`,
+  );
+
+/** A company with an endpoint, an event, its delivery and one attempt of it. */
+const tenant = async () => {
+  const companyId = await one(sql`insert into companies (name) values ('Outbox') returning id`);
+  const endpointId = await one(sql`
+    insert into webhook_endpoints (company_id, url, event_types, secret_ciphertext)
+    values (${companyId}, 'https://hooks.example.com/x', '{}', '\\x00') returning id`);
+  const eventId = await insertEvent(db, companyId);
+  const deliveryId = await insertDelivery(db, companyId, endpointId, eventId);
+  await sql`insert into webhook_delivery_attempts (company_id, delivery_id, attempted_at, duration_ms)
+    values (${companyId}, ${deliveryId}, now(), 5)`.execute(db);
+  return { companyId, endpointId, eventId, deliveryId };
+};
+
+const count = async (table: "webhook_events" | "webhook_deliveries" | "webhook_delivery_attempts", companyId: number) =>
+  (
+    await sql<{
+      n: number;
+    }>`select count(*)::int4 as n from ${sql.table(table)} where company_id = ${companyId}`.execute(db)
+  ).rows[0]?.n;
+
+describe("webhook outbox references checked per statement", () => {
+  it("refuse a delivery naming another company's endpoint or event, or none, writing nothing", async () => {
+    const t = await tenant();
+    const other = await tenant();
+    const eventId = await insertEvent(db, t.companyId);
+    expect(await sqlState(insertDelivery(db, t.companyId, other.endpointId, eventId))).toBe("23503");
+    expect(await sqlState(insertDelivery(db, t.companyId, t.endpointId, other.eventId))).toBe("23503");
+    expect(await sqlState(insertDelivery(db, t.companyId, t.endpointId, eventId + 1_000_000))).toBe("23503");
+    expect(await sqlState(insertDelivery(db, t.companyId, t.endpointId + 1_000_000, eventId))).toBe("23503");
+    expect(await count("webhook_deliveries", t.companyId)).toBe(1);
+    await insertDelivery(db, t.companyId, t.endpointId, eventId);
+    expect(await count("webhook_deliveries", t.companyId)).toBe(2);
+  });
+
+  it("refuse an event or a delivery of a company that does not exist", async () => {
+    const t = await tenant();
+    expect(await sqlState(insertEvent(db, t.companyId + 1_000_000))).toBe("23503");
+    expect(
+      await sqlState(
+        sql`update webhook_deliveries set company_id = ${t.companyId + 1_000_000} where id = ${t.deliveryId}`.execute(
+          db,
+        ),
+      ),
+    ).toBe("23503");
+  });
+
+  it("check an update only when it changes a reference", async () => {
+    const t = await tenant();
+    const other = await tenant();
+    expect(
+      await sqlState(
+        sql`update webhook_deliveries set endpoint_id = ${other.endpointId} where id = ${t.deliveryId}`.execute(db),
+      ),
+    ).toBe("23503");
+    await sql`update webhook_deliveries set status = 'succeeded', attempt_count = 1 where id = ${t.deliveryId}`.execute(
+      db,
+    );
+    expect(await count("webhook_deliveries", t.companyId)).toBe(1);
+  });
+
+  it("delete an endpoint's deliveries, with their attempts, with the endpoint, and nothing else", async () => {
+    const deleted = await tenant();
+    const kept = await tenant();
+    await sql`delete from webhook_endpoints where id = ${deleted.endpointId}`.execute(db);
+    expect(await count("webhook_deliveries", deleted.companyId)).toBe(0);
+    expect(await count("webhook_delivery_attempts", deleted.companyId)).toBe(0);
+    expect(await count("webhook_events", deleted.companyId)).toBe(1);
+    expect(await count("webhook_deliveries", kept.companyId)).toBe(1);
+  });
+
+  it("delete an event's deliveries with the event", async () => {
+    const t = await tenant();
+    await sql`delete from webhook_events where id = ${t.eventId}`.execute(db);
+    expect(await count("webhook_deliveries", t.companyId)).toBe(0);
+    expect(await count("webhook_delivery_attempts", t.companyId)).toBe(0);
+  });
+
+  it("delete a company's events, deliveries and attempts with the company", async () => {
+    const deleted = await tenant();
+    const kept = await tenant();
+    await sql`delete from companies where id = ${deleted.companyId}`.execute(db);
+    for (const table of ["webhook_events", "webhook_deliveries", "webhook_delivery_attempts"] as const) {
+      expect(await count(table, deleted.companyId)).toBe(0);
+      expect(await count(table, kept.companyId)).toBe(1);
+    }
+  });
+
+  it("refuse to change the id of an endpoint or an event", async () => {
+    const t = await tenant();
+    expect(await sqlState(sql`update webhook_endpoints set id = default where id = ${t.endpointId}`.execute(db))).toBe(
+      "23503",
+    );
+    expect(await sqlState(sql`update webhook_events set id = default where id = ${t.eventId}`.execute(db))).toBe(
+      "23503",
+    );
+  });
+
+  it("keep an endpoint from being deleted while a transaction that wrote a delivery for it is open", async () => {
+    const t = await tenant();
+    const state = await stateOfRemovalDuringWrite(
+      url,
+      async (trx) => insertDelivery(trx, t.companyId, t.endpointId, await insertEvent(trx, t.companyId)),
+      (trx) => sql`delete from webhook_endpoints where id = ${t.endpointId}`.execute(trx),
+    );
+    expect(state).toBe("55P03");
+    expect(await count("webhook_deliveries", t.companyId)).toBe(2);
+  });
+});
