@@ -13,7 +13,7 @@ import * as webhooks from "./migrations/0008-webhooks.ts";
 import * as snapshotChunkBodies from "./migrations/0009-snapshot-chunk-bodies.ts";
 import * as ledgerReferenceChecks from "./migrations/0010-ledger-reference-checks.ts";
 import * as debtReferenceChecks from "./migrations/0011-debt-reference-checks.ts";
-import * as timeOrderedPaymentIds from "./migrations/0012-time-ordered-payment-ids.ts";
+import * as timeOrderedIds from "./migrations/0012-time-ordered-ids.ts";
 import * as referenceChecks from "./migrations/0013-references-checked-per-statement.ts";
 
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -25,7 +25,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0009-snapshot-chunk-bodies": snapshotChunkBodies,
   "0010-ledger-reference-checks": ledgerReferenceChecks,
   "0011-debt-reference-checks": debtReferenceChecks,
-  "0012-time-ordered-payment-ids": timeOrderedPaymentIds,
+  "0012-time-ordered-ids": timeOrderedIds,
   "0013-references-checked-per-statement": referenceChecks,
 };
 

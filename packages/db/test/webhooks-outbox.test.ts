@@ -123,7 +123,7 @@ describe("recordEvents", () => {
     expect(job!.run_at.getTime()).toBeLessThanOrEqual(Date.now());
   });
 
-  it("stores each event's body exactly as webhookBody writes it, in event order, for a batch of thousands", async () => {
+  it("stores each event's body exactly as webhookBody writes it, in event order, with time-ordered public ids, for a batch of thousands", async () => {
     const companyId = await company();
     await endpoint(companyId);
     const texts = ['plain', 'quote " and \\ backslash', "line\nbreak\ttab", "é ü 漢字 🙂", "\u0001 control", "lone \ud800 surrogate"];
@@ -136,11 +136,15 @@ describe("recordEvents", () => {
     expect(await recordEvents(db, events)).toEqual({ events: 2_400, deliveries: 2_400 });
     const stored = await db
       .selectFrom("webhook_events")
-      .select(["payload", "occurred_at"])
+      .select(["payload", "occurred_at", "public_id"])
       .where("company_id", "=", companyId)
       .orderBy("id")
       .execute();
     expect(stored.map((row) => row.payload)).toEqual(events.map(webhookBody));
+    // Public ids are time-ordered (decision 0365): they sort as the events were recorded.
+    const publicIds = stored.map((row) => row.public_id);
+    expect(publicIds.every((id) => /^evt_[0-9a-f]{12}7[0-9a-f]{19}$/.test(id))).toBe(true);
+    expect([...publicIds].sort()).toEqual(publicIds);
     expect(stored.map((row) => row.occurred_at.getTime())).toEqual(events.map((event) => event.occurredAt.getTime()));
   });
 

@@ -97,7 +97,7 @@ export const recordEvents = async (trx: Kysely<Database>, events: ReadonlyArray<
     ),
     events as (
       insert into webhook_events (company_id, public_id, type, payload, occurred_at)
-      select company_id, 'evt_' || replace(gen_random_uuid()::text, '-', ''), type, payload, occurred_at
+      select company_id, 'evt_' || replace(time_ordered_uuid()::text, '-', ''), type, payload, occurred_at
       from subscribed
       order by position
       returning id, company_id, type, occurred_at
