@@ -64,25 +64,22 @@ export type DebtColumns = readonly [
 
 /** Rows from the columns, in id order (a sorted subquery feeds the aggregates; the order is checked, not assumed). */
 export const debtRowsOf = (columns: DebtColumns | undefined): Array<DebtRow> => {
+  if (columns === undefined || columns[0] === null) return [];
+  const length = columns[0].length;
+  if (columns.some((column) => column === null || column.length !== length)) throw new Error("misaligned debt columns");
   const [ids, internalIds, invoiceReferences, balances, currencies, statuses, firstnames, lastnames, emails, phones] =
-    columns ?? [];
-  if (ids === null || ids === undefined) return [];
-  const at = <T>(column: ReadonlyArray<T> | null | undefined, index: number): T => {
-    if (column === null || column === undefined || column.length !== ids.length)
-      throw new Error("misaligned debt columns");
-    return column[index] as T;
-  };
-  const rows = ids.map((id, index): DebtRow => ({
+    columns as { [K in keyof DebtColumns]: NonNullable<DebtColumns[K]> };
+  const rows = ids.map((id, i): DebtRow => ({
     id,
-    internal_id: at(internalIds, index),
-    invoice_reference: at(invoiceReferences, index),
-    balance_minor: at(balances, index),
-    currency: at(currencies, index),
-    status: at(statuses, index),
-    firstname: at(firstnames, index),
-    lastname: at(lastnames, index),
-    email: at(emails, index),
-    phone: at(phones, index),
+    internal_id: internalIds[i] ?? null,
+    invoice_reference: invoiceReferences[i] ?? null,
+    balance_minor: balances[i] ?? 0,
+    currency: currencies[i] ?? "",
+    status: statuses[i] ?? "",
+    firstname: firstnames[i] ?? null,
+    lastname: lastnames[i] ?? null,
+    email: emails[i] ?? null,
+    phone: phones[i] ?? null,
   }));
   const ordered = rows.every((row, index) => index === 0 || (rows[index - 1]?.id ?? 0) < row.id);
   return ordered ? rows : rows.sort((a, b) => a.id - b.id);
