@@ -21,6 +21,9 @@ const Environment = Schema.Struct({
   DATABASE_POOL_SIZE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 200)), {
     default: () => 10,
   }),
+  DATABASE_READ_POOL_SIZE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 200)), {
+    default: () => 5,
+  }),
   MAX_CONCURRENT_REQUESTS_PER_COMPANY: Schema.optionalWith(
     Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 10_000)),
     { default: () => 64 },
@@ -43,6 +46,8 @@ export interface ApiConfig {
   readonly publicBaseUrl: string | undefined;
   readonly logLevel: string;
   readonly databasePoolSize: number;
+  /** Connections of the hot-read pool, beside `databasePoolSize` (docs/decisions/0017). */
+  readonly databaseReadPoolSize: number;
   /** Requests of one company in progress at once on this process; more get 429 (docs/decisions/0013). */
   readonly maxConcurrentRequestsPerCompany: number;
   /** Multiplies every rate-limit budget (load tests); 1 in normal operation. */
@@ -83,6 +88,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>> = p
     publicBaseUrl: value.PUBLIC_BASE_URL,
     logLevel: value.LOG_LEVEL,
     databasePoolSize: value.DATABASE_POOL_SIZE,
+    databaseReadPoolSize: value.DATABASE_READ_POOL_SIZE,
     rateLimitScale: value.RATE_LIMIT_SCALE,
     maxConcurrentRequestsPerCompany: value.MAX_CONCURRENT_REQUESTS_PER_COMPANY,
     webhooksAllowPrivateDestinations:

@@ -1,7 +1,7 @@
 /**
  * Starting and stopping the api: database pool, id codec, Koa app and HTTP
  * server, with a graceful stop (stop accepting, finish in-flight requests,
- * then close the pool).
+ * then close the pools).
  */
 import type { Server } from "node:http";
 import { createDatabase } from "@dc/db";
@@ -35,8 +35,16 @@ export const startApi = async (options: StartOptions): Promise<RunningApi> => {
     applicationName: "debt-collection-api",
     onIdleConnectionError: (error) => options.logger.warn({ err: error }, "idle database connection lost"),
   });
+  const reads = createDatabase({
+    connectionString: options.databaseUrl,
+    max: options.config.databaseReadPoolSize,
+    applicationName: "debt-collection-api-reads",
+    genericPlans: true,
+    onIdleConnectionError: (error) => options.logger.warn({ err: error }, "idle database connection lost"),
+  });
   const services: AppServices = {
     db,
+    reads,
     ids: makeIds(options.config.idEncryptionKey),
     clock: options.clock,
     config: options.config,
@@ -67,7 +75,7 @@ export const startApi = async (options: StartOptions): Promise<RunningApi> => {
       await inFlight.drain();
       server.closeIdleConnections();
       await closed;
-      await db.destroy();
+      await Promise.all([db.destroy(), reads.destroy()]);
     },
   };
 };

@@ -8,6 +8,13 @@ import type { Ids } from "./ids.ts";
 
 export interface AppServices {
   readonly db: Kysely<Database>;
+  /**
+   * The hot fixed-shape reads outside a transaction (the debt lists and the
+   * single-debt read): connections planning with PostgreSQL's generic plans,
+   * so each PREPARED statement is planned once per connection
+   * (docs/decisions/0017). Everything else uses `db`.
+   */
+  readonly reads: Kysely<Database>;
   readonly ids: Ids;
   readonly clock: Clock;
   readonly config: ApiConfig;

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { collectionRows } from "./support/collection-rows.ts";
 import { expectContract } from "./support/contract-validator.ts";
@@ -530,5 +531,27 @@ describe("every debt list", () => {
         message: "Authentication credentials are missing or invalid",
       });
     }
+  });
+});
+
+describe("the hot-read pool (docs/decisions/0017)", () => {
+  it("serves the lists and the single read on connections that plan generically", async () => {
+    const { reads, db } = t.api.services;
+    const mode = async (pool: typeof db) =>
+      (await sql<{ mode: string }>`select current_setting('plan_cache_mode') as mode`.execute(pool)).rows[0]?.mode;
+    expect(await mode(reads)).toBe("force_generic_plan");
+    expect(await mode(db)).toBe("auto");
+
+    const lastQueries = async () =>
+      (
+        await sql<{ query: string }>`
+          select query from pg_stat_activity
+          where datname = current_database() and application_name = 'debt-collection-api-reads'`.execute(t.db)
+      ).rows.map((row) => row.query);
+    expect((await api.get(byCreditor(acme.creditor_id, "?limit=5"), token)).status).toBe(200);
+    expect((await lastQueries()).some((query) => query.includes("select meta.*"))).toBe(true);
+    const [first] = ((await (await api.get(byCreditor(acme.creditor_id, "?limit=1"), token)).json()) as Page).data;
+    expect((await api.get(`/external-api/v1/debts/${String(first?.["id"])}`, token)).status).toBe(200);
+    expect((await lastQueries()).some((query) => query.includes("as collection_agency\n    from ("))).toBe(true);
   });
 });

@@ -71,11 +71,33 @@ export interface PoolOptions {
   readonly applicationName?: string;
   /** Told about idle connections the server closed (restart, failover); the pool replaces them. */
   readonly onIdleConnectionError?: (error: Error) => void;
+  /**
+   * Plan every statement of these connections with PostgreSQL's generic plan
+   * (`plan_cache_mode = force_generic_plan`), so a PREPARED statement is
+   * planned once per connection whatever its parameters (docs/decisions/0017).
+   * Only for a pool that runs fixed-shape statements whose best plan does not
+   * depend on their values.
+   */
+  readonly genericPlans?: boolean;
 }
+
+/**
+ * `url` with `setting` added to the server settings (`options`) it may
+ * already carry: node-postgres lets the connection string's `options`
+ * replace its `options` option, so the setting goes into the string.
+ */
+const withServerSetting = (url: string, setting: string): string => {
+  const parsed = new URL(url);
+  parsed.searchParams.set("options", [parsed.searchParams.get("options"), setting].filter(Boolean).join(" "));
+  return parsed.toString();
+};
 
 export const createPool = (options: PoolOptions): pg.Pool => {
   const pool = new pg.Pool({
-    connectionString: options.connectionString,
+    connectionString:
+      options.genericPlans === true
+        ? withServerSetting(options.connectionString, "-c plan_cache_mode=force_generic_plan")
+        : options.connectionString,
     max: options.max ?? 10,
     application_name: options.applicationName ?? "debt-collection",
     types: typeParsers,

@@ -1,10 +1,12 @@
 /**
  * SQL marked PREPARED runs as a named prepared statement on its connection
  * (docs/decisions/0016), and survives a migration that changes its result type.
+ * A pool with `genericPlans` plans such a statement once (docs/decisions/0017).
  */
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase, PREPARED } from "../src/connection.ts";
+import { listDebtPage } from "../src/queries/list-debts.ts";
 import { useTestDatabase } from "../src/testing/index.ts";
 
 const { url } = await useTestDatabase();
@@ -37,5 +39,49 @@ describe("prepared statements", () => {
     expect((await marked()).rows).toEqual([{ id: 1, label: "one", note: "added" }]);
     expect((await marked()).rows).toEqual([{ id: 1, label: "one", note: "added" }]);
     expect((await preparedHere()).filter((text) => text.includes("prepared_probe"))).toHaveLength(1);
+  });
+});
+
+describe("generic plans", () => {
+  /** Plans PostgreSQL made for the debt list on `pool`'s one connection, after seven pages of different offsets. */
+  const listPlans = async (pool: typeof db) => {
+    for (let page = 0; page < 7; page++) {
+      await listDebtPage(pool, { companyId: 1, scope: { kind: "creditor", creditorId: 1 }, filters: {}, limit: 20, offset: page * 20 });
+    }
+    const { rows } = await sql<{ generic_plans: number; custom_plans: number }>`
+      select generic_plans, custom_plans from pg_prepared_statements where statement like '%select meta.*%'`.execute(pool);
+    return rows;
+  };
+
+  it("plan the debt list once on a pool with generic plans, where a default pool plans each of the first calls", async () => {
+    const generic = createDatabase({ connectionString: url, max: 1, genericPlans: true });
+    try {
+      expect(await listPlans(generic)).toEqual([{ generic_plans: 7, custom_plans: 0 }]);
+    } finally {
+      await generic.destroy();
+    }
+    const plain = createDatabase({ connectionString: url, max: 1 });
+    try {
+      const [plans] = await listPlans(plain);
+      // PostgreSQL always plans the first five calls of a prepared statement with their values.
+      expect(plans?.custom_plans).toBeGreaterThanOrEqual(5);
+    } finally {
+      await plain.destroy();
+    }
+  });
+
+  it("keep the server settings the connection string already carries", async () => {
+    const withTimeout = new URL(url);
+    withTimeout.searchParams.set("options", "-c statement_timeout=1234");
+    const generic = createDatabase({ connectionString: withTimeout.toString(), max: 1, genericPlans: true });
+    try {
+      const { rows } = await sql<{ mode: string; timeout: string }>`
+        select current_setting('plan_cache_mode') as mode, current_setting('statement_timeout') as timeout`.execute(generic);
+      expect(rows).toEqual([{ mode: "force_generic_plan", timeout: "1234ms" }]);
+    } finally {
+      await generic.destroy();
+    }
+    const { rows } = await sql<{ mode: string }>`select current_setting('plan_cache_mode') as mode`.execute(db);
+    expect(rows).toEqual([{ mode: "auto" }]);
   });
 });

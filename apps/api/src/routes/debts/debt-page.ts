@@ -40,7 +40,7 @@ export const debtListReply = async (
   query: DebtListQuery,
   notFoundMessage?: string,
 ) => {
-  const page = await listDebtPage(services.db, {
+  const page = await listDebtPage(services.reads, {
     companyId,
     scope,
     filters: filtersOf(query),

@@ -8,7 +8,7 @@ import { presentDebt } from "./debt-json.ts";
 export const getDebt: HandlerOf<Endpoints["getDebt"]> = async ({ params, principal, services }) => {
   const debtId = services.ids.decode("debt", params.id);
   if (debtId === undefined) throw new NotFound({ message: messages.debtNotFound });
-  const found = await findDebtView(services.db, principal.companyId, debtId);
+  const found = await findDebtView(services.reads, principal.companyId, debtId);
   if (found === undefined) throw new NotFound({ message: messages.debtNotFound });
   return {
     body: {

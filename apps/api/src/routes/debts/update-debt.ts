@@ -135,7 +135,7 @@ export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({ params, b
     }
     await recordDebtEvents(trx, services.ids, companyId, "debt.updated", [debtId], now);
   });
-  const found = await findDebtView(services.db, companyId, debtId);
+  const found = await findDebtView(services.reads, companyId, debtId);
   if (found === undefined) throw new NotFound({ message: messages.debtNotFound });
   return {
     body: {
