@@ -58,7 +58,7 @@ export const mixedLoadSection = (report: MixedReport): string => {
           "",
         ]
       : []),
-    `Run on ${date}: ${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, embedded PostgreSQL 18 on the same machine. Two api processes (production mode, LOG_LEVEL=warn, DATABASE_POOL_SIZE=10 each, RATE_LIMIT_SCALE=${report.rateLimitScale}) and one worker (concurrency 4) on one database of ${report.tenants} companies and ${report.debts.toLocaleString("en")} seeded debts. One autocannon instance per api process, each in its own thread, closed loop (a connection sends its next request when the last is answered). Command: \`${report.command}\`.`,
+    `Run on ${date}: ${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, embedded PostgreSQL 18 on the same machine. Two api processes (production mode, LOG_LEVEL=warn, DATABASE_POOL_SIZE=10 and DATABASE_READ_POOL_SIZE=5 each, RATE_LIMIT_SCALE=${report.rateLimitScale}) and one worker (concurrency 4) on one database of ${report.tenants} companies and ${report.debts.toLocaleString("en")} seeded debts. One autocannon instance per api process, each in its own thread, closed loop (a connection sends its next request when the last is answered). Command: \`${report.command}\`.`,
     "",
     `Search after a ${report.warmUpSeconds} s warm-up (connections over both processes, ${report.search[0]?.durationSeconds ?? 0} s per step; the highest count with p99 under ${P99_TARGET_MS} ms and no error is kept):`,
     "",
