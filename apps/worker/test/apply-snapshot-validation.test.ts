@@ -1,9 +1,18 @@
-import { canonicalInstant, ConcurrentDebtChange, updateSnapshotDebts } from "@dc/db";
+import {
+  applyReconciliationPlan,
+  canonicalInstant,
+  ConcurrentDebtChange,
+  loadCampaignDebts,
+  loadSnapshotChunks,
+  updateSnapshotDebts,
+} from "@dc/db";
+import { Reconciliation } from "@dc/domain";
 import { useTestDatabase } from "@dc/db/testing";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { fixedClock } from "../src/clock.ts";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
+import { readSnapshotRows } from "../src/snapshots/read-rows.ts";
 import { SnapshotUnprocessable } from "../src/snapshots/errors.ts";
 import {
   accountRow as row,
@@ -199,5 +208,46 @@ describe("updateSnapshotDebts", () => {
     expect(await debtsOf(db, campaign.campaignId)).toMatchObject([
       { balance_minor: 400, firstname: "Augusta", email: "ada@api.example.test" },
     ]);
+  });
+});
+
+describe("applyReconciliationPlan", () => {
+  it("reports a debt changed since the plan read it, with the plans' insert queued behind the update, and keeps nothing", async () => {
+    const campaign = await insertCampaign(db);
+    await applyRows(campaign, [row("a", 10), row("b", 20)]);
+    const before = await fingerprint(db, campaign.companyId);
+    const installment = (amount: number) => ({ external_reference: "i-1", amount, payment_date: "2030-07-01", status: "pending" });
+    const snapshotId = await insertSnapshot(db, campaign, [
+      [
+        row("a", 8, { payment_plan: { external_reference: "p-a", status: "active", installments: [installment(8)] } }),
+        row("b", 15),
+        row("c", 30, { payment_plan: { external_reference: "p-c", status: "active", installments: [installment(30)] } }),
+      ],
+    ]);
+    const current = await loadCampaignDebts(db, campaign.companyId, campaign.campaignId);
+    const { rows, errors } = readSnapshotRows(await loadSnapshotChunks(db, campaign.companyId, snapshotId), 1);
+    expect(errors).toEqual([]);
+    const plan = Reconciliation.plan(current.debts, rows, { allowExpensiveDestinations: false });
+    if (Reconciliation.isRejected(plan)) throw new Error("rejected");
+    expect(plan.creations).toHaveLength(1);
+    expect(plan.planReplacements).toHaveLength(2);
+    // A payment recorded through the api after the plan read debt b.
+    await sql`update debts set balance_minor = 1900 where campaign_id = ${campaign.campaignId} and internal_id = 'b'`.execute(db);
+    const changed = await fingerprint(db, campaign.companyId);
+
+    const context = {
+      companyId: campaign.companyId,
+      campaignId: campaign.campaignId,
+      creditorId: campaign.creditorId,
+      timelineId: campaign.timelineId,
+      snapshotId,
+      integrationClientPk: campaign.clientPk,
+      now,
+    };
+    await expect(
+      db.transaction().execute((trx) => applyReconciliationPlan(trx, context, current, plan)),
+    ).rejects.toBeInstanceOf(ConcurrentDebtChange);
+    expect(await fingerprint(db, campaign.companyId)).toEqual(changed);
+    expect(changed).not.toEqual(before);
   });
 });

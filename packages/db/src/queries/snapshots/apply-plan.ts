@@ -199,18 +199,15 @@ export const applyReconciliationPlan = async (
     status: DebtStatus.initial,
     now,
   };
-  // The debts' insert, their update and the plans' endings do not depend on
-  // one another. The insert is sent first; the update's changes and arrays
-  // are built here while the server executes it, and the update and the
-  // endings queue behind it (Kysely runs a transaction's statements one after
-  // the other). Each timing includes the wait for the statements before it.
+  // The debts' insert, the plans' endings and the debts' update do not
+  // depend on one another. They are handed to the connection in that order
+  // without waiting (Kysely runs a transaction's statements one after the
+  // other): the update's changes and arrays, the longest to build, are built
+  // while the server runs the first two. Each timing includes the wait for
+  // the statements before it.
   const inserting = timed(statementMs, "insertDebts", () => insertSnapshotDebts(trx, creationContext, creations));
-  inserting.catch(() => undefined); // observed by Promise.all below
+  inserting.catch(() => undefined); // observed below
   await new Promise((resolve) => setImmediate(resolve)); // the insert is on the wire
-  const changes = debtChanges(current, plan, contacts);
-  const updating = timed(statementMs, "updateDebts", () =>
-    updateSnapshotDebts(trx, { companyId, campaignId, now }, changes),
-  );
   const activePlanOf = new Map(current.debts.map((debt) => [debt.id, debt.activePlan]));
   const endings: Array<PlanEnding> = [];
   for (const replacement of plan.planReplacements) {
@@ -223,8 +220,16 @@ export const applyReconciliationPlan = async (
     if (settlement.cancelsPlan) endings.push({ debtId: settlement.debtId, status: "cancelled" });
   }
   const ending = timed(statementMs, "endPlans", () => endActivePlans(trx, { companyId, now }, endings));
-  // Awaited together, so a failure of one leaves no rejection unobserved.
-  const [createdIds, , endedPlanOf] = await Promise.all([inserting, updating, ending]);
+  ending.catch(() => undefined); // observed below
+  const changes = debtChanges(current, plan, contacts);
+  const updating = timed(statementMs, "updateDebts", () =>
+    updateSnapshotDebts(trx, { companyId, campaignId, now }, changes),
+  );
+  updating.catch(() => undefined); // observed below
+  // The plans' insert needs the created ids and the ended plans, not the
+  // update: it is queued behind the update while the update runs, and the
+  // balance payments are built meanwhile.
+  const [createdIds, endedPlanOf] = await Promise.all([inserting, ending]);
   const debtIdOf = (target: Target): number => {
     const id = "debtId" in target ? target.debtId : createdIds[target.creationIndex];
     if (id === undefined) throw new Error(`the plan names creation ${targetKey(target)}, not created`);
@@ -239,37 +244,12 @@ export const applyReconciliationPlan = async (
       startDate: earliestDate(incoming),
       installments: incoming.installments,
     }));
-  const { planIds, installmentIds } = await timed(statementMs, "insertPlans", () =>
-    insertSnapshotPlans(trx, { companyId, now }, newPlans),
-  );
-  const planReplacements: Array<PlanReplacement> = [
-    ...plan.planReplacements.map(({ target, plan: incoming }) => {
-      const debtId = debtIdOf(target);
-      return {
-        debtId,
-        planId: incoming.status === "active" ? (planIds.get(debtId) ?? null) : null,
-        replacedPlanId: endedPlanOf.get(debtId) ?? null,
-      };
-    }),
-    ...plan.settlements
-      .filter((settlement) => settlement.cancelsPlan)
-      .map(({ debtId }) => ({ debtId, planId: null, replacedPlanId: endedPlanOf.get(debtId) ?? null })),
-  ];
+  const insertingPlans = timed(statementMs, "insertPlans", () => insertSnapshotPlans(trx, { companyId, now }, newPlans));
+  insertingPlans.catch(() => undefined); // observed below
 
   const currencyOf = new Map(current.debts.map((debt) => [debt.id, debt.currency]));
   plan.creations.forEach(({ row }, i) => currencyOf.set(createdIds[i] ?? -1, row.currency));
   const currency = (debtId: number): string => currencyOf.get(debtId) ?? "";
-  const installmentPayments: Array<InstallmentPaymentRecord> = plan.paymentsFromInstallments.map((payment) => {
-    const debtId = debtIdOf(payment.target);
-    return {
-      debtId,
-      installmentId: installmentIds.get(installmentKey(debtId, payment.installmentExternalReference)) ?? null,
-      externalPaymentId: payment.externalPaymentId,
-      amountMinor: payment.amountMinor,
-      currency: currency(debtId),
-      paidAt: payment.paidAt,
-    };
-  });
   const balancePayments: Array<BalancePaymentRecord> = [
     ...plan.balanceChanges.map((change) => ({
       debtId: change.debtId,
@@ -288,6 +268,34 @@ export const applyReconciliationPlan = async (
         installmentMinor: 0,
       })),
   ];
+  // The update's failure (or ConcurrentDebtChange) is the one reported; the
+  // plans' insert queued behind it then fails or is rolled back with it.
+  await updating;
+  const { planIds, installmentIds } = await insertingPlans;
+  const planReplacements: Array<PlanReplacement> = [
+    ...plan.planReplacements.map(({ target, plan: incoming }) => {
+      const debtId = debtIdOf(target);
+      return {
+        debtId,
+        planId: incoming.status === "active" ? (planIds.get(debtId) ?? null) : null,
+        replacedPlanId: endedPlanOf.get(debtId) ?? null,
+      };
+    }),
+    ...plan.settlements
+      .filter((settlement) => settlement.cancelsPlan)
+      .map(({ debtId }) => ({ debtId, planId: null, replacedPlanId: endedPlanOf.get(debtId) ?? null })),
+  ];
+  const installmentPayments: Array<InstallmentPaymentRecord> = plan.paymentsFromInstallments.map((payment) => {
+    const debtId = debtIdOf(payment.target);
+    return {
+      debtId,
+      installmentId: installmentIds.get(installmentKey(debtId, payment.installmentExternalReference)) ?? null,
+      externalPaymentId: payment.externalPaymentId,
+      amountMinor: payment.amountMinor,
+      currency: currency(debtId),
+      paidAt: payment.paidAt,
+    };
+  });
   const recorded = await timed(statementMs, "recordPayments", () =>
     recordSnapshotPayments(
       trx,
