@@ -15,6 +15,7 @@ import * as ledgerReferenceChecks from "./migrations/0010-ledger-reference-check
 import * as debtReferenceChecks from "./migrations/0011-debt-reference-checks.ts";
 import * as timeOrderedIds from "./migrations/0012-time-ordered-ids.ts";
 import * as referenceChecks from "./migrations/0013-references-checked-per-statement.ts";
+import * as shardedDebtCounters from "./migrations/0014-sharded-debt-counters.ts";
 
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001-core-data-model": coreDataModel,
@@ -27,6 +28,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0011-debt-reference-checks": debtReferenceChecks,
   "0012-time-ordered-ids": timeOrderedIds,
   "0013-references-checked-per-statement": referenceChecks,
+  "0014-sharded-debt-counters": shardedDebtCounters,
 };
 
 const migrator = <DB>(db: Kysely<DB>): Migrator =>

@@ -255,6 +255,8 @@ export interface CreditorDebtStatsTable {
   creditor_id: number;
   currency: string;
   status: string;
+  /** `pg_backend_pid() % 16` of the writers whose deltas this row holds (docs/decisions/0114); readers add the shards together. */
+  shard: Generated<number>;
   debt_count: number;
   /** numeric: arrives as a string. */
   amount_minor: ColumnType<string, string | number, string | number>;

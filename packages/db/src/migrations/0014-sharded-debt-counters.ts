@@ -1,0 +1,134 @@
+/**
+ * The debt-list counters of 0002 are spread over 16 rows per (company,
+ * creditor, currency, status): each writer adds its deltas to the row of its
+ * own shard, `pg_backend_pid() % 16` (docs/decisions/0114).
+ *
+ * With one row per key, every transaction that wrote a creditor's debts held
+ * that creditor's counter row until it committed, so concurrent `POST /debts`
+ * of one creditor, and snapshots beside them, ran one after the other:
+ * sampled during 50 concurrent creations, the api's connections were waiting
+ * on another transaction's lock 19 times for every time they were running.
+ * Each connection is one server process, so two transactions contend only
+ * when their connections share a shard.
+ *
+ * Readers already add the rows of a key together (the list totals and the
+ * creditor's totals), so a shard's count may go negative (debts created
+ * through one connection, deleted through another) while the sum stays
+ * exact. Every trigger now adds deltas with an upsert, deletions included.
+ */
+import { type Kysely, sql } from "kysely";
+
+/** The upsert of aggregated deltas into the writer's shard, shared by the three triggers. */
+const addToShard = (deltas: string) => `
+  insert into creditor_debt_stats as s
+    (company_id, creditor_id, currency, status, shard, debt_count, amount_minor, balance_minor)
+  select company_id, creditor_id, currency, status, (pg_backend_pid() % 16)::int2,
+    sum(n), sum(amount_minor), sum(balance_minor)
+  from (${deltas}) as delta
+  group by company_id, creditor_id, currency, status
+  having sum(n) <> 0 or sum(amount_minor) <> 0 or sum(balance_minor) <> 0
+  order by company_id, creditor_id, currency, status
+  on conflict (company_id, creditor_id, currency, status, shard) do update set
+    debt_count = s.debt_count + excluded.debt_count,
+    amount_minor = s.amount_minor + excluded.amount_minor,
+    balance_minor = s.balance_minor + excluded.balance_minor;`;
+
+const added = `select company_id, creditor_id, currency, status, 1 as n, amount_minor, balance_minor from debts_stats_new`;
+const removed = `select company_id, creditor_id, currency, status, -1 as n, -amount_minor as amount_minor,
+    -balance_minor as balance_minor from debts_stats_old`;
+
+export const up = async (db: Kysely<unknown>): Promise<void> => {
+  await sql`
+alter table creditor_debt_stats add column shard int2 not null default 0 check (shard between 0 and 15);
+alter table creditor_debt_stats drop constraint creditor_debt_stats_pkey;
+alter table creditor_debt_stats add primary key (company_id, creditor_id, currency, status, shard);
+
+create or replace function creditor_debt_stats_after_insert() returns trigger language plpgsql as $$
+begin
+  ${sql.raw(addToShard(added))}
+  return null;
+end
+$$;
+
+create or replace function creditor_debt_stats_after_delete() returns trigger language plpgsql as $$
+begin
+  ${sql.raw(addToShard(removed))}
+  return null;
+end
+$$;
+
+create or replace function creditor_debt_stats_after_update() returns trigger language plpgsql as $$
+begin
+  ${sql.raw(addToShard(`${added} union all ${removed}`))}
+  return null;
+end
+$$;
+`.execute(db);
+};
+
+export const down = async (db: Kysely<unknown>): Promise<void> => {
+  await sql`
+create temporary table creditor_debt_stats_folded on commit drop as
+  select company_id, creditor_id, currency, status, sum(debt_count)::int8 as debt_count,
+    sum(amount_minor) as amount_minor, sum(balance_minor) as balance_minor
+  from creditor_debt_stats group by company_id, creditor_id, currency, status;
+delete from creditor_debt_stats;
+alter table creditor_debt_stats drop constraint creditor_debt_stats_pkey;
+alter table creditor_debt_stats drop column shard;
+alter table creditor_debt_stats add primary key (company_id, creditor_id, currency, status);
+insert into creditor_debt_stats (company_id, creditor_id, currency, status, debt_count, amount_minor, balance_minor)
+  select company_id, creditor_id, currency, status, debt_count, amount_minor, balance_minor from creditor_debt_stats_folded;
+
+create or replace function creditor_debt_stats_after_insert() returns trigger language plpgsql as $$
+begin
+  insert into creditor_debt_stats as s (company_id, creditor_id, currency, status, debt_count, amount_minor, balance_minor)
+  select company_id, creditor_id, currency, status, count(*), sum(amount_minor), sum(balance_minor)
+  from debts_stats_new
+  group by company_id, creditor_id, currency, status
+  order by company_id, creditor_id, currency, status
+  on conflict (company_id, creditor_id, currency, status) do update set
+    debt_count = s.debt_count + excluded.debt_count,
+    amount_minor = s.amount_minor + excluded.amount_minor,
+    balance_minor = s.balance_minor + excluded.balance_minor;
+  return null;
+end
+$$;
+
+create or replace function creditor_debt_stats_after_delete() returns trigger language plpgsql as $$
+begin
+  update creditor_debt_stats s set
+    debt_count = s.debt_count - d.n,
+    amount_minor = s.amount_minor - d.amount_minor,
+    balance_minor = s.balance_minor - d.balance_minor
+  from (
+    select company_id, creditor_id, currency, status, count(*) as n, sum(amount_minor) as amount_minor,
+      sum(balance_minor) as balance_minor
+    from debts_stats_old
+    group by company_id, creditor_id, currency, status
+  ) d
+  where s.company_id = d.company_id and s.creditor_id = d.creditor_id and s.currency = d.currency and s.status = d.status;
+  return null;
+end
+$$;
+
+create or replace function creditor_debt_stats_after_update() returns trigger language plpgsql as $$
+begin
+  insert into creditor_debt_stats as s (company_id, creditor_id, currency, status, debt_count, amount_minor, balance_minor)
+  select company_id, creditor_id, currency, status, sum(n), sum(amount_minor), sum(balance_minor)
+  from (
+    select company_id, creditor_id, currency, status, 1 as n, amount_minor, balance_minor from debts_stats_new
+    union all
+    select company_id, creditor_id, currency, status, -1, -amount_minor, -balance_minor from debts_stats_old
+  ) as delta
+  group by company_id, creditor_id, currency, status
+  having sum(n) <> 0 or sum(amount_minor) <> 0 or sum(balance_minor) <> 0
+  order by company_id, creditor_id, currency, status
+  on conflict (company_id, creditor_id, currency, status) do update set
+    debt_count = s.debt_count + excluded.debt_count,
+    amount_minor = s.amount_minor + excluded.amount_minor,
+    balance_minor = s.balance_minor + excluded.balance_minor;
+  return null;
+end
+$$;
+`.execute(db);
+};
