@@ -37,32 +37,24 @@ const added = `select company_id, creditor_id, currency, status, 1 as n, amount_
 const removed = `select company_id, creditor_id, currency, status, -1 as n, -amount_minor as amount_minor,
     -balance_minor as balance_minor from debts_stats_old`;
 
+/** The trigger function `name`: adds the `deltas` of its statement's transition tables to the writer's shard. */
+const countersTrigger = (name: string, deltas: string) => `
+create or replace function ${name}() returns trigger language plpgsql as $$
+begin
+  ${addToShard(deltas)}
+  return null;
+end
+$$;`;
+
 export const up = async (db: Kysely<unknown>): Promise<void> => {
   await sql`
 alter table creditor_debt_stats add column shard int2 not null default 0 check (shard between 0 and 15);
 alter table creditor_debt_stats drop constraint creditor_debt_stats_pkey;
 alter table creditor_debt_stats add primary key (company_id, creditor_id, currency, status, shard);
 
-create or replace function creditor_debt_stats_after_insert() returns trigger language plpgsql as $$
-begin
-  ${sql.raw(addToShard(added))}
-  return null;
-end
-$$;
-
-create or replace function creditor_debt_stats_after_delete() returns trigger language plpgsql as $$
-begin
-  ${sql.raw(addToShard(removed))}
-  return null;
-end
-$$;
-
-create or replace function creditor_debt_stats_after_update() returns trigger language plpgsql as $$
-begin
-  ${sql.raw(addToShard(`${added} union all ${removed}`))}
-  return null;
-end
-$$;
+${sql.raw(countersTrigger("creditor_debt_stats_after_insert", added))}
+${sql.raw(countersTrigger("creditor_debt_stats_after_delete", removed))}
+${sql.raw(countersTrigger("creditor_debt_stats_after_update", `${added} union all ${removed}`))}
 `.execute(db);
 };
 
