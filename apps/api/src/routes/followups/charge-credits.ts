@@ -34,18 +34,16 @@ export const chargeFor = (
   };
 };
 
-/** Debits the company and writes the ledger row (no-op for a free followup). */
+/**
+ * Writes the ledger row and debits the company (no-op for a free followup).
+ * The debit locks the company's row until the transaction ends, and every
+ * charge of the company waits for it: callers make this their last statement.
+ */
 export const recordCharge = async (
   trx: Transaction<Database>,
   charge: { readonly companyId: number; readonly followupId: number; readonly credits: number; readonly now: Date },
 ): Promise<void> => {
   if (charge.credits <= 0) return;
-  // The balance may go negative: the activity already happened and its record must not be lost.
-  await trx
-    .updateTable("companies")
-    .set((eb) => ({ current_credits: eb("current_credits", "-", charge.credits) }))
-    .where("id", "=", charge.companyId)
-    .execute();
   await trx
     .insertInto("credit_transactions")
     .values({
@@ -55,5 +53,11 @@ export const recordCharge = async (
       reason: "followup_executed",
       created_at: charge.now,
     })
+    .execute();
+  // The balance may go negative: the activity already happened and its record must not be lost.
+  await trx
+    .updateTable("companies")
+    .set((eb) => ({ current_credits: eb("current_credits", "-", charge.credits) }))
+    .where("id", "=", charge.companyId)
     .execute();
 };

@@ -57,13 +57,14 @@ export const createFollowup: HandlerOf<Endpoints["createFollowup"]> = async ({ b
       })
       .returning(followupColumns)
       .executeTakeFirstOrThrow();
+    await recordFollowupEvent(trx, services.ids, principal.companyId, "followup.created", inserted.id, now);
+    // Last: the company's balance row stays locked until commit.
     await recordCharge(trx, {
       companyId: principal.companyId,
       followupId: inserted.id,
       credits: charge.credits_charged ?? 0,
       now,
     });
-    await recordFollowupEvent(trx, services.ids, principal.companyId, "followup.created", inserted.id, now);
     return inserted;
   });
 

@@ -68,8 +68,9 @@ export const updateFollowup: HandlerOf<Endpoints["updateFollowup"]> = async ({
       .where("company_id", "=", principal.companyId)
       .returning(followupColumns)
       .executeTakeFirstOrThrow();
-    await recordCharge(trx, { companyId: principal.companyId, followupId, credits: charge.credits_charged ?? 0, now });
     await recordFollowupEvent(trx, services.ids, principal.companyId, "followup.updated", followupId, now);
+    // Last: the company's balance row stays locked until commit.
+    await recordCharge(trx, { companyId: principal.companyId, followupId, credits: charge.credits_charged ?? 0, now });
     return updated;
   });
 
