@@ -212,29 +212,31 @@ describe("updateSnapshotDebts", () => {
 });
 
 describe("applyReconciliationPlan", () => {
-  it("reports a debt changed since the plan read it, with the plans' insert queued behind the update, and keeps nothing", async () => {
+  const installment = (amount: number) => ({
+    external_reference: "i-1",
+    amount,
+    payment_date: "2030-07-01",
+    status: "pending",
+  });
+  const planOf = (reference: string, amount: number) => ({
+    payment_plan: { external_reference: reference, status: "active", installments: [installment(amount)] },
+  });
+
+  /**
+   * A campaign with debts a (with an active plan) and b, and the plan of a
+   * snapshot that replaces a's plan, changes both balances and creates c:
+   * one statement of each kind is handed to the connection.
+   */
+  const stalePlan = async () => {
     const campaign = await insertCampaign(db);
-    await applyRows(campaign, [row("a", 10), row("b", 20)]);
-    const before = await fingerprint(db, campaign.companyId);
-    const installment = (amount: number) => ({ external_reference: "i-1", amount, payment_date: "2030-07-01", status: "pending" });
-    const snapshotId = await insertSnapshot(db, campaign, [
-      [
-        row("a", 8, { payment_plan: { external_reference: "p-a", status: "active", installments: [installment(8)] } }),
-        row("b", 15),
-        row("c", 30, { payment_plan: { external_reference: "p-c", status: "active", installments: [installment(30)] } }),
-      ],
-    ]);
+    await applyRows(campaign, [row("a", 10, planOf("p-a1", 10)), row("b", 20)]);
+    const snapshotId = await insertSnapshot(db, campaign, [[row("a", 8, planOf("p-a2", 8)), row("b", 15), row("c", 30)]]);
     const current = await loadCampaignDebts(db, campaign.companyId, campaign.campaignId);
     const { rows, errors } = readSnapshotRows(await loadSnapshotChunks(db, campaign.companyId, snapshotId), 1);
     expect(errors).toEqual([]);
     const plan = Reconciliation.plan(current.debts, rows, { allowExpensiveDestinations: false });
     if (Reconciliation.isRejected(plan)) throw new Error("rejected");
-    expect(plan.creations).toHaveLength(1);
-    expect(plan.planReplacements).toHaveLength(2);
-    // A payment recorded through the api after the plan read debt b.
-    await sql`update debts set balance_minor = 1900 where campaign_id = ${campaign.campaignId} and internal_id = 'b'`.execute(db);
-    const changed = await fingerprint(db, campaign.companyId);
-
+    expect([plan.creations.length, plan.balanceChanges.length, plan.planReplacements.length]).toEqual([1, 2, 1]);
     const context = {
       companyId: campaign.companyId,
       campaignId: campaign.campaignId,
@@ -244,10 +246,41 @@ describe("applyReconciliationPlan", () => {
       integrationClientPk: campaign.clientPk,
       now,
     };
-    await expect(
-      db.transaction().execute((trx) => applyReconciliationPlan(trx, context, current, plan)),
-    ).rejects.toBeInstanceOf(ConcurrentDebtChange);
+    const apply = () => db.transaction().execute((trx) => applyReconciliationPlan(trx, context, current, plan));
+    return { campaign, apply };
+  };
+
+  it("reports a debt changed since the plan read it and keeps nothing", async () => {
+    const { campaign, apply } = await stalePlan();
+    // A payment recorded through the api after the plan read debt b.
+    await sql`update debts set balance_minor = 1900 where campaign_id = ${campaign.campaignId} and internal_id = 'b'`.execute(db);
+    const changed = await fingerprint(db, campaign.companyId);
+    await expect(apply()).rejects.toBeInstanceOf(ConcurrentDebtChange);
     expect(await fingerprint(db, campaign.companyId)).toEqual(changed);
-    expect(changed).not.toEqual(before);
+  });
+
+  it("reports a plan ended since the plan read it as a concurrent change and keeps nothing", async () => {
+    const { campaign, apply } = await stalePlan();
+    await sql`
+      update payment_plans set status = 'cancelled', ended_at = now()
+      where status = 'active' and debt_id = (select id from debts where campaign_id = ${campaign.campaignId} and internal_id = 'a')
+    `.execute(db);
+    const changed = await fingerprint(db, campaign.companyId);
+    await expect(apply()).rejects.toBeInstanceOf(ConcurrentDebtChange);
+    expect(await fingerprint(db, campaign.companyId)).toEqual(changed);
+  });
+
+  it("lets no statement waiting its turn run after the rollback when the debts' insert fails", async () => {
+    const { campaign, apply } = await stalePlan();
+    // Debt c created through the api after the plan read the campaign: the plan's insert of c now fails.
+    await sql`
+      insert into debts (company_id, creditor_id, campaign_id, timeline_id, internal_id, amount_minor, balance_minor,
+        currency, amount_text)
+      values (${campaign.companyId}, ${campaign.creditorId}, ${campaign.campaignId}, ${campaign.timelineId}, 'c', 100, 100,
+        'EUR', '1.00')`.execute(db);
+    const changed = await fingerprint(db, campaign.companyId);
+    await expect(apply()).rejects.toMatchObject({ code: "23505" });
+    // The plan's ending and the balance update were queued behind the insert; neither may have run on its own.
+    expect(await fingerprint(db, campaign.companyId)).toEqual(changed);
   });
 });

@@ -114,6 +114,20 @@ export const contactRefreshes = (
   return refreshes;
 };
 
+/**
+ * `work()`, but when it throws, `pending` (a statement already handed to the
+ * transaction's connection) settles first: the transaction's rollback must
+ * not overtake it on the connection.
+ */
+const settledOnThrow = async <T>(pending: Promise<unknown>, work: () => T): Promise<T> => {
+  try {
+    return work();
+  } catch (error) {
+    await pending.catch(() => undefined);
+    throw error;
+  }
+};
+
 const invalidRows = (errors: ReadonlyArray<Snapshot.RowError>) =>
   snapshotFailure(
     "invalid_snapshot_row",
@@ -149,7 +163,7 @@ const applyLocked = async (
     await new Promise((resolve) => setImmediate(resolve));
     const readChunksMs = performance.now() - started;
     started = performance.now();
-    const read = readSnapshotRows(chunks, snapshot.received_chunk_count);
+    const read = await settledOnThrow(loading, () => readSnapshotRows(chunks, snapshot.received_chunk_count));
     validateMs = performance.now() - started;
     started = performance.now();
     const current = await loading;

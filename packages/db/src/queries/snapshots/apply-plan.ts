@@ -63,14 +63,31 @@ export interface AppliedPlan {
   >;
 }
 
-/** Runs `statement` and records its duration under `name`. */
-const timed = async <T>(timings: Record<string, number>, name: string, statement: () => Promise<T>): Promise<T> => {
-  const started = performance.now();
-  try {
-    return await statement();
-  } finally {
-    timings[name] = Math.round(performance.now() - started);
-  }
+/**
+ * The statements of one apply, handed to the transaction's connection and
+ * timed. Kysely sends a transaction's statements one at a time, so a
+ * statement handed over early may still wait its turn when an earlier one
+ * fails. Rolled back at that moment, the transaction would let it reach the
+ * connection after the ROLLBACK, outside the transaction: `firstFailure`
+ * waits for every statement before the caller lets the rollback happen.
+ */
+const statementQueue = (timings: Record<string, number>) => {
+  const started: Array<Promise<unknown>> = [];
+  return {
+    /** Hands `statement` over and records its duration, waiting included, under `name`. */
+    run: <T>(name: string, statement: () => Promise<T>): Promise<T> => {
+      const began = performance.now();
+      const running = statement().finally(() => {
+        timings[name] = Math.round(performance.now() - began);
+      });
+      running.catch(() => undefined); // awaited by the apply, or settled by `firstFailure`
+      started.push(running);
+      return running;
+    },
+    /** Settles every statement; the earliest failure, the cause of any later one (an aborted transaction). */
+    firstFailure: async (): Promise<unknown> =>
+      (await Promise.allSettled(started)).find((outcome) => outcome.status === "rejected")?.reason,
+  };
 };
 
 type Target = Reconciliation.PlanTarget;
@@ -160,6 +177,8 @@ const earliestDate = (plan: Reconciliation.PlanReplacement["plan"]): string =>
  * Applies `plan` (computed from `current`) and records its payments.
  * `contacts` refresh matched debts' contact fields in the same update.
  * Installment `paidAt` texts must be timestamps PostgreSQL reads exactly.
+ * On a failure, every statement handed over has settled before this rejects
+ * (with the earliest statement's error), so none runs after the rollback.
  */
 export const applyReconciliationPlan = async (
   trx: Kysely<Database>,
@@ -168,8 +187,26 @@ export const applyReconciliationPlan = async (
   plan: Reconciliation.ReconciliationPlan,
   contacts: ReadonlyArray<ContactRefresh> = [],
 ): Promise<AppliedPlan> => {
-  const { companyId, campaignId, now } = context;
   const statementMs = { insertDebts: 0, updateDebts: 0, endPlans: 0, insertPlans: 0, recordPayments: 0 };
+  const statements = statementQueue(statementMs);
+  try {
+    return await applyStatements(trx, context, current, plan, contacts, statements, statementMs);
+  } catch (error) {
+    throw (await statements.firstFailure()) ?? error;
+  }
+};
+
+/** The body of `applyReconciliationPlan`: its statements go through `statements`. */
+const applyStatements = async (
+  trx: Kysely<Database>,
+  context: ApplyContext,
+  current: CampaignDebts,
+  plan: Reconciliation.ReconciliationPlan,
+  contacts: ReadonlyArray<ContactRefresh>,
+  statements: ReturnType<typeof statementQueue>,
+  statementMs: AppliedPlan["statementMs"],
+): Promise<AppliedPlan> => {
+  const { companyId, campaignId, now } = context;
   const paidAtCreation = sumBy(
     plan.paymentsFromInstallments,
     (p) => targetKey(p.target),
@@ -205,8 +242,7 @@ export const applyReconciliationPlan = async (
   // other): the update's changes and arrays, the longest to build, are built
   // while the server runs the first two. Each timing includes the wait for
   // the statements before it.
-  const inserting = timed(statementMs, "insertDebts", () => insertSnapshotDebts(trx, creationContext, creations));
-  inserting.catch(() => undefined); // observed below
+  const inserting = statements.run("insertDebts", () => insertSnapshotDebts(trx, creationContext, creations));
   await new Promise((resolve) => setImmediate(resolve)); // the insert is on the wire
   const activePlanOf = new Map(current.debts.map((debt) => [debt.id, debt.activePlan]));
   const endings: Array<PlanEnding> = [];
@@ -219,13 +255,11 @@ export const applyReconciliationPlan = async (
   for (const settlement of plan.settlements) {
     if (settlement.cancelsPlan) endings.push({ debtId: settlement.debtId, status: "cancelled" });
   }
-  const ending = timed(statementMs, "endPlans", () => endActivePlans(trx, { companyId, now }, endings));
-  ending.catch(() => undefined); // observed below
+  const ending = statements.run("endPlans", () => endActivePlans(trx, { companyId, now }, endings));
   const changes = debtChanges(current, plan, contacts);
-  const updating = timed(statementMs, "updateDebts", () =>
+  const updating = statements.run("updateDebts", () =>
     updateSnapshotDebts(trx, { companyId, campaignId, now }, changes),
   );
-  updating.catch(() => undefined); // observed below
   // The plans' insert needs the created ids and the ended plans, not the
   // update: it is queued behind the update while the update runs, and the
   // balance payments are built meanwhile.
@@ -244,8 +278,7 @@ export const applyReconciliationPlan = async (
       startDate: earliestDate(incoming),
       installments: incoming.installments,
     }));
-  const insertingPlans = timed(statementMs, "insertPlans", () => insertSnapshotPlans(trx, { companyId, now }, newPlans));
-  insertingPlans.catch(() => undefined); // observed below
+  const insertingPlans = statements.run("insertPlans", () => insertSnapshotPlans(trx, { companyId, now }, newPlans));
 
   const currencyOf = new Map(current.debts.map((debt) => [debt.id, debt.currency]));
   plan.creations.forEach(({ row }, i) => currencyOf.set(createdIds[i] ?? -1, row.currency));
@@ -268,8 +301,6 @@ export const applyReconciliationPlan = async (
         installmentMinor: 0,
       })),
   ];
-  // The update's failure (or ConcurrentDebtChange) is the one reported; the
-  // plans' insert queued behind it then fails or is rolled back with it.
   await updating;
   const { planIds, installmentIds } = await insertingPlans;
   const planReplacements: Array<PlanReplacement> = [
@@ -296,7 +327,7 @@ export const applyReconciliationPlan = async (
       paidAt: payment.paidAt,
     };
   });
-  const recorded = await timed(statementMs, "recordPayments", () =>
+  const recorded = await statements.run("recordPayments", () =>
     recordSnapshotPayments(
       trx,
       { companyId, snapshotId: context.snapshotId, integrationClientPk: context.integrationClientPk, now },

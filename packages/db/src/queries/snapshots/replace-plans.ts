@@ -8,6 +8,7 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../schema.ts";
 import { integerArray, textArray } from "../array-literals.ts";
+import { ConcurrentDebtChange } from "./update-debts.ts";
 
 interface Scope {
   readonly companyId: number;
@@ -22,9 +23,9 @@ export interface PlanEnding {
 
 /**
  * Ends the active plan of each debt (`ended_at` = now) and returns the ended
- * plan's id by debt id (for `payment_plan.replaced`). Throws when a debt has
- * no active plan any more, so a plan computed from a stale read is never
- * half applied.
+ * plan's id by debt id (for `payment_plan.replaced`). Throws
+ * `ConcurrentDebtChange` when a debt has no active plan any more, so a plan
+ * computed from a stale read is never half applied, and is planned again.
  */
 export const endActivePlans = async (
   trx: Kysely<Database>,
@@ -47,8 +48,10 @@ export const endActivePlans = async (
   `.execute(trx);
   const ended = new Map((rows[0]?.ended ?? []).map(([debtId, planId]) => [debtId, planId]));
   const count = rows[0]?.ended?.length ?? 0;
-  if (count !== endings.length || ended.size !== count) {
-    throw new Error(`expected to end ${endings.length} active plans, ended ${count}`);
+  if (ended.size !== count) throw new Error(`ended ${count} active plans of ${ended.size} debts`);
+  if (count !== endings.length) {
+    // A plan ended (a debt deleted, a plan changed through the api) since the snapshot was planned.
+    throw new ConcurrentDebtChange(`${endings.length - count} of ${endings.length} active plans changed since the snapshot was planned`);
   }
   return ended;
 };
