@@ -79,31 +79,39 @@ export interface PoolOptions {
    * depend on their values.
    */
   readonly genericPlans?: boolean;
+  /** How long an idle connection is kept before the pool closes it (default 30 s; 0 keeps it). */
+  readonly idleTimeoutMillis?: number;
 }
 
 /**
- * `url` with `setting` added to the server settings (`options`) it may
- * already carry: node-postgres lets the connection string's `options`
- * replace its `options` option, so the setting goes into the string.
+ * The connection string with `setting` added to the server settings
+ * (`options`) it may already carry: node-postgres lets the string's
+ * `options` replace its `options` option, so the setting goes into a URL.
+ * A string that is not a URL (`/socket/directory dbname`) carries no
+ * settings, and gets the option.
  */
-const withServerSetting = (url: string, setting: string): string => {
-  const parsed = new URL(url);
+export const withServerSetting = (connectionString: string, setting: string): pg.PoolConfig => {
+  let parsed: URL;
+  try {
+    parsed = new URL(connectionString);
+  } catch {
+    return { connectionString, options: setting };
+  }
   parsed.searchParams.set("options", [parsed.searchParams.get("options"), setting].filter(Boolean).join(" "));
-  return parsed.toString();
+  return { connectionString: parsed.toString() };
 };
 
 export const createPool = (options: PoolOptions): pg.Pool => {
   const pool = new pg.Pool({
-    connectionString:
-      options.genericPlans === true
-        ? withServerSetting(options.connectionString, "-c plan_cache_mode=force_generic_plan")
-        : options.connectionString,
+    ...(options.genericPlans === true
+      ? withServerSetting(options.connectionString, "-c plan_cache_mode=force_generic_plan")
+      : { connectionString: options.connectionString }),
     max: options.max ?? 10,
     application_name: options.applicationName ?? "debt-collection",
     types: typeParsers,
     // A client that cannot get a connection fails fast rather than queueing forever.
     connectionTimeoutMillis: 5_000,
-    idleTimeoutMillis: 30_000,
+    idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
   });
   // Without a listener, an idle connection terminated by the server (a PostgreSQL
   // restart) would crash the process; the pool already discards the client.

@@ -17,7 +17,8 @@ const connectionsOnDistinctShards = async (count: number): Promise<Array<Kysely<
   const chosen = new Map<number, Kysely<Database>>();
   const spare: Array<Kysely<Database>> = [];
   while (chosen.size < count) {
-    const connection = createDatabase({ connectionString: url, max: 1 });
+    // Kept open however long a test idles: a new connection could fall in another shard.
+    const connection = createDatabase({ connectionString: url, max: 1, idleTimeoutMillis: 0 });
     const { rows } = await sql<{ shard: number }>`select pg_backend_pid() % 16 as shard`.execute(connection);
     const shard = rows[0]?.shard ?? -1;
     if (chosen.has(shard)) spare.push(connection);

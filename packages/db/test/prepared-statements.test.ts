@@ -5,7 +5,7 @@
  */
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { createDatabase, PREPARED } from "../src/connection.ts";
+import { createDatabase, PREPARED, withServerSetting } from "../src/connection.ts";
 import { listDebtPage } from "../src/queries/list-debts.ts";
 import { useTestDatabase } from "../src/testing/index.ts";
 
@@ -83,5 +83,15 @@ describe("generic plans", () => {
     }
     const { rows } = await sql<{ mode: string }>`select current_setting('plan_cache_mode') as mode`.execute(db);
     expect(rows).toEqual([{ mode: "auto" }]);
+  });
+
+  it("add the setting to a connection string that is not a URL as an option", () => {
+    expect(withServerSetting("/var/run/postgresql collections", "-c plan_cache_mode=force_generic_plan")).toEqual({
+      connectionString: "/var/run/postgresql collections",
+      options: "-c plan_cache_mode=force_generic_plan",
+    });
+    expect(withServerSetting("postgres://app@db:5432/collections?options=-c%20x%3D1", "-c y=2")).toEqual({
+      connectionString: "postgres://app@db:5432/collections?options=-c+x%3D1+-c+y%3D2",
+    });
   });
 });

@@ -60,6 +60,8 @@ ${sql.raw(countersTrigger("creditor_debt_stats_after_update", `${added} union al
 
 export const down = async (db: Kysely<unknown>): Promise<void> => {
   await sql`
+-- No debt write may add to the counters between the fold and the delete.
+lock table debts, creditor_debt_stats in share row exclusive mode;
 create temporary table creditor_debt_stats_folded on commit drop as
   select company_id, creditor_id, currency, status, sum(debt_count)::int8 as debt_count,
     sum(amount_minor) as amount_minor, sum(balance_minor) as balance_minor
