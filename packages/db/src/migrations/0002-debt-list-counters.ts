@@ -17,20 +17,13 @@
  */
 import { type Kysely, sql } from "kysely";
 
-export const up = async (db: Kysely<unknown>): Promise<void> => {
-  await sql`
-create table creditor_debt_stats (
-  company_id bigint not null references companies (id) on delete cascade,
-  creditor_id bigint not null references creditors (id) on delete cascade,
-  currency char(3) not null,
-  status text not null,
-  debt_count bigint not null default 0,
-  amount_minor numeric not null default 0,
-  balance_minor numeric not null default 0,
-  primary key (company_id, creditor_id, currency, status)
-);
-
-create function creditor_debt_stats_after_insert() returns trigger language plpgsql as $$
+/**
+ * The three trigger functions that keep the counters (one upsert of the
+ * statement's aggregated rows each). Migration 0014 replaces them, and its
+ * down migration restores these.
+ */
+export const counterTriggerFunctions = `
+create or replace function creditor_debt_stats_after_insert() returns trigger language plpgsql as $$
 begin
   insert into creditor_debt_stats as s (company_id, creditor_id, currency, status, debt_count, amount_minor, balance_minor)
   select company_id, creditor_id, currency, status, count(*), sum(amount_minor), sum(balance_minor)
@@ -45,7 +38,7 @@ begin
 end
 $$;
 
-create function creditor_debt_stats_after_delete() returns trigger language plpgsql as $$
+create or replace function creditor_debt_stats_after_delete() returns trigger language plpgsql as $$
 begin
   update creditor_debt_stats s set
     debt_count = s.debt_count - d.n,
@@ -62,7 +55,7 @@ begin
 end
 $$;
 
-create function creditor_debt_stats_after_update() returns trigger language plpgsql as $$
+create or replace function creditor_debt_stats_after_update() returns trigger language plpgsql as $$
 begin
   insert into creditor_debt_stats as s (company_id, creditor_id, currency, status, debt_count, amount_minor, balance_minor)
   select company_id, creditor_id, currency, status, sum(n), sum(amount_minor), sum(balance_minor)
@@ -81,7 +74,22 @@ begin
   return null;
 end
 $$;
+`;
 
+export const up = async (db: Kysely<unknown>): Promise<void> => {
+  await sql`
+create table creditor_debt_stats (
+  company_id bigint not null references companies (id) on delete cascade,
+  creditor_id bigint not null references creditors (id) on delete cascade,
+  currency char(3) not null,
+  status text not null,
+  debt_count bigint not null default 0,
+  amount_minor numeric not null default 0,
+  balance_minor numeric not null default 0,
+  primary key (company_id, creditor_id, currency, status)
+);
+
+${sql.raw(counterTriggerFunctions)}
 -- Transition tables are per event, hence one trigger (and function) per event.
 create trigger debts_stats_insert after insert on debts
   referencing new table as debts_stats_new

@@ -17,6 +17,7 @@
  * exact. Every trigger now adds deltas with an upsert, deletions included.
  */
 import { type Kysely, sql } from "kysely";
+import { counterTriggerFunctions } from "./0002-debt-list-counters.ts";
 
 /** The upsert of aggregated deltas into the writer's shard, shared by the three triggers. */
 const addToShard = (deltas: string) => `
@@ -73,56 +74,6 @@ alter table creditor_debt_stats add primary key (company_id, creditor_id, curren
 insert into creditor_debt_stats (company_id, creditor_id, currency, status, debt_count, amount_minor, balance_minor)
   select company_id, creditor_id, currency, status, debt_count, amount_minor, balance_minor from creditor_debt_stats_folded;
 
-create or replace function creditor_debt_stats_after_insert() returns trigger language plpgsql as $$
-begin
-  insert into creditor_debt_stats as s (company_id, creditor_id, currency, status, debt_count, amount_minor, balance_minor)
-  select company_id, creditor_id, currency, status, count(*), sum(amount_minor), sum(balance_minor)
-  from debts_stats_new
-  group by company_id, creditor_id, currency, status
-  order by company_id, creditor_id, currency, status
-  on conflict (company_id, creditor_id, currency, status) do update set
-    debt_count = s.debt_count + excluded.debt_count,
-    amount_minor = s.amount_minor + excluded.amount_minor,
-    balance_minor = s.balance_minor + excluded.balance_minor;
-  return null;
-end
-$$;
-
-create or replace function creditor_debt_stats_after_delete() returns trigger language plpgsql as $$
-begin
-  update creditor_debt_stats s set
-    debt_count = s.debt_count - d.n,
-    amount_minor = s.amount_minor - d.amount_minor,
-    balance_minor = s.balance_minor - d.balance_minor
-  from (
-    select company_id, creditor_id, currency, status, count(*) as n, sum(amount_minor) as amount_minor,
-      sum(balance_minor) as balance_minor
-    from debts_stats_old
-    group by company_id, creditor_id, currency, status
-  ) d
-  where s.company_id = d.company_id and s.creditor_id = d.creditor_id and s.currency = d.currency and s.status = d.status;
-  return null;
-end
-$$;
-
-create or replace function creditor_debt_stats_after_update() returns trigger language plpgsql as $$
-begin
-  insert into creditor_debt_stats as s (company_id, creditor_id, currency, status, debt_count, amount_minor, balance_minor)
-  select company_id, creditor_id, currency, status, sum(n), sum(amount_minor), sum(balance_minor)
-  from (
-    select company_id, creditor_id, currency, status, 1 as n, amount_minor, balance_minor from debts_stats_new
-    union all
-    select company_id, creditor_id, currency, status, -1, -amount_minor, -balance_minor from debts_stats_old
-  ) as delta
-  group by company_id, creditor_id, currency, status
-  having sum(n) <> 0 or sum(amount_minor) <> 0 or sum(balance_minor) <> 0
-  order by company_id, creditor_id, currency, status
-  on conflict (company_id, creditor_id, currency, status) do update set
-    debt_count = s.debt_count + excluded.debt_count,
-    amount_minor = s.amount_minor + excluded.amount_minor,
-    balance_minor = s.balance_minor + excluded.balance_minor;
-  return null;
-end
-$$;
+${sql.raw(counterTriggerFunctions)}
 `.execute(db);
 };
