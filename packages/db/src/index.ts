@@ -20,5 +20,6 @@ export * from "./queries/snapshots/update-debts.ts";
 export * from "./queries/upsert-debtors.ts";
 export * from "./queries/webhooks/index.ts";
 export * from "./repository-root.ts";
+export * from "./statement-queue.ts";
 export type * from "./schema.ts";
 export * from "./queries/job-queue.ts";

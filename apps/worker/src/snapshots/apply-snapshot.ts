@@ -25,6 +25,7 @@ import {
   markSnapshotProcessing,
   recordSnapshotEvent,
   snapshotFailure,
+  statementQueue,
   withWholeCampaignJoins,
 } from "@dc/db";
 import { DebtStatus, Reconciliation, type Snapshot } from "@dc/domain";
@@ -114,20 +115,6 @@ export const contactRefreshes = (
   return refreshes;
 };
 
-/**
- * `work()`, but when it throws, `pending` (a statement already handed to the
- * transaction's connection) settles first: the transaction's rollback must
- * not overtake it on the connection.
- */
-const settledOnThrow = async <T>(pending: Promise<unknown>, work: () => T): Promise<T> => {
-  try {
-    return work();
-  } catch (error) {
-    await pending.catch(() => undefined);
-    throw error;
-  }
-};
-
 const invalidRows = (errors: ReadonlyArray<Snapshot.RowError>) =>
   snapshotFailure(
     "invalid_snapshot_row",
@@ -158,12 +145,17 @@ const applyLocked = async (
     const chunks = await loadSnapshotChunks(trx, scope.companyId, snapshotId);
     // The debts are read while the rows are validated: PostgreSQL builds the
     // answer as JavaScript checks rows, instead of one waiting for the other.
-    const loading = loadCampaignDebts(trx, scope.companyId, scope.campaignId);
-    loading.catch(() => undefined);
+    const statements = statementQueue();
+    const loading = statements.run("loadDebts", () => loadCampaignDebts(trx, scope.companyId, scope.campaignId));
     await new Promise((resolve) => setImmediate(resolve));
     const readChunksMs = performance.now() - started;
     started = performance.now();
-    const read = await settledOnThrow(loading, () => readSnapshotRows(chunks, snapshot.received_chunk_count));
+    let read: ReturnType<typeof readSnapshotRows>;
+    try {
+      read = readSnapshotRows(chunks, snapshot.received_chunk_count);
+    } catch (error) {
+      throw (await statements.firstFailure()) ?? error;
+    }
     validateMs = performance.now() - started;
     started = performance.now();
     const current = await loading;

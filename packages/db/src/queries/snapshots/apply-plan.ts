@@ -10,6 +10,7 @@
 import { DebtStatus, Money, type Reconciliation } from "@dc/domain";
 import type { Kysely } from "kysely";
 import type { Database } from "../../schema.ts";
+import { type StatementQueue, statementQueue } from "../../statement-queue.ts";
 import type { PlanReplacement } from "../webhooks/event-data/payment-data.ts";
 import { insertSnapshotDebts, type SnapshotDebt } from "./insert-debts.ts";
 import type { CampaignDebts, DebtContact } from "./load-current-debts.ts";
@@ -62,33 +63,6 @@ export interface AppliedPlan {
     Record<"insertDebts" | "updateDebts" | "endPlans" | "insertPlans" | "recordPayments", number>
   >;
 }
-
-/**
- * The statements of one apply, handed to the transaction's connection and
- * timed. Kysely sends a transaction's statements one at a time, so a
- * statement handed over early may still wait its turn when an earlier one
- * fails. Rolled back at that moment, the transaction would let it reach the
- * connection after the ROLLBACK, outside the transaction: `firstFailure`
- * waits for every statement before the caller lets the rollback happen.
- */
-const statementQueue = (timings: Record<string, number>) => {
-  const started: Array<Promise<unknown>> = [];
-  return {
-    /** Hands `statement` over and records its duration, waiting included, under `name`. */
-    run: <T>(name: string, statement: () => Promise<T>): Promise<T> => {
-      const began = performance.now();
-      const running = statement().finally(() => {
-        timings[name] = Math.round(performance.now() - began);
-      });
-      running.catch(() => undefined); // awaited by the apply, or settled by `firstFailure`
-      started.push(running);
-      return running;
-    },
-    /** Settles every statement; the earliest failure, the cause of any later one (an aborted transaction). */
-    firstFailure: async (): Promise<unknown> =>
-      (await Promise.allSettled(started)).find((outcome) => outcome.status === "rejected")?.reason,
-  };
-};
 
 type Target = Reconciliation.PlanTarget;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -203,7 +177,7 @@ const applyStatements = async (
   current: CampaignDebts,
   plan: Reconciliation.ReconciliationPlan,
   contacts: ReadonlyArray<ContactRefresh>,
-  statements: ReturnType<typeof statementQueue>,
+  statements: StatementQueue,
   statementMs: AppliedPlan["statementMs"],
 ): Promise<AppliedPlan> => {
   const { companyId, campaignId, now } = context;
