@@ -5,6 +5,7 @@ import { createLogger } from "../src/logger.ts";
 import { startApi } from "../src/server.ts";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi, TEST_START } from "./support/harness.ts";
+import { jsonApi } from "./support/json-api.ts";
 
 const t = await startTestApi();
 const PROFILE = "/external-api/v1/company/profile";
@@ -50,6 +51,30 @@ describe("per-company rate limits (contract part 8)", () => {
       code: 429,
       error_code: "rate_limited",
     });
+  });
+
+  it("count one contract operation served under two methods or paths on one budget", async () => {
+    const tenant = await t.tenant("Shared Budget Corp");
+    const token = await t.token(tenant);
+    const companyId = await companyIdOf("Shared Budget Corp");
+    const api = jsonApi(t.request);
+
+    // The creditor update accepts PUT and PATCH (contract 9.4): one update budget.
+    await spend(companyId, "updateCreditor", 999);
+    const put = await api.put(`/external-api/v1/creditors/${tenant.creditor_id}`, token, { city: "Lyon" });
+    expect(put.status).toBe(200);
+    expect(put.headers.get("ratelimit-remaining")).toBe("0");
+    expect((await api.patch(`/external-api/v1/creditors/${tenant.creditor_id}`, token, { city: "Nantes" })).status).toBe(429);
+
+    // Debts by creditor and its alias path are one list.
+    await spend(companyId, "listDebtsByCreditor", 999);
+    const alias = await api.get(`/external-api/v1/debts/creditor/${tenant.creditor_id}`, token);
+    expect(alias.status).toBe(200);
+    expect(alias.headers.get("ratelimit-remaining")).toBe("0");
+    expect((await api.get(`/external-api/v1/debts/by-creditor/${tenant.creditor_id}`, token)).status).toBe(429);
+
+    // Other operations keep their own budgets.
+    expect((await api.get(`/external-api/v1/creditors/${tenant.creditor_id}`, token)).headers.get("ratelimit-remaining")).toBe("999");
   });
 
   it("give each company its own budget", async () => {

@@ -61,6 +61,13 @@ export interface Endpoint<
   readonly alsoSucceedsWith?: ReadonlyArray<{ readonly status: number; readonly description: string }>;
   readonly errors: ReadonlyArray<ErrorCase>;
   readonly rateLimit: RateLimitClass;
+  /**
+   * For a class counted per operation: the budget this operation counts
+   * against, when one contract operation is served under several methods or
+   * paths (the creditor update by PUT and PATCH, the debts-by-creditor list
+   * and its alias). Defaults to `operationId` (docs/decisions/0011).
+   */
+  readonly rateLimitBudget?: string;
 }
 
 /**

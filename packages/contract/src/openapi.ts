@@ -6,20 +6,29 @@
 import { JSONSchema, type Schema, SchemaAST } from "effect";
 import type { AnyEndpoint, AnyPage, ErrorCase } from "./endpoint.ts";
 import { ErrorEnvelope, OAuthError } from "./envelopes.ts";
-import { rateLimits } from "./rate-limits.ts";
+import { rateLimits, rateLimitSubject } from "./rate-limits.ts";
 import { scopeDescriptions } from "./scopes.ts";
 import { webhookEvents, webhookEventTypes, webhookOperationId, webhookPayload, type WebhookEventType } from "./webhooks.ts";
 
-/** `x-rate-limit`: the company's budget for this operation, when it has one. */
-const rateLimitExtension = (endpoint: AnyEndpoint) => {
+/**
+ * `x-rate-limit`: the company's budget for this operation, when it has one.
+ * `sharers` are the operation ids counted on the same per-operation budget.
+ */
+const rateLimitExtension = (endpoint: AnyEndpoint, sharers: ReadonlyArray<string>) => {
   const limit = rateLimits[endpoint.rateLimit];
+  const others = sharers.filter((operationId) => operationId !== endpoint.operationId);
   return limit === null
     ? {}
     : {
         "x-rate-limit": {
           requests: limit.requests,
           window_seconds: limit.windowSeconds,
-          shared_by: limit.per === "class" ? `every ${endpoint.rateLimit} operation of the company` : "this operation, per company",
+          shared_by:
+            limit.per === "class"
+              ? `every ${endpoint.rateLimit} operation of the company`
+              : others.length === 0
+                ? "this operation, per company"
+                : `this operation and ${others.map((operationId) => `\`${operationId}\``).join(", ")}, per company`,
         },
       };
 };
@@ -56,6 +65,11 @@ export const buildOpenApiDocument = (
   pages: ReadonlyArray<AnyPage> = [],
 ): Json => {
   const definitions: Record<string, JSONSchema.JsonSchema7> = {};
+  const budgetSharers = new Map<string, Array<string>>();
+  for (const endpoint of endpoints) {
+    const subject = rateLimitSubject(endpoint);
+    if (subject !== undefined) budgetSharers.set(subject, [...(budgetSharers.get(subject) ?? []), endpoint.operationId]);
+  }
   const toJsonSchema = (ast: SchemaAST.AST): unknown =>
     JSONSchema.fromAST(ast, { definitions, definitionPath: COMPONENT_PATH, target: "openApi3.1" });
   const errorRef = (envelope: ErrorCase["envelope"]) => toJsonSchema((envelope === "api" ? ErrorEnvelope : OAuthError).ast);
@@ -157,7 +171,7 @@ export const buildOpenApiDocument = (
         ...alternates,
         ...errorResponses(endpoint.errors),
       },
-      ...rateLimitExtension(endpoint),
+      ...rateLimitExtension(endpoint, budgetSharers.get(rateLimitSubject(endpoint) ?? "") ?? []),
     };
   };
 

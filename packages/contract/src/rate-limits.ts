@@ -8,12 +8,13 @@
  * - `read` and `write`: 1,000 per hour per company and operation — the
  *   contract's figure for creditor list/get/update, debts by creditor,
  *   followup list and company profile, applied to every other operation too
- *   (docs/decisions/0011).
+ *   (docs/decisions/0011). One contract operation served under two methods
+ *   or paths has one budget (`rateLimitBudget`).
  * - `token` and `standard`: not limited per company (the token endpoint
  *   throttles failed client authentication instead; pre-signed media URLs
  *   carry their own expiry).
  */
-import type { RateLimitClass } from "./endpoint.ts";
+import type { AnyEndpoint, RateLimitClass } from "./endpoint.ts";
 
 export interface RateLimit {
   readonly requests: number;
@@ -29,4 +30,15 @@ export const rateLimits: { readonly [Class in RateLimitClass]: RateLimit | null 
   write: { requests: 1000, windowSeconds: 3600, per: "operation" },
   token: null,
   standard: null,
+};
+
+/**
+ * The counter an endpoint's requests are counted on, within its company:
+ * its class, for a class-wide budget; otherwise its own budget, which the
+ * operations serving one contract operation share (`rateLimitBudget`).
+ */
+export const rateLimitSubject = (endpoint: AnyEndpoint): string | undefined => {
+  const limit = rateLimits[endpoint.rateLimit];
+  if (limit === null) return undefined;
+  return limit.per === "class" ? endpoint.rateLimit : (endpoint.rateLimitBudget ?? endpoint.operationId);
 };

@@ -3,7 +3,7 @@
  * operation, authenticate and check its scope, read and decode the request,
  * run the handler, encode the reply with the declared success schema.
  */
-import { type Endpoint, endpoints, rateLimits, type Scope } from "@dc/contract";
+import { type Endpoint, endpoints, rateLimits, rateLimitSubject, type Scope } from "@dc/contract";
 import Router from "@koa/router";
 import { Schema } from "effect";
 import type { Context } from "koa";
@@ -63,15 +63,13 @@ interface RouterDependencies {
 const admissionRule = (endpoint: AnyEndpoint, rateLimitScale: number): AdmissionRule | undefined => {
   if (endpoint.scope === null) return undefined;
   const limit = rateLimits[endpoint.rateLimit];
+  const subject = rateLimitSubject(endpoint);
   return {
     scope: endpoint.scope,
     rateLimit:
-      limit === null
+      limit === null || subject === undefined
         ? undefined
-        : {
-            subject: limit.per === "class" ? endpoint.rateLimit : endpoint.operationId,
-            limit: { ...limit, requests: limit.requests * rateLimitScale },
-          },
+        : { subject, limit: { ...limit, requests: limit.requests * rateLimitScale } },
   };
 };
 

@@ -510,7 +510,7 @@ export interface paths {
         };
         /**
          * List the debts of a creditor (alias)
-         * @description Same operation as `GET /debts/by-creditor/{creditorId}` (the path contract 4.8 lists as paginated). Newest first (created_at, then id). Filters apply before pagination, so `total` counts the filtered set. Each debt carries the group attributes `is_grouped` and `group_debt_ids`.
+         * @description Same operation as `GET /debts/by-creditor/{creditorId}` (the path contract 4.8 lists as paginated), counted on the same rate-limit budget. Newest first (created_at, then id). Filters apply before pagination, so `total` counts the filtered set. Each debt carries the group attributes `is_grouped` and `group_debt_ids`.
          *
          *     Required scope: `debts:read`.
          */

@@ -170,6 +170,8 @@ const updateEndpoint = <const OperationId extends string>(operationId: Operation
     },
     errors: [...protectedErrors("creditors:write"), ...bodyErrors, notFound],
     rateLimit: "write",
+    // One contract operation (9.4: the update accepts PUT and PATCH), so one budget.
+    rateLimitBudget: "updateCreditor",
   });
 
 export const updateCreditor = updateEndpoint("updateCreditor", "put");

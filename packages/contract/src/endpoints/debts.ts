@@ -124,14 +124,18 @@ export const listDebtsByCreditor = listEndpoint(
   errorCases.notFound(messages.creditorNotFound),
 );
 
-export const listDebtsByCreditorAlias = listEndpoint(
-  "listDebtsByCreditorAlias",
-  "/debts/creditor/{creditorId}",
-  "List the debts of a creditor (alias)",
-  "Same operation as `GET /debts/by-creditor/{creditorId}` (the path contract 4.8 lists as paginated).",
-  CreditorDebtsParams,
-  errorCases.notFound(messages.creditorNotFound),
-);
+export const listDebtsByCreditorAlias = {
+  ...listEndpoint(
+    "listDebtsByCreditorAlias",
+    "/debts/creditor/{creditorId}",
+    "List the debts of a creditor (alias)",
+    "Same operation as `GET /debts/by-creditor/{creditorId}` (the path contract 4.8 lists as paginated), " +
+      "counted on the same rate-limit budget.",
+    CreditorDebtsParams,
+    errorCases.notFound(messages.creditorNotFound),
+  ),
+  rateLimitBudget: "listDebtsByCreditor",
+};
 
 export const listDebtsByDebtor = listEndpoint(
   "listDebtsByDebtor",
