@@ -1,14 +1,25 @@
 /**
  * `pnpm dev` (and the README's `npm start`): the embedded database (or
  * DATABASE_URL), migrated, then the api and the worker as two processes, the
- * way they are deployed. Ctrl-C or SIGTERM stops both, then the database.
+ * way they are deployed. Ctrl-C or SIGTERM stops both, then the database
+ * (which is why it runs detached, in dev-database.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
-import { createDatabase, migrateAll, repositoryRoot, resolveDevelopmentDatabase } from "@dc/db";
+import { createDatabase, migrateAll, repositoryRoot } from "@dc/db";
+import type { DevelopmentDatabaseReady } from "./dev-database.ts";
 
 const root = repositoryRoot();
-const database = await resolveDevelopmentDatabase();
+// The database lives in a detached process (dev-database.ts): a terminal's Ctrl-C
+// must not reach PostgreSQL before the api and the worker have stopped.
+const databaseHost = spawn(process.execPath, [join(root, "tooling/scripts/src/dev-database.ts")], {
+  detached: true,
+  stdio: ["ignore", "inherit", "inherit", "ipc"],
+});
+const database = await new Promise<DevelopmentDatabaseReady>((resolve, reject) => {
+  databaseHost.once("message", (message) => resolve(message as DevelopmentDatabaseReady));
+  databaseHost.once("exit", (code) => reject(new Error(`the development database did not start (exit ${code})`)));
+});
 const migrator = createDatabase({ connectionString: database.url, max: 1 });
 await migrateAll(migrator, database.url);
 await migrator.destroy();
@@ -22,7 +33,7 @@ const start = (name: string, entry: string): ChildProcess => {
   child.on("exit", (code, signal) => {
     if (!stopping) {
       process.stderr.write(`${name} exited (${signal ?? code}); stopping\n`);
-      void stop(1);
+      void stop(1, "SIGTERM");
     }
   });
   return child;
@@ -35,15 +46,30 @@ const exited = (child: ChildProcess) =>
     ? Promise.resolve()
     : new Promise<void>((resolve) => child.once("exit", () => resolve()));
 
-const stop = async (code: number): Promise<void> => {
+/** How long the apps get to stop by themselves after a Ctrl-C before they are sent SIGTERM. */
+const CTRL_C_GRACE_MS = 30_000;
+
+/**
+ * Stops the apps, then the database. `signal` is sent to the apps; without
+ * one (Ctrl-C), the terminal has already sent SIGINT to the whole foreground
+ * process group, apps included, and a second signal would make them exit at
+ * once instead of finishing their requests and jobs (their rule for a second
+ * Ctrl-C). They are sent SIGTERM only if still running after the grace period.
+ */
+const stop = async (code: number, signal: NodeJS.Signals | undefined): Promise<void> => {
   if (stopping) return;
   stopping = true;
-  for (const child of children) child.kill("SIGTERM");
+  const send = (toSend: NodeJS.Signals) => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill(toSend);
+  };
+  if (signal === undefined) setTimeout(() => send("SIGTERM"), CTRL_C_GRACE_MS).unref();
+  else send(signal);
   await Promise.all(children.map(exited));
-  await database.stop();
+  if (databaseHost.connected) databaseHost.send("stop");
+  await exited(databaseHost);
   process.exit(code);
 };
 
 children.push(start("api", "apps/api/src/main.ts"), start("worker", "apps/worker/src/main.ts"));
-process.on("SIGINT", () => void stop(0));
-process.on("SIGTERM", () => void stop(0));
+process.on("SIGINT", () => void stop(0, undefined));
+process.on("SIGTERM", () => void stop(0, "SIGTERM"));
