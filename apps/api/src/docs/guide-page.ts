@@ -52,7 +52,7 @@ const api = createClient({
 
 <h2 id="debt">2. Create a debt</h2>
 <p><code>amount</code> (major units, at most the currency's decimals), <code>currency</code> (ISO 4217) and a debtor name are required.
-Send your own <code>internal_id</code>: it is unique per creditor, so a retry after a lost response answers 409 instead of creating a duplicate.</p>
+Send your own <code>internal_id</code>: among the debts created through the api it is unique per creditor, so a retry after a lost response answers 409 instead of creating a duplicate. Debts that snapshots create belong to their campaign and are identified within it, so the same <code>internal_id</code> may exist once in a campaign and once among api-created debts.</p>
 ${block("curl", `
 curl -s -X POST "$BASE_URL/external-api/v1/debts" \\
   -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\
