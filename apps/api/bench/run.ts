@@ -101,6 +101,7 @@ const main = async () => {
     const floorPage500 = await measure({ name: "naive floor: page 450 (OFFSET 8,980)", url: `http://127.0.0.1:${naivePort}/naive/${seeded.companyKey}/${seeded.regularCreditorKey}?page=450&limit=20`, durationSeconds: duration });
     const page450 = await measure({ name: "GET /debts/by-creditor/{id}?limit=20 page 450 (last page)", url: `${base}/external-api/v1/debts/by-creditor/${seeded.regularCreditorId}?limit=20&page=450`, headers: auth, durationSeconds: duration });
     const page500Big = await measure({ name: "GET /debts/by-creditor/{big}?limit=20 page 500", url: `${base}/external-api/v1/debts/by-creditor/${seeded.bigCreditorId}?limit=20&page=500`, headers: auth, durationSeconds: duration });
+    const deepCeiling = await measure({ name: "ceiling: the page 500 query alone (no auth, no total)", url: `http://127.0.0.1:${naivePort}/page-only/${seeded.companyKey}/${seeded.bigCreditorKey}?page=500&limit=20`, durationSeconds: duration });
     const active = await measure({ name: "GET /debts?status=active&limit=100", url: `${base}/external-api/v1/debts?status=active&limit=100`, headers: auth, durationSeconds: duration });
     const create = await measure({
       name: "POST /debts",
@@ -141,10 +142,12 @@ const main = async () => {
         row(page1, `${medianOf(page1Pair.ratios).toFixed(2)}x throughput, median of ${PAIR_SLICES} slice pairs (${page1Pair.ratios.map((r) => r.toFixed(2)).join(", ")}; target ≥ 1.0x)`),
         row(page450, `p50 ${page450.p50} ms (target < 15 ms); floor p50 ${floorPage500.p50} ms`),
         row(page500Big, `p50 ${page500Big.p50} ms (target < 15 ms)`),
+        row(deepCeiling, "ceiling of any OFFSET page 500"),
         row(active, ""),
         row(create, ""),
         "",
-        `- Page 500 of the 100,000-debt creditor from one connection (sequential requests, so no queueing): p50 ${deepPageAlone.p50} ms, p99 ${deepPageAlone.p99} ms (target < 15 ms). At 50 connections the p50 above is mostly time spent waiting in line: by Little's law it is about 50 / throughput, so a p50 under 15 ms at 50 connections would need more than 3,300 req/s, over five times the naive floor on this machine.`,
+        `- Page 500 of the 100,000-debt creditor from one connection (sequential requests, so no queueing): p50 ${deepPageAlone.p50} ms, p99 ${deepPageAlone.p99} ms (target < 15 ms). At 50 connections the p50 above is mostly time spent waiting in line: by Little's law it is about 50 / throughput, so a p50 under 15 ms at 50 connections would need more than 3,300 req/s, ${(3300 / floorPage1.requestsPerSecond).toFixed(1)} times the naive floor's page 1 on this machine.`,
+        `- The ceiling row serves page 500 of the same creditor with nothing but its query (prepared, ids walked in an index-only scan, then the page's rows; no authentication, no \`total\`, no encoding): ${deepCeiling.requestsPerSecond} req/s, p50 ${deepCeiling.p50} ms. What bounds it is PostgreSQL walking the 9,980 skipped index entries on every request, not the api.`,
         `- \`total\` on the 100,000-debt creditor, whole request \`?limit=1\`, sequential: p50 ${total.p50} ms, p99 ${total.p99} ms (target < 20 ms).`,
         `- \`POST /debts/batch\` with 1,000 debts: p50 ${batch.p50} ms over 7 runs (target < 150 ms), ${batch.failures} failures.`,
         `- API RSS after the run: ${memory.rssMb} MB, peak ${memory.peakMb} MB (target < 250 MB).`,
