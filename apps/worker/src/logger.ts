@@ -9,4 +9,8 @@ import { type Level, type Logger, pino } from "pino";
  * `process.exit`, which must not reorder or drop the last lines.
  */
 export const createLogger = (level: Level | "silent"): Logger =>
-  pino({ level, base: { service: "worker" } }, pino.destination({ dest: 1, sync: true }));
+  pino(
+    // ISO timestamps, as the api writes them, so the two processes' lines read and sort alike.
+    { level, base: { service: "worker" }, timestamp: pino.stdTimeFunctions.isoTime },
+    pino.destination({ dest: 1, sync: true }),
+  );

@@ -122,7 +122,7 @@ logger.info(
     concurrency: config.concurrency,
     staleLockSeconds: config.staleLockSeconds,
     metricsPort: metricsServer?.port ?? null,
-    embeddedDatabase: database?.owned ?? false,
+    ownsEmbeddedDatabase: database?.owned ?? false,
   },
   "worker started",
 );

@@ -119,7 +119,7 @@ describe("node src/main.ts", () => {
       level: 30,
       concurrency: 4,
       metricsPort: null,
-      embeddedDatabase: false,
+      ownsEmbeddedDatabase: false,
     });
     expect(main.strayLines).toEqual([]);
     expect(main.stderr()).toBe("");
