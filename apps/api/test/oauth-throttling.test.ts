@@ -18,6 +18,7 @@ const nextWindow = () => {
   const now = t.clock.now().getTime();
   t.clock.set(new Date(Math.floor(now / WINDOW) * WINDOW + WINDOW));
 };
+const windowStart = () => new Date(Math.floor(t.clock.now().getTime() / WINDOW) * WINDOW);
 const secondsToWindowEnd = () => {
   const now = t.clock.now().getTime();
   return Math.ceil((Math.floor(now / WINDOW) * WINDOW + WINDOW - now) / 1000);
@@ -124,6 +125,55 @@ describe("failed sign-in on the authorization page", () => {
 
     t.clock.advance(secondsToWindowEnd() * 1000);
     expect((await attempt(request, acme.user_email, acme.user_password)).status).toBe(303);
+  });
+
+  it("checks at most 10 passwords of one account when the guesses arrive at once", async () => {
+    nextWindow();
+    const request = await parameters();
+    const agents = await Promise.all(
+      Array.from({ length: 30 }, async () => {
+        const agent = formAgent(t);
+        return { agent, csrf: csrfTokenOf(await (await agent.get(authorizePath(request))).text()) };
+      }),
+    );
+    const responses = await Promise.all(
+      agents.map(({ agent, csrf }, i) =>
+        agent.post("/oauth/authorize", {
+          ...request,
+          csrf_token: csrf,
+          action: "sign_in",
+          email: acme.user_email,
+          password: `wrong guess ${i}`,
+        }),
+      ),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20);
+    // The refused guesses were never checked, so they are not counted as failures.
+    const counts = await t.db
+      .selectFrom("rate_limit_counters")
+      .select(["key", "count"])
+      .where("key", "like", "oauth-sign-in-failures:%")
+      .where("window_start", "=", windowStart())
+      .execute();
+    expect(counts.find((row) => row.key.startsWith("oauth-sign-in-failures:account:"))?.count).toBe(10);
+    expect(counts.find((row) => row.key.startsWith("oauth-sign-in-failures:address:"))?.count).toBe(10);
+    expect((await attempt(request, acme.user_email, acme.user_password)).status).toBe(429);
+  });
+
+  it("does not count a successful sign-in against the account or the address", async () => {
+    nextWindow();
+    const request = await parameters();
+    expect((await attempt(request, acme.user_email, "wrong password")).status).toBe(400);
+    expect((await attempt(request, acme.user_email, acme.user_password)).status).toBe(303);
+    const counts = await t.db
+      .selectFrom("rate_limit_counters")
+      .select(["key", "count"])
+      .where("key", "like", "oauth-sign-in-failures:%")
+      .where("window_start", "=", windowStart())
+      .execute();
+    expect(counts.map((row) => row.count)).toEqual([1, 1]);
   });
 
   it("refuses an address after 30 failures across accounts", async () => {

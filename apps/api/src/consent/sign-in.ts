@@ -2,7 +2,8 @@
  * Password sign-in of company users on the authorization pages, throttled per
  * account and per source address (docs/decisions/0203). Unlike client
  * secrets, passwords are guessable: an exhausted account or address is
- * refused before the password is even checked, so guessing stops there.
+ * refused before the password is even checked, so guessing stops there, and
+ * each attempt is counted before its check, so parallel guesses stop there too.
  */
 import { randomBytes } from "node:crypto";
 import {
@@ -10,7 +11,7 @@ import {
   failureRules,
   type FailureSubject,
   overLimit,
-  recordFailure,
+  reserveAttempt,
   subjectKey,
 } from "../oauth/failure-throttle.ts";
 import { hashPassword, verifyPassword } from "../oauth/secrets.ts";
@@ -43,6 +44,13 @@ export const signIn = async (
   ];
   const exhausted = await exhaustedSubject(services, subjects);
   if (exhausted !== undefined) return { kind: "throttled", retryAfterSeconds: exhausted.retryAfterSeconds };
+  // Counted before the password is checked: guesses sent at once get no more checks than guesses sent in turn.
+  const reserved = await reserveAttempt(services, subjects);
+  const refusal = overLimit(reserved.counts);
+  if (refusal !== undefined) {
+    await reserved.release();
+    return { kind: "throttled", retryAfterSeconds: refusal };
+  }
 
   const user =
     email.length > 320 || password.length > 1024
@@ -53,9 +61,8 @@ export const signIn = async (
           .where((eb) => eb(eb.fn<string>("lower", ["email"]), "=", email))
           .executeTakeFirst();
   const matches = await verifyPassword(password, user?.password_hash ?? (await unknownUserHash()));
-  if (user === undefined || !matches || user.disabled_at !== null) {
-    const wait = overLimit(await recordFailure(services, subjects));
-    return wait === undefined ? { kind: "failed" } : { kind: "throttled", retryAfterSeconds: wait };
-  }
+  // A failure stays counted (the reservation); a success gives its place back.
+  if (user === undefined || !matches || user.disabled_at !== null) return { kind: "failed" };
+  await reserved.release();
   return { kind: "signed-in", user: { id: user.id, companyId: user.company_id, email: user.email } };
 };

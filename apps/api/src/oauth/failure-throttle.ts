@@ -93,21 +93,57 @@ const increment = async (db: Kysely<Database>, subject: FailureSubject, now: Dat
   return row.count;
 };
 
-/** Records one failure against every subject and returns the counts after it. */
-export const recordFailure = async (
-  services: AppServices,
+const countAt = async (
+  db: Kysely<Database>,
   subjects: ReadonlyArray<FailureSubject>,
+  now: Date,
 ): Promise<ReadonlyArray<FailureCount>> => {
-  const now = services.clock.now();
   const counts: FailureCount[] = [];
   for (const subject of subjects) {
-    counts.push({
-      subject,
-      count: await increment(services.db, subject, now),
-      retryAfterSeconds: retryAfter(subject.rule, now),
-    });
+    counts.push({ subject, count: await increment(db, subject, now), retryAfterSeconds: retryAfter(subject.rule, now) });
   }
   return counts;
+};
+
+/** Records one failure against every subject and returns the counts after it. */
+export const recordFailure = (
+  services: AppServices,
+  subjects: ReadonlyArray<FailureSubject>,
+): Promise<ReadonlyArray<FailureCount>> => countAt(services.db, subjects, services.clock.now());
+
+/** An attempt counted before it is checked (`reserveAttempt`). */
+export interface ReservedAttempt {
+  /** The counts with this attempt included. */
+  readonly counts: ReadonlyArray<FailureCount>;
+  /** Takes the attempt back from every count, in the windows it was counted in. */
+  readonly release: () => Promise<void>;
+}
+
+/**
+ * Counts an attempt against every subject before the secret is checked, so
+ * attempts sent at the same time cannot all pass a limit that only finished
+ * failures would reach (docs/decisions/0203, addendum). The caller releases
+ * the attempt when it succeeds, or when `overLimit(counts)` refuses it
+ * unchecked; a failed attempt stays counted as the failure it is.
+ */
+export const reserveAttempt = async (
+  services: AppServices,
+  subjects: ReadonlyArray<FailureSubject>,
+): Promise<ReservedAttempt> => {
+  const now = services.clock.now();
+  const counts = await countAt(services.db, subjects, now);
+  const release = async () => {
+    for (const subject of subjects) {
+      await services.db
+        .updateTable("rate_limit_counters")
+        .set({ count: sql<number>`count - 1` })
+        .where("key", "=", keyOf(subject))
+        .where("window_start", "=", windowOf(subject.rule, now).start)
+        .where("count", ">", 0)
+        .execute();
+    }
+  };
+  return { counts, release };
 };
 
 /** The longest wait among the counts that went over their limit, or undefined. */
