@@ -45,6 +45,9 @@ describe("forbiddenAddressReason", () => {
     ["64:ff9b::a9fe:a9fe", "link-local (NAT64)"],
     ["2002:7f00:1::1", "loopback (6to4)"],
     ["::127.0.0.1", "reserved (IPv4-compatible)"],
+    ["::ffff:0:10.0.0.1", "reserved (IPv4-translated)"],
+    ["::ffff:0:8.8.8.8", "reserved (IPv4-translated)"],
+    ["2001:0:4136:e378:8000:63bf:3fff:fdd2", "reserved (Teredo)"],
   ])("refuses %s (%s)", (address, reason) => {
     expect(forbiddenAddressReason(address)).toBe(reason);
   });
@@ -69,26 +72,28 @@ describe("vetDestination with the production policy", () => {
     expect(await vetDestination(url, production, resolvingTo("93.184.216.34"))).toEqual({ ok: false, reason });
   });
 
-  it("refuses a host name that resolves to loopback (real DNS: localhost)", async () => {
+  it("refuses a host name that resolves to loopback (real DNS: localhost), naming no address", async () => {
     const vetted = await vetDestination("https://localhost:8443/hooks", production);
-    expect(vetted.ok).toBe(false);
-    expect(!vetted.ok && vetted.reason).toMatch(/^destination (127\.0\.0\.1|::1) is loopback$/);
+    expect(vetted).toMatchObject({ ok: false, reason: "host must resolve to public addresses only" });
+    expect(!vetted.ok && vetted.detail).toMatch(/^host localhost: destination (127\.0\.0\.1|::1) is loopback$/);
   });
 
-  it("refuses a host when ANY of its addresses is private", async () => {
+  it("refuses a host when ANY of its addresses is private, naming the address only in the detail", async () => {
     expect(await vetDestination("https://mixed.example/hooks", production, resolvingTo("93.184.216.34", "10.0.0.7"))).toEqual({
       ok: false,
-      reason: "destination 10.0.0.7 is private",
+      reason: "host must resolve to public addresses only",
+      detail: "host mixed.example: destination 10.0.0.7 is private",
     });
   });
 
-  it("refuses a host that does not resolve", async () => {
+  it("refuses a host that does not resolve with the same reason as a private one", async () => {
     const failing: HostResolver = async () => {
       throw Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" });
     };
     expect(await vetDestination("https://nowhere.example/", production, failing)).toEqual({
       ok: false,
-      reason: "host nowhere.example could not be resolved",
+      reason: "host must resolve to public addresses only",
+      detail: "host nowhere.example could not be resolved",
     });
   });
 
@@ -138,7 +143,7 @@ describe("a delivery under the production policy", () => {
 
     await deliverWebhook(deps(resolvingTo("169.254.169.254")), { companyId, deliveryId: delivery.id });
 
-    expect(await attemptsOf(db, delivery.id)).toMatchObject([{ error: "refused: destination 169.254.169.254 is link-local" }]);
+    expect(await attemptsOf(db, delivery.id)).toMatchObject([{ error: "refused: host must resolve to public addresses only" }]);
   });
 
   it("connects to the vetted address, not to a second DNS answer", async () => {

@@ -91,7 +91,11 @@ const headOfLine = (db: Kysely<Database>, companyId: number, delivery: Delivery)
 
 const attempt = async (deps: DeliveryDependencies, companyId: number, delivery: Delivery, now: Date): Promise<SendResult> => {
   const vetted = await vetDestination(delivery.url, deps.policy, deps.resolve ?? systemResolver);
-  if (!vetted.ok) return { statusCode: null, headers: {}, bodyExcerpt: null, error: `refused: ${vetted.reason}`, durationMs: 0 };
+  if (!vetted.ok) {
+    // The attempt's error is shown to the company; what DNS answered stays in the logs.
+    if (vetted.detail !== undefined) deps.logger.warn({ deliveryId: delivery.id, detail: vetted.detail }, "webhook destination refused");
+    return { statusCode: null, headers: {}, bodyExcerpt: null, error: `refused: ${vetted.reason}`, durationMs: 0 };
+  }
   const keys = [deps.secrets.open(companyId, delivery.secret_ciphertext)];
   if (delivery.previous_secret_ciphertext !== null && delivery.previous_secret_expires_at !== null && delivery.previous_secret_expires_at > now) {
     keys.push(deps.secrets.open(companyId, delivery.previous_secret_ciphertext));

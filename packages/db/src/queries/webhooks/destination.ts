@@ -35,7 +35,20 @@ export const systemResolver: HostResolver = async (hostname) =>
 
 export type Vetted =
   | { readonly ok: true; readonly url: URL; readonly addresses: ReadonlyArray<ResolvedAddress> | undefined }
-  | { readonly ok: false; readonly reason: string };
+  | {
+      readonly ok: false;
+      /** Why, in words fit for the caller: it names no address the caller did not write. */
+      readonly reason: string;
+      /** For a host name: what its resolution gave (unresolvable, or which address is refused). Server logs only. */
+      readonly detail?: string;
+    };
+
+/**
+ * The one answer for a host name that does not resolve or resolves to a
+ * refused address: telling the two apart, or naming the address, would let
+ * a caller map the deployment's internal names and networks.
+ */
+export const UNSAFE_HOST_REASON = "host must resolve to public addresses only";
 
 /** Checks the URL's form; `undefined` when acceptable, else why not. */
 export const webhookUrlProblem = (value: string, policy: DestinationPolicy): string | undefined => {
@@ -75,13 +88,16 @@ export const vetDestination = async (value: string, policy: DestinationPolicy, r
     try {
       addresses = await resolve(host);
     } catch {
-      return { ok: false, reason: `host ${host} could not be resolved` };
+      return { ok: false, reason: UNSAFE_HOST_REASON, detail: `host ${host} could not be resolved` };
     }
-    if (addresses.length === 0) return { ok: false, reason: `host ${host} could not be resolved` };
+    if (addresses.length === 0) return { ok: false, reason: UNSAFE_HOST_REASON, detail: `host ${host} could not be resolved` };
   }
   for (const { address } of addresses) {
     const forbidden = forbiddenAddressReason(address);
-    if (forbidden !== undefined) return { ok: false, reason: `destination ${address} is ${forbidden}` };
+    if (forbidden === undefined) continue;
+    const why = `destination ${address} is ${forbidden}`;
+    // An address the caller wrote in the URL may be named back; one found through DNS may not.
+    return isIP(host) !== 0 ? { ok: false, reason: why } : { ok: false, reason: UNSAFE_HOST_REASON, detail: `host ${host}: ${why}` };
   }
   return { ok: true, url, addresses };
 };
@@ -140,6 +156,8 @@ const IPV6_RANGES: ReadonlyArray<readonly [string, number, string]> = [
   ["::", 96, "reserved (IPv4-compatible)"],
   ["64:ff9b:1::", 48, "reserved (local NAT64)"],
   ["100::", 64, "reserved (discard)"],
+  ["::ffff:0:0:0", 96, "reserved (IPv4-translated)"],
+  ["2001::", 32, "reserved (Teredo)"],
   ["2001:db8::", 32, "reserved for documentation"],
   ["fc00::", 7, "unique-local"],
   ["fe80::", 10, "link-local"],
@@ -159,7 +177,9 @@ const ipv4Reason = (value: bigint): string | undefined => ipv4Ranges.find((range
  * Why `address` may not receive webhooks in production (`"loopback"`,
  * `"private"`...), or undefined for a public unicast address. IPv6 forms
  * that embed an IPv4 address (IPv4-mapped `::ffff:0:0/96`, NAT64
- * `64:ff9b::/96`, 6to4 `2002::/16`) are judged by the embedded address.
+ * `64:ff9b::/96`, 6to4 `2002::/16`) are judged by the embedded address;
+ * IPv4-translated (`::ffff:0:0:0/96`) and Teredo (`2001::/32`) addresses,
+ * which reach IPv4 hosts through a translator or relay, are refused.
  */
 export const forbiddenAddressReason = (address: string): string | undefined => {
   const bare = bareHost(address);
