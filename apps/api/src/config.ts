@@ -29,6 +29,7 @@ const Environment = Schema.Struct({
     { default: () => 64 },
   ),
   WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: Schema.optional(Schema.Literal("true", "false")),
+  METRICS_TOKEN: Schema.optional(Schema.String.pipe(Schema.minLength(32))),
   RATE_LIMIT_SCALE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 1_000_000)), {
     default: () => 1,
   }),
@@ -54,6 +55,11 @@ export interface ApiConfig {
   readonly rateLimitScale: number;
   /** Whether webhook endpoints may point at loopback or private addresses (SSRF); false in production by default. */
   readonly webhooksAllowPrivateDestinations: boolean;
+  /**
+   * Bearer token that `GET /metrics` requires. Without one, production does
+   * not serve `/metrics` at all and other environments serve it openly.
+   */
+  readonly metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -91,6 +97,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>> = p
     databaseReadPoolSize: value.DATABASE_READ_POOL_SIZE,
     rateLimitScale: value.RATE_LIMIT_SCALE,
     maxConcurrentRequestsPerCompany: value.MAX_CONCURRENT_REQUESTS_PER_COMPANY,
+    metricsToken: value.METRICS_TOKEN,
     webhooksAllowPrivateDestinations:
       value.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS === undefined
         ? value.NODE_ENV !== "production"

@@ -58,6 +58,47 @@ describe("operational endpoints", () => {
   });
 });
 
+describe("who may read /metrics", () => {
+  const startWith = (config: Partial<ReturnType<typeof loadConfig>>) =>
+    startApi({
+      config: { ...loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" }), ...config },
+      databaseUrl: t.databaseUrl,
+      clock: t.clock,
+      logger: createLogger("silent", new Writable({ write: (_chunk, _encoding, callback) => callback() })),
+    });
+
+  it("with METRICS_TOKEN: that bearer token only", async () => {
+    const token = "metrics-scraper-token-0123456789abcdef";
+    const api = await startWith({ metricsToken: token });
+    try {
+      for (const authorization of [undefined, "Bearer wrong", `Bearer ${token}x`, token]) {
+        const refused = await fetch(`${api.url}/metrics`, authorization === undefined ? {} : { headers: { authorization } });
+        expect(refused.status).toBe(401);
+        expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="metrics"');
+        expect(await refused.text()).not.toContain("http_requests_total");
+      }
+      const allowed = await fetch(`${api.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+      expect(allowed.status).toBe(200);
+      expect(await allowed.text()).toContain("# TYPE snapshots_by_status gauge");
+    } finally {
+      await api.stop();
+    }
+  });
+
+  it("in production without METRICS_TOKEN: not served, answered like any unknown path", async () => {
+    const api = await startWith({ environment: "production" });
+    try {
+      const metrics = await fetch(`${api.url}/metrics`);
+      const unknown = await fetch(`${api.url}/no-such-path`);
+      expect(metrics.status).toBe(404);
+      expect(await metrics.text()).toBe(await unknown.text());
+      expect((await fetch(`${api.url}/healthz`)).status).toBe(200);
+    } finally {
+      await api.stop();
+    }
+  });
+});
+
 describe("request logs", () => {
   it("carry the request id, company, route, status and duration, and never a token or a secret", async () => {
     const tenant = await t.tenant("Logged Corp");
