@@ -135,6 +135,19 @@ describe("a delivery under the production policy", () => {
     expect(receiver.requests).toEqual([]);
   });
 
+  it("refuses a name whose server never answers once the delivery's deadline passes, without sending anything", async () => {
+    const companyId = await insertCompany(db);
+    await insertEndpoint(db, companyId, "https://silent-dns.example/hooks");
+    await record(db, [{ companyId, type: "debt.created", data: {}, occurredAt: new Date() }]);
+    const delivery = await db.selectFrom("webhook_deliveries").select("id").where("company_id", "=", companyId).executeTakeFirstOrThrow();
+    const neverAnswers: HostResolver = () => new Promise(() => {});
+
+    const result = await deliverWebhook({ ...deps(neverAnswers), timeoutMs: 300 }, { companyId, deliveryId: delivery.id });
+    expect(result.outcome).toBe("retry_scheduled");
+    expect(await attemptsOf(db, delivery.id)).toMatchObject([{ status_code: null, error: "refused: host must resolve to public addresses only" }]);
+    expect(receiver.requests).toEqual([]);
+  });
+
   it("vets again at delivery time: a name that now resolves to a private address is refused (DNS rebinding)", async () => {
     const companyId = await insertCompany(db);
     await insertEndpoint(db, companyId, "https://rebinding.example/hooks");

@@ -13,6 +13,7 @@ import {
   type DestinationPolicy,
   disablePendingDeliveries,
   type HostResolver,
+  resolverWithDeadline,
   scheduleDeliveryJob,
   systemResolver,
   vetDestination,
@@ -90,7 +91,8 @@ const headOfLine = (db: Kysely<Database>, companyId: number, delivery: Delivery)
     .executeTakeFirst();
 
 const attempt = async (deps: DeliveryDependencies, companyId: number, delivery: Delivery, now: Date): Promise<SendResult> => {
-  const vetted = await vetDestination(delivery.url, deps.policy, deps.resolve ?? systemResolver);
+  // Name resolution gets the same deadline as the request that follows it.
+  const vetted = await vetDestination(delivery.url, deps.policy, resolverWithDeadline(deps.resolve ?? systemResolver, deps.timeoutMs));
   if (!vetted.ok) {
     // The attempt's error is shown to the company; what DNS answered stays in the logs.
     if (vetted.detail !== undefined) deps.logger.warn({ deliveryId: delivery.id, detail: vetted.detail }, "webhook destination refused");

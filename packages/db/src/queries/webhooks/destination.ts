@@ -33,6 +33,28 @@ export const systemResolver: HostResolver = async (hostname) =>
     family: entry.family === 6 ? 6 : 4,
   }));
 
+/**
+ * `resolve`, failing once `timeoutMs` have passed without an answer, so a
+ * name server that never answers cannot hold a delivery (or a request) past
+ * its deadline. The lookup itself cannot be cancelled; it is left to finish.
+ */
+export const resolverWithDeadline =
+  (resolve: HostResolver, timeoutMs: number): HostResolver =>
+  (hostname) =>
+    new Promise((fulfil, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no answer for ${hostname} within ${timeoutMs} ms`)), timeoutMs);
+      resolve(hostname).then(
+        (addresses) => {
+          clearTimeout(timer);
+          fulfil(addresses);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+
 export type Vetted =
   | { readonly ok: true; readonly url: URL; readonly addresses: ReadonlyArray<ResolvedAddress> | undefined }
   | {
