@@ -3,9 +3,8 @@
  * at start-up; development gets safe defaults, production refuses to start
  * without its secrets.
  */
+import { DEVELOPMENT_ID_ENCRYPTION_KEY } from "@dc/db";
 import { Either, ParseResult, Schema } from "effect";
-
-const DEVELOPMENT_ID_KEY = "development-only-id-encryption-key-do-not-use-in-production";
 
 const Environment = Schema.Struct({
   NODE_ENV: Schema.optionalWith(Schema.Literal("development", "test", "production"), { default: () => "development" }),
@@ -44,6 +43,8 @@ export interface ApiConfig {
   /** Port of the embedded development database (when DATABASE_URL is not set). */
   readonly embeddedDatabasePort: number | undefined;
   readonly idEncryptionKey: Uint8Array;
+  /** True when `ID_ENCRYPTION_KEY` is not set and the public development key is in use. */
+  readonly developmentIdKey: boolean;
   readonly publicBaseUrl: string | undefined;
   readonly logLevel: string;
   readonly databasePoolSize: number;
@@ -90,7 +91,8 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>> = p
     host: value.HOST,
     databaseUrl: value.DATABASE_URL,
     embeddedDatabasePort: value.EMBEDDED_PG_PORT,
-    idEncryptionKey: new TextEncoder().encode(value.ID_ENCRYPTION_KEY ?? DEVELOPMENT_ID_KEY),
+    idEncryptionKey: new TextEncoder().encode(value.ID_ENCRYPTION_KEY ?? DEVELOPMENT_ID_ENCRYPTION_KEY),
+    developmentIdKey: value.ID_ENCRYPTION_KEY === undefined,
     publicBaseUrl: value.PUBLIC_BASE_URL,
     logLevel: value.LOG_LEVEL,
     databasePoolSize: value.DATABASE_POOL_SIZE,

@@ -2,7 +2,7 @@
  * The api's deployable entry: configuration, database (the embedded one in
  * development, migrated on start), server, and graceful shutdown on SIGTERM.
  */
-import { createDatabase, migrateAll, resolveDevelopmentDatabase } from "@dc/db";
+import { createDatabase, DEVELOPMENT_KEY_WARNING, migrateAll, resolveDevelopmentDatabase } from "@dc/db";
 import { systemClock } from "./clock.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { createLogger } from "./logger.ts";
@@ -11,6 +11,7 @@ import { startApi } from "./server.ts";
 const main = async (): Promise<void> => {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  if (config.developmentIdKey) logger.warn(DEVELOPMENT_KEY_WARNING);
   const database =
     config.databaseUrl === undefined
       ? await resolveDevelopmentDatabase(

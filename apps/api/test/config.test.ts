@@ -1,4 +1,4 @@
-/** The api's environment: the database pools' sizes (docs/decisions/0017). */
+/** The api's environment: the database pools' sizes (docs/decisions/0017), the id key and the metrics token. */
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.ts";
 
@@ -18,5 +18,20 @@ describe("loadConfig: database pools", () => {
       expect(() => loadConfig({ DATABASE_READ_POOL_SIZE: size })).toThrow(ConfigError);
       expect(() => loadConfig({ DATABASE_READ_POOL_SIZE: size })).toThrow(/DATABASE_READ_POOL_SIZE/);
     }
+  });
+});
+
+describe("loadConfig: keys and metrics", () => {
+  it("says when the public development id key is in use", () => {
+    expect(loadConfig({}).developmentIdKey).toBe(true);
+    const keyed = loadConfig({ ID_ENCRYPTION_KEY: "an-id-encryption-key-of-at-least-32-bytes" });
+    expect(keyed.developmentIdKey).toBe(false);
+    expect(new TextDecoder().decode(keyed.idEncryptionKey)).toBe("an-id-encryption-key-of-at-least-32-bytes");
+  });
+
+  it("takes METRICS_TOKEN of at least 32 characters, naming the variable otherwise", () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: "m".repeat(32) }).metricsToken).toBe("m".repeat(32));
+    expect(() => loadConfig({ METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN/);
   });
 });

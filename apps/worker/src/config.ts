@@ -3,6 +3,7 @@
  * This is the only module that reads `process.env`; everything else receives
  * a `Config`.
  */
+import { DEVELOPMENT_ID_ENCRYPTION_KEY } from "@dc/db";
 import { Data, Either, ParseResult, Schema } from "effect";
 
 const LogLevel = Schema.Literal("fatal", "error", "warn", "info", "debug", "trace", "silent");
@@ -27,8 +28,6 @@ const Environment = Schema.Struct({
   WORKER_METRICS_PORT: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 65_535))),
 });
 
-/** The api's development default too: both processes must share the key (webhook secrets are sealed with it). */
-const DEVELOPMENT_ID_KEY = "development-only-id-encryption-key-do-not-use-in-production";
 
 /** Validated settings of one worker process. */
 export interface Config {
@@ -46,6 +45,8 @@ export interface Config {
   readonly logLevel: typeof LogLevel.Type;
   /** `ID_ENCRYPTION_KEY` (required in production, like the api's): opens the sealed webhook signing secrets. */
   readonly idEncryptionKey: Uint8Array;
+  /** True when `ID_ENCRYPTION_KEY` is not set and the public development key is in use. */
+  readonly developmentIdKey: boolean;
   /**
    * `WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS` (`true`/`false`): may webhooks go to
    * loopback, private, link-local... addresses? Default true outside
@@ -106,7 +107,8 @@ export const loadConfig = (
     concurrency: values.WORKER_CONCURRENCY,
     staleLockSeconds: values.WORKER_STALE_LOCK_SECONDS,
     logLevel: values.LOG_LEVEL,
-    idEncryptionKey: new TextEncoder().encode(values.ID_ENCRYPTION_KEY ?? DEVELOPMENT_ID_KEY),
+    idEncryptionKey: new TextEncoder().encode(values.ID_ENCRYPTION_KEY ?? DEVELOPMENT_ID_ENCRYPTION_KEY),
+    developmentIdKey: values.ID_ENCRYPTION_KEY === undefined,
     webhooksAllowPrivateDestinations:
       values.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS === undefined
         ? values.NODE_ENV !== "production"

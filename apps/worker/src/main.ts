@@ -4,7 +4,14 @@
  * (production migrates as an explicit release step), the worker, and a
  * graceful stop on SIGTERM/SIGINT.
  */
-import { createDatabase, type DatabaseHandle, makeIds, migrateAll, resolveDevelopmentDatabase } from "@dc/db";
+import {
+  createDatabase,
+  type DatabaseHandle,
+  DEVELOPMENT_KEY_WARNING,
+  makeIds,
+  migrateAll,
+  resolveDevelopmentDatabase,
+} from "@dc/db";
 import { Either } from "effect";
 import type { Logger } from "pino";
 import { systemClock } from "./clock.ts";
@@ -23,6 +30,7 @@ if (Either.isLeft(loaded)) {
 }
 const config: Config = loaded.right;
 const logger: Logger = createLogger(config.logLevel);
+if (config.developmentIdKey) logger.warn(DEVELOPMENT_KEY_WARNING);
 
 let metricsServer: MetricsServer | undefined;
 let database: DatabaseHandle | undefined;

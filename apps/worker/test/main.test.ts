@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
-import { silentWorkerLogger } from "@dc/db";
+import { DEVELOPMENT_KEY_WARNING, silentWorkerLogger } from "@dc/db";
 import { useTestDatabase } from "@dc/db/testing";
 import { quickAddJob } from "graphile-worker";
 import { sql } from "kysely";
@@ -196,8 +196,11 @@ describe("node src/main.ts", () => {
       const { port } = taken.address() as AddressInfo;
       const main = spawnMain({ DATABASE_URL: url, NODE_ENV: "development", WORKER_METRICS_PORT: String(port) });
       expect(await main.exited).toEqual({ code: 1, signal: null });
-      expect(main.records.map((record) => [record["level"], record["msg"]])).toEqual([[60, "worker failed to start"]]);
-      expect(main.records[0]).toMatchObject({ err: { code: "EADDRINUSE" } });
+      expect(main.records.map((record) => [record["level"], record["msg"]])).toEqual([
+        [40, DEVELOPMENT_KEY_WARNING],
+        [60, "worker failed to start"],
+      ]);
+      expect(main.records[1]).toMatchObject({ err: { code: "EADDRINUSE" } });
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }

@@ -38,6 +38,18 @@ const boundedCache = <V>(limit: number) => {
   };
 };
 
+/**
+ * The id key of development and tests when `ID_ENCRYPTION_KEY` is not set.
+ * Public: anything encrypted with it can be forged. The api and the worker
+ * share it because the webhook signing secrets the api seals, the worker opens.
+ */
+export const DEVELOPMENT_ID_ENCRYPTION_KEY = "development-only-id-encryption-key-do-not-use-in-production";
+
+/** What the api and the worker log at start-up when they run with that key. */
+export const DEVELOPMENT_KEY_WARNING =
+  "ID_ENCRYPTION_KEY is not set: ids, media links and webhook secrets use the public development key. " +
+  "Fine for development; never for real data (set NODE_ENV=production and ID_ENCRYPTION_KEY).";
+
 export interface IdCodec<Kind extends string> {
   /** The external id of row `key` of `kind`. */
   readonly encode: (kind: Kind, key: number) => string;
