@@ -45,6 +45,8 @@ await t.db
       max_attempts: 3,
       subject: "Misfiled subject",
       callback_number: "+33199999999",
+      retry: { delay_minutes: 30, voicemail: { greeting_text: "Nested greeting", leave_message: false } },
+      channels: [{ kind: "sms", sender: "ACME", template_id: "Nested template" }],
     }),
   })
   .where("id", "=", misfiled.id)
@@ -110,7 +112,12 @@ describe("GET /timelines", () => {
         window_end: "17:45",
       },
     });
-    expect(body.data[1].timepoints[2].actions[0].configuration).toEqual({ voice: "warm", max_attempts: 3 });
+    expect(body.data[1].timepoints[2].actions[0].configuration).toEqual({
+      voice: "warm",
+      max_attempts: 3,
+      retry: { delay_minutes: 30, voicemail: {} },
+      channels: [{ kind: "sms", sender: "ACME" }],
+    });
   });
 
   it("never returns message content: subjects, bodies, scripts or callback numbers", async () => {
@@ -121,6 +128,8 @@ describe("GET /timelines", () => {
       "+33100000000",
       "+33199999999",
       "Misfiled subject",
+      "Nested greeting",
+      "Nested template",
       "callback",
       '"subject"',
       '"script"',

@@ -7,8 +7,19 @@
 
 const CONTENT_KEY = /subject|body|message|template|content|script|callback|html|text|greeting|signature|prompt/i;
 
-/** The top-level settings of `configuration` whose names do not denote message content. */
+/** `value` with every key that denotes message content removed, at any depth (objects inside objects and arrays). */
+const withoutContent = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withoutContent);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !CONTENT_KEY.test(key))
+      .map(([key, inner]) => [key, withoutContent(inner)]),
+  );
+};
+
+/** The settings of `configuration` whose names do not denote message content, nested settings included. */
 export const nonContentSettings = (configuration: unknown): Record<string, unknown> => {
   if (typeof configuration !== "object" || configuration === null || Array.isArray(configuration)) return {};
-  return Object.fromEntries(Object.entries(configuration).filter(([key]) => !CONTENT_KEY.test(key)));
+  return withoutContent(configuration) as Record<string, unknown>;
 };
