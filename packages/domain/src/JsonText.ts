@@ -3,7 +3,10 @@
  * (which refuses a body that breaks them) and the client (which checks before
  * sending): bounds on nesting and string length, and text PostgreSQL can
  * store (no NUL character, no unpaired UTF-16 surrogate; JSON allows both as
- * escapes). Walks are iterative: hostile input cannot exhaust the stack.
+ * escapes). Also refused: numbers beyond what a double holds (`1e400` parses
+ * as Infinity and would be stored as null) and the key `__proto__` (objects
+ * built from the body would drop it silently). Walks are iterative: hostile
+ * input cannot exhaust the stack.
  */
 
 /** Nesting depth and string length bounds of any JSON body. */
@@ -15,13 +18,17 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 /** True when PostgreSQL can store `text` (in text or jsonb columns). */
 export const isStorable = (text: string): boolean => !text.includes("\u0000") && !LONE_SURROGATE.test(text);
 
-/** A body that breaks `limits` or holds a NUL: where (dotted path from `body`) and why. */
+/** A body that breaks `limits`, or holds a NUL, an out-of-range number or a `__proto__` key: where (dotted path from `body`) and why. */
 export interface LimitViolation {
   readonly path: string;
   readonly message: string;
 }
 
 const breaksStringLimits = (text: string): boolean => text.length > limits.maxStringLength || text.includes("\u0000");
+
+const FORBIDDEN_KEY = "__proto__";
+
+const OUT_OF_RANGE = "number out of range";
 
 /**
  * True when `root` breaks `limits` or holds a NUL character (exactly when
@@ -31,6 +38,7 @@ const breaksStringLimits = (text: string): boolean => text.length > limits.maxSt
  */
 export const breaksLimits = (root: unknown): boolean => {
   if (typeof root === "string") return breaksStringLimits(root);
+  if (typeof root === "number") return !Number.isFinite(root);
   const containers: Array<object> = [];
   const depths: Array<number> = [];
   if (typeof root === "object" && root !== null) {
@@ -39,6 +47,7 @@ export const breaksLimits = (root: unknown): boolean => {
   }
   const visit = (child: unknown, depth: number): boolean => {
     if (typeof child === "string") return breaksStringLimits(child);
+    if (typeof child === "number") return !Number.isFinite(child);
     if (typeof child === "object" && child !== null) {
       containers.push(child);
       depths.push(depth);
@@ -54,7 +63,7 @@ export const breaksLimits = (root: unknown): boolean => {
     } else {
       const record = container as Record<string, unknown>;
       for (const key of Object.keys(record)) {
-        if (breaksStringLimits(key)) return true;
+        if (breaksStringLimits(key) || key === FORBIDDEN_KEY) return true;
         if (visit(record[key], depth + 1)) return true;
       }
     }
@@ -70,6 +79,8 @@ export const locateLimitViolation = (root: unknown): LimitViolation | undefined 
     if (typeof value === "string") {
       if (value.length > limits.maxStringLength) return { path, message: `string longer than ${limits.maxStringLength} characters` };
       if (value.includes("\u0000")) return { path, message: "must not contain NUL characters" };
+    } else if (typeof value === "number") {
+      if (!Number.isFinite(value)) return { path, message: OUT_OF_RANGE };
     } else if (typeof value === "object" && value !== null) {
       if (depth >= limits.maxDepth) return { path, message: `nested deeper than ${limits.maxDepth} levels` };
       if (Array.isArray(value)) {
@@ -77,6 +88,7 @@ export const locateLimitViolation = (root: unknown): LimitViolation | undefined 
       } else {
         for (const [key, element] of Object.entries(value)) {
           if (key.length > limits.maxStringLength || key.includes("\u0000")) return { path, message: "invalid key" };
+          if (key === FORBIDDEN_KEY) return { path, message: `the key "${FORBIDDEN_KEY}" is not allowed` };
           stack.push({ value: element, path: `${path}.${key}`, depth: depth + 1 });
         }
       }

@@ -9,10 +9,10 @@ const nested = (depth: number): unknown => (depth === 0 ? 1 : { a: nested(depth 
 const edgyJson = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
-    fc.constantFrom<unknown>(null, true, 0, 1.5),
+    fc.constantFrom<unknown>(null, true, 0, 1.5, Number.POSITIVE_INFINITY),
     fc.constantFrom("", "ok", "a\u0000b", "x".repeat(100_001)),
     fc.array(tie("value"), { maxLength: 4 }),
-    fc.dictionary(fc.constantFrom("a", "b", "k\u0000", "y".repeat(100_001)), tie("value"), { maxKeys: 3 }),
+    fc.dictionary(fc.constantFrom("a", "b", "k\u0000", "y".repeat(100_001), "__proto__"), tie("value"), { maxKeys: 3 }),
     fc.integer({ min: 25, max: 40 }).map((depth) => nested(depth)),
   ),
 })).value;
@@ -38,6 +38,11 @@ describe("JsonText", () => {
     });
     expect(JsonText.findLimitViolation({ note: "x".repeat(100_001) })).toEqual({ path: "body.note", message: "string longer than 100000 characters" });
     expect(JsonText.findLimitViolation({ rows: [{ name: "a\u0000b" }] })).toEqual({ path: "body.rows.0.name", message: "must not contain NUL characters" });
+    expect(JsonText.findLimitViolation(JSON.parse('{"metadata":{"x":1e400}}'))).toEqual({ path: "body.metadata.x", message: "number out of range" });
+    expect(JsonText.findLimitViolation(JSON.parse('{"metadata":{"__proto__":{"polluted":1}}}'))).toEqual({
+      path: "body.metadata",
+      message: 'the key "__proto__" is not allowed',
+    });
     expect(JsonText.violationField({ path: "body.rows.0.name", message: "" })).toBe("rows.0.name");
     expect(JsonText.violationField({ path: "body", message: "" })).toBe("body");
   });
