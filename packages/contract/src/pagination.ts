@@ -8,10 +8,24 @@ import { Schema } from "effect";
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
 
+/**
+ * A number in a query string written plainly: decimal digits, with a
+ * fraction when `fraction` is set; no sign, exponent, hexadecimal form or
+ * spaces (`Number()` would read `0x10` as 16 and ` 1` as 1).
+ */
+export const PlainNumberString = (fraction: boolean, message: string) =>
+  Schema.String.pipe(
+    Schema.pattern(fraction ? /^[0-9]{1,16}(\.[0-9]{1,16})?$/ : /^[0-9]{1,16}$/, { message: () => message }),
+    Schema.compose(Schema.NumberFromString),
+  );
+
 /** A query-string integer in [min, max] with a default when absent. */
 export const QueryInt = (options: { readonly min: number; readonly max: number; readonly default: number; readonly description: string }) =>
   Schema.optionalWith(
-    Schema.NumberFromString.pipe(Schema.int(), Schema.between(options.min, options.max)).annotations({
+    PlainNumberString(false, `must be an integer from ${options.min} to ${options.max}`).pipe(
+      Schema.int(),
+      Schema.between(options.min, options.max),
+    ).annotations({
       message: () => `must be an integer from ${options.min} to ${options.max}`,
       jsonSchema: {
         type: "integer",

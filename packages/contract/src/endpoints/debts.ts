@@ -9,7 +9,7 @@ import { API_PREFIX, DEFAULT_JSON_BODY_BYTES, endpoint, type ErrorCase } from ".
 import { DataEnvelope, ListEnvelope, MessageEnvelope } from "../envelopes.ts";
 import { errorCases, messages, protectedErrors } from "../errors.ts";
 import { IsoDateTimeInput } from "../formats.ts";
-import { paginationFields } from "../pagination.ts";
+import { paginationFields, PlainNumberString } from "../pagination.ts";
 import { BATCH_BODY_BYTES, BatchResult, CreateDebtsBatchBody } from "./debt-batch.ts";
 import { CreatedDebt, CreateDebtBody, Debt, UpdateDebtBody } from "./debt-fields.ts";
 import { debtorMessages } from "./debtors.ts";
@@ -26,7 +26,7 @@ export const debtMessages = {
 } as const;
 
 const amountFilter = (description: string) =>
-  Schema.NumberFromString.pipe(
+  PlainNumberString(true, "must be a number greater than or equal to 0").pipe(
     Schema.filter((value) => (Number.isFinite(value) && value >= 0) || "must be a number greater than or equal to 0"),
   ).annotations({
     description,

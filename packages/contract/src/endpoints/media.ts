@@ -5,6 +5,7 @@
  * the credential: no bearer token is needed.
  */
 import { Schema } from "effect";
+import { PlainNumberString } from "../pagination.ts";
 import { API_PREFIX, type ErrorCase, endpoint } from "../endpoint.ts";
 import { MessageEnvelope } from "../envelopes.ts";
 import { errorCases } from "../errors.ts";
@@ -30,7 +31,7 @@ const MediaParams = pathParams(
 
 export const MediaQuery = queryParams(
   Schema.Struct({
-    expires: Schema.NumberFromString.pipe(Schema.int(), Schema.positive()).annotations({
+    expires: PlainNumberString(false, "must be a positive integer (Unix seconds)").pipe(Schema.int(), Schema.positive()).annotations({
       message: () => ({ message: "must be a positive integer (Unix seconds)", override: true }),
       jsonSchema: { type: "integer", minimum: 1, description: "Expiry, Unix seconds" },
     }),
