@@ -5,7 +5,16 @@
 import { type FastCheck, ParseResult, Schema } from "effect";
 
 const pad = (value: number, width = 2) => String(value).padStart(width, "0");
-const datePart = (date: Date) => `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+const datePart = (date: Date) => `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+
+/**
+ * Years an instant or date of the api may fall in: four digits, as ISO 8601
+ * writes them without extension, and from year 1 (PostgreSQL has no year 0).
+ */
+export const inWritableYears = (date: Date): boolean => {
+  const year = date.getUTCFullYear();
+  return year >= 1 && year <= 9999;
+};
 const timePart = (date: Date) => `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
 
 /** `2026-11-21T16:03:18+00:00`: followup, debt and company timestamps. */
@@ -18,15 +27,23 @@ export const formatUtc = (date: Date): string => date.toISOString();
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** True for a real calendar date `YYYY-MM-DD` (rejects 2026-02-30). */
+/** True for a real calendar date `YYYY-MM-DD` from 0001-01-01 (rejects 2026-02-30 and 0000-01-01). */
 export const isPlainDate = (value: string): boolean => {
   if (!PLAIN_DATE.test(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && datePart(date) === value;
+  return !Number.isNaN(date.getTime()) && inWritableYears(date) && datePart(date) === value;
 };
 
-/** True for an ISO 8601 date-time with a `Z` or numeric offset that denotes a real instant. */
-export const isIsoDateTime = (value: string): boolean => ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
+/**
+ * True for an ISO 8601 date-time with a `Z` or numeric offset that denotes a
+ * real instant in UTC years 0001 to 9999 (so it can be stored, and written
+ * back in the same four-digit form).
+ */
+export const isIsoDateTime = (value: string): boolean => {
+  if (!ISO_DATE_TIME.test(value)) return false;
+  const instant = Date.parse(value);
+  return !Number.isNaN(instant) && inWritableYears(new Date(instant));
+};
 
 const dateFromString = (pattern: string, description: string, format: (date: Date) => string, example: string) =>
   Schema.transformOrFail(

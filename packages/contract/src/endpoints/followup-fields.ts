@@ -5,7 +5,7 @@
  */
 import { Followup as Rules, Contact, Dates } from "@dc/domain";
 import { ParseResult, Schema } from "effect";
-import { IsoOffsetDateTime } from "../formats.ts";
+import { inWritableYears, IsoOffsetDateTime } from "../formats.ts";
 import { EncryptedId } from "../ids.ts";
 
 /** A string PostgreSQL can store (no NUL character), at most `max` characters. */
@@ -20,9 +20,13 @@ export const IsoDateTimeToDate = Schema.transformOrFail(Dates.IsoDateTime, Schem
   strict: true,
   decode: (value, _, ast) => {
     const date = new Date(value);
-    return Number.isNaN(date.getTime())
-      ? ParseResult.fail(new ParseResult.Type(ast, value, "must be an ISO 8601 date-time with an offset or Z"))
-      : ParseResult.succeed(date);
+    if (Number.isNaN(date.getTime())) {
+      return ParseResult.fail(new ParseResult.Type(ast, value, "must be an ISO 8601 date-time with an offset or Z"));
+    }
+    // Stored, then written back as four-digit years (contract 2.1).
+    return inWritableYears(date)
+      ? ParseResult.succeed(date)
+      : ParseResult.fail(new ParseResult.Type(ast, value, "must be an instant between the years 0001 and 9999"));
   },
   encode: (date) => ParseResult.succeed(date.toISOString()),
 }).annotations({ jsonSchema: { type: "string", format: "date-time", examples: ["2026-11-21T16:03:18+02:00"] } });
