@@ -1,9 +1,10 @@
 /** The Koa application: middleware order, routes and fallbacks. */
+import { endpoints } from "@dc/contract";
 import { openApiDocument } from "@dc/contract/document";
 import Koa from "koa";
 import { mountAuthorizationPages } from "./consent/mount.ts";
 import { mountDocs } from "./docs/mount.ts";
-import { MethodNotAllowed, RouteNotFound } from "./http/api-error.ts";
+import { MethodNotAllowed, OAuthFailure, RouteNotFound } from "./http/api-error.ts";
 import type { Handlers } from "./http/handler.ts";
 import type { InFlight } from "./http/in-flight.ts";
 import { requestContext } from "./http/request-context.ts";
@@ -12,6 +13,13 @@ import { createApiMetrics } from "./observability/metrics.ts";
 import { mountOperationalRoutes } from "./observability/routes.ts";
 import { handlers as defaultHandlers } from "./routes/index.ts";
 import type { AppServices } from "./services.ts";
+
+/** Paths of the endpoints that answer errors as OAuth 2.0 does (`{error, error_description}`): token and revocation. */
+const oauthErrorPaths = new Set(
+  Object.values(endpoints)
+    .filter((endpoint) => endpoint.errors.some((error) => error.envelope === "oauth"))
+    .map((endpoint) => endpoint.path),
+);
 
 /** `inFlight` counts this app's requests (the per-company cap and the drain of a graceful stop). */
 export const createApp = (services: AppServices, inFlight: InFlight, handlers: Handlers = defaultHandlers): Koa => {
@@ -49,6 +57,10 @@ export const createApp = (services: AppServices, inFlight: InFlight, handlers: H
     const matched = router.match(ctx.path, ctx.method);
     if (matched.path.length > 0 && !matched.route) {
       const allow = [...new Set(matched.path.flatMap((layer) => layer.methods))].filter((method) => method !== "HEAD");
+      // The OAuth endpoints answer every error in RFC 6749's shape, this one included.
+      if (oauthErrorPaths.has(ctx.path)) {
+        throw new OAuthFailure({ error: "invalid_request", description: `Method not allowed: use ${allow.join(", ")}`, status: 405, allow });
+      }
       throw new MethodNotAllowed({ allow });
     }
     throw new RouteNotFound();

@@ -322,6 +322,59 @@ describe("POST /followups", () => {
     expect(await state()).toEqual(before);
   });
 
+  it("refuses text that would be stored altered: lone surrogates, bytes that are not UTF-8, other charsets, compressed bodies", async () => {
+    const before = await state();
+    const debtId = ids.encode("debt", acmeDebt);
+    const surrogate = await post(`{"debt_id":"${debtId}","type":"email","notes":"A\\ud800"}`);
+    expect(surrogate.status).toBe(400);
+    expect((await expectContract(surrogate, "post", FOLLOWUPS)).details).toEqual({
+      notes: "must not contain an unpaired UTF-16 surrogate",
+    });
+    // A pair is one character, and welcome.
+    const emoji = await post(`{"debt_id":"${debtId}","type":"email","notes":"\\ud83e\\udd84"}`);
+    expect(emoji.status).toBe(201);
+    expect((await expectContract(emoji, "post", FOLLOWUPS)).data.notes).toBe("🦄");
+
+    const latin1 = Buffer.concat([Buffer.from(`{"debt_id":"${debtId}","type":"email","notes":"Caf`), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const send = (body: Buffer, headers: Record<string, string>) =>
+      t.request(FOLLOWUPS, { method: "POST", headers: { authorization: `Bearer ${token}`, ...headers }, body });
+    const notUtf8 = await send(latin1, { "content-type": "application/json" });
+    expect(notUtf8.status).toBe(400);
+    expect((await expectContract(notUtf8, "post", FOLLOWUPS)).details).toEqual({ body: "Malformed JSON: the body is not valid UTF-8" });
+    for (const headers of [
+      { "content-type": "application/json; charset=latin1" },
+      { "content-type": "application/json", "content-encoding": "gzip" },
+    ]) {
+      const refused = await send(latin1, headers);
+      expect(refused.status, JSON.stringify(headers)).toBe(415);
+      expect(await expectContract(refused, "post", FOLLOWUPS)).toEqual({
+        error: true,
+        message: "Unsupported media type: expected application/json",
+        code: 415,
+      });
+    }
+    const utf8 = await send(Buffer.from(`{"debt_id":"${debtId}","type":"email","notes":"Café"}`), {
+      "content-type": "application/json; charset=UTF-8",
+    });
+    expect(utf8.status).toBe(201);
+    expect((await state()).followups).toBe(before.followups + 2);
+  });
+
+  it("writes timestamps of early years with four digits, and refuses year 0", async () => {
+    const debtId = ids.encode("debt", acmeDebt);
+    const early = await post({ debt_id: debtId, type: "call", call_date: "0999-01-01T00:00:00-03:00", scheduled_at: "0099-06-01T00:00:00Z" });
+    expect(early.status).toBe(201);
+    expect((await expectContract(early, "post", FOLLOWUPS)).data).toMatchObject({
+      call_date: "0999-01-01T03:00:00+00:00",
+      scheduled_at: "0099-06-01T00:00:00+00:00",
+    });
+    const before = await state();
+    const yearZero = await post({ debt_id: debtId, type: "call", call_date: "0000-01-01T00:00:00Z" });
+    expect(yearZero.status).toBe(400);
+    expect(Object.keys((await expectContract(yearZero, "post", FOLLOWUPS)).details)).toEqual(["call_date"]);
+    expect(await state()).toEqual(before);
+  });
+
   it("requires followups:write and a valid token", async () => {
     const before = await state();
     const readOnly = await t.token(acme, "followups:read debts:read");

@@ -43,6 +43,9 @@ describe("requests that are never redirected", () => {
     const revoked = await registerClient(t, acme, { redirectUris: [redirectUri], name: "Revoked" });
     await t.db.updateTable("oauth_clients").set({ revoked_at: t.clock.now() }).where("id", "=", revoked.id).execute();
     await expectErrorPage(await get({ ...base, client_id: revoked.client_id }), "invalid_client");
+    // A client_id PostgreSQL cannot hold as text names no client (not a 500).
+    await expectErrorPage(await get({ ...base, client_id: "\u0000" }), "invalid_client");
+    await expectErrorPage(await get({ ...base, client_id: "dcc_\ud800" }), "invalid_client");
   });
 
   it("shows redirect_uri_mismatch for any URI not registered byte for byte", async () => {

@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
@@ -6,6 +7,16 @@ import { startApi } from "../src/server.ts";
 import { startTestApi } from "./support/harness.ts";
 
 const t = await startTestApi();
+
+/** The first log line `matches` accepts, waiting up to 5 s for it to be written. */
+const waitForLogLine = async (matches: (entry: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> => {
+  for (let waited = 0; waited < 5_000; waited += 25) {
+    const found = t.logLines.map((text) => JSON.parse(text) as Record<string, unknown>).find(matches);
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error("no such log line");
+};
 
 describe("operational endpoints", () => {
   it("/healthz answers while the process lives", async () => {
@@ -100,6 +111,28 @@ describe("who may read /metrics", () => {
 });
 
 describe("request logs", () => {
+  it("log a client that goes away in the middle of its body as a 400, not as a failure of ours", async () => {
+    const tenant = await t.tenant("Vanishing Corp");
+    const token = await t.token(tenant);
+    const { port } = new URL(t.api.url);
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1", () => {
+        socket.write(
+          `POST /external-api/v1/debts HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: 100\r\nX-Request-Id: vanishing-client-01\r\n\r\n{"amount":`,
+        );
+        setTimeout(() => {
+          socket.destroy();
+          resolve();
+        }, 200);
+      });
+      socket.on("error", reject);
+    });
+    const line = await waitForLogLine((entry) => entry["requestId"] === "vanishing-client-01");
+    expect(line).toMatchObject({ level: 30, msg: "request", status: 400 });
+    expect(t.logLines.some((text) => text.includes("vanishing-client-01") && text.includes('"level":50'))).toBe(false);
+  });
+
   it("carry the request id, company, route, status and duration, and never a token or a secret", async () => {
     const tenant = await t.tenant("Logged Corp");
     const token = await t.token(tenant);

@@ -97,6 +97,14 @@ describe("GET /external-api/v1/company/profile", () => {
     }
   });
 
+  it("accepts the Bearer scheme in any letter case (RFC 9110 11.1)", async () => {
+    const token = await t.token(acme);
+    for (const scheme of ["bearer", "BEARER", "BeArEr"]) {
+      const response = await t.request("/external-api/v1/company/profile", { headers: { authorization: `${scheme} ${token}` } });
+      expect(response.status, scheme).toBe(200);
+    }
+  });
+
   it("answers 401 once the token has expired (after 3600 s)", async () => {
     const token = await t.token(acme);
     t.clock.advance(3599_000);
@@ -157,7 +165,33 @@ describe("one error path", () => {
       body: `grant_type=client_credentials&pad=${"x".repeat(20_000)}`,
     });
     expect(response.status).toBe(413);
-    expect(await response.json()).toMatchObject({ error: true, code: 413, error_code: "payload_too_large" });
+    // The token endpoint answers every error as OAuth 2.0 does (RFC 6749 5.2).
+    expect(await expectContract(response, "post", "/oauth/token")).toEqual({
+      error: "invalid_request",
+      error_description: "The request body is larger than 16384 bytes",
+    });
+  });
+
+  it("answers a wrong method on the token endpoint in the OAuth shape, with Allow", async () => {
+    const response = await t.request("/oauth/token", { method: "GET" });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("POST");
+    expect(await response.json()).toEqual({ error: "invalid_request", error_description: "Method not allowed: use POST" });
+  });
+
+  it("refuses NUL characters in token parameters and in Basic credentials as OAuth errors, never as a database error", async () => {
+    const form = await t.tokenResponse({ grant_type: "client_credentials", client_id: "a\u0000b", client_secret: "x" });
+    expect(form.status).toBe(400);
+    expect(await expectContract(form, "post", "/oauth/token")).toEqual({
+      error: "invalid_request",
+      error_description: 'Parameter "client_id" must not contain NUL characters or unpaired surrogates',
+    });
+    const basic = await t.tokenResponse(
+      { grant_type: "client_credentials" },
+      { authorization: `Basic ${Buffer.from("a%00b:secret").toString("base64")}` },
+    );
+    expect(basic.status).toBe(401);
+    expect(((await basic.json()) as { error: string }).error).toBe("invalid_client");
   });
 
   it("answers a token request that is not form-encoded with invalid_request", async () => {

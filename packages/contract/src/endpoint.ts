@@ -49,6 +49,13 @@ export interface Endpoint<
     readonly schema: Schema.Schema<Body, any>;
     /** Bytes accepted before 413. */
     readonly maxBytes: number;
+    /**
+     * Set when the operation reports text PostgreSQL cannot store (a lone
+     * UTF-16 surrogate) as errors of the rows it names, with every other row
+     * error (snapshot rows: 422 `invalid_snapshot_row`, docs/decisions/0300),
+     * instead of the 400 every other JSON body gets for it.
+     */
+    readonly unstorableTextPerRow?: true;
   };
   readonly success: {
     readonly status: number;

@@ -14,7 +14,8 @@ export interface Principal {
   readonly scopes: ReadonlySet<Scope>;
 }
 
-const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/;
+// The scheme name is case-insensitive (RFC 9110 11.1): `bearer` and `BEARER` are `Bearer`.
+const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i;
 
 /** The token of an `Authorization: Bearer` header, or undefined when absent or malformed. */
 export const bearerToken = (header: string | undefined): string | undefined => BEARER.exec(header ?? "")?.[1];

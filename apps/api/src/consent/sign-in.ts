@@ -6,6 +6,7 @@
  * each attempt is counted before its check, so parallel guesses stop there too.
  */
 import { randomBytes } from "node:crypto";
+import { JsonText } from "@dc/domain";
 import {
   exhaustedSubject,
   failureRules,
@@ -53,7 +54,7 @@ export const signIn = async (
   }
 
   const user =
-    email.length > 320 || password.length > 1024
+    email.length > 320 || password.length > 1024 || !JsonText.isStorable(email)
       ? undefined
       : await services.db
           .selectFrom("users")

@@ -61,6 +61,8 @@ export class OAuthFailure extends Data.TaggedError("OAuthFailure")<{
   /** Set when the client authenticated with HTTP Basic (RFC 6749 5.2: answer with WWW-Authenticate). */
   readonly basicChallenge?: boolean;
   readonly retryAfterSeconds?: number;
+  /** The methods the path accepts, for a 405. */
+  readonly allow?: ReadonlyArray<string>;
 }> {}
 
 export type ApiError =
@@ -152,7 +154,7 @@ const renderers: Renderers = {
     body: envelope(503, messages.serviceUnavailable),
     headers: { "Retry-After": "5" },
   }),
-  OAuthFailure: ({ error, description, status, basicChallenge, retryAfterSeconds }) => ({
+  OAuthFailure: ({ error, description, status, basicChallenge, retryAfterSeconds, allow }) => ({
     status,
     body: { error, error_description: description },
     headers: {
@@ -160,6 +162,7 @@ const renderers: Renderers = {
       Pragma: "no-cache",
       ...(basicChallenge === true ? { "WWW-Authenticate": 'Basic realm="oauth", charset="UTF-8"' } : {}),
       ...(retryAfterSeconds === undefined ? {} : { "Retry-After": String(retryAfterSeconds) }),
+      ...(allow === undefined ? {} : { Allow: allow.join(", ") }),
     },
   }),
 };

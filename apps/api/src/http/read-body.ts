@@ -3,6 +3,7 @@
  * kept (snapshot idempotency hashes the exact bytes received), then parsed
  * according to the operation's declared content type.
  */
+import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import { JsonText } from "@dc/domain";
 import getRawBody from "raw-body";
@@ -19,13 +20,30 @@ export const readRawBody = async (request: IncomingMessage, limitBytes: number):
   try {
     return await getRawBody(request, { limit: limitBytes });
   } catch (error) {
-    if ((error as { type?: string }).type === "entity.too.large") throw new PayloadTooLarge({ limitBytes });
+    const type = (error as { type?: string }).type;
+    if (type === "entity.too.large") throw new PayloadTooLarge({ limitBytes });
+    // The client's doing, not a fault of ours: it went away mid-body, sent fewer bytes than
+    // announced, or broke the framing (Node has then already answered 400 and closed).
+    if (type === "request.aborted" || type === "request.size.invalid" || type === "stream.not.readable") {
+      throw new ValidationFailed({ details: { body: "the request body ended before it was complete" } });
+    }
     throw error;
   }
 };
 
-/** Parses JSON bytes; malformed JSON, or JSON beyond the domain's JsonText limits, is a 400 naming where. */
-export const parseJson = (raw: Buffer): unknown => {
+/** A JSON escape of a UTF-16 surrogate (`\\uD800` to `\\uDFFF`) may appear in `raw`: the only way a lone one can. */
+const mayHoldSurrogateEscape = (raw: Buffer): boolean => raw.indexOf("\\ud") >= 0 || raw.indexOf("\\uD") >= 0;
+
+/**
+ * Parses JSON bytes. A 400 naming where: bytes that are not UTF-8 (they would
+ * be stored as U+FFFD, silently), malformed JSON, JSON beyond the domain's
+ * JsonText limits, and a string or key with an unpaired UTF-16 surrogate
+ * (valid JSON, but not text: it would be stored as U+FFFD, so two different
+ * identities could become one), unless the operation reports those per row
+ * (`unstorableTextPerRow`).
+ */
+export const parseJson = (raw: Buffer, options: { readonly unstorableTextPerRow?: boolean } = {}): unknown => {
+  if (!isUtf8(raw)) throw new ValidationFailed({ details: { body: "Malformed JSON: the body is not valid UTF-8" } });
   let value: unknown;
   try {
     value = JSON.parse(raw.toString("utf8"));
@@ -36,15 +54,45 @@ export const parseJson = (raw: Buffer): unknown => {
   }
   const violation = JsonText.findLimitViolation(value);
   if (violation !== undefined) throw new ValidationFailed({ details: { [JsonText.violationField(violation)]: violation.message } });
+  if (options.unstorableTextPerRow !== true && mayHoldSurrogateEscape(raw)) {
+    const path = JsonText.firstUnstorable(value);
+    if (path !== undefined) {
+      throw new ValidationFailed({ details: { [path === "" ? "body" : path]: "must not contain an unpaired UTF-16 surrogate" } });
+    }
+  }
   return value;
 };
 
-/** Requires `Content-Type: application/json` (any charset parameter). */
+/** The `charset` parameter of a Content-Type header, lower-cased and unquoted, or undefined. */
+const charsetOf = (header: string | undefined): string | undefined => {
+  const parameter = header
+    ?.split(";")
+    .slice(1)
+    .map((part) => part.trim())
+    .find((part) => part.toLowerCase().startsWith("charset="));
+  return parameter?.slice("charset=".length).replace(/^"|"$/g, "").toLowerCase();
+};
+
+/**
+ * Requires `Content-Type: application/json` (or `application/*+json`), in
+ * UTF-8 (RFC 8259 8.1): a `charset` other than `utf-8` is a 415 rather than
+ * text read with the wrong encoding.
+ */
 export const requireJson = (contentType: string | undefined): void => {
   const type = mediaType(contentType);
-  if (type !== "application/json" && !(type?.startsWith("application/") && type.endsWith("+json"))) {
+  const charset = charsetOf(contentType);
+  if (
+    (type !== "application/json" && !(type?.startsWith("application/") && type.endsWith("+json"))) ||
+    (charset !== undefined && charset !== "utf-8" && charset !== "utf8")
+  ) {
     throw new UnsupportedMediaType({ expected: "application/json" });
   }
+};
+
+/** True when the request announces a content coding (gzip...) the api does not decode: only `identity` is read. */
+export const hasContentCoding = (request: IncomingMessage): boolean => {
+  const coding = request.headers["content-encoding"]?.trim().toLowerCase();
+  return coding !== undefined && coding !== "" && coding !== "identity";
 };
 
 /**

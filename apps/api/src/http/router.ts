@@ -4,18 +4,19 @@
  * run the handler, encode the reply with the declared success schema.
  */
 import { type Endpoint, endpoints, rateLimits, rateLimitSubject, type Scope } from "@dc/contract";
+import { JsonText } from "@dc/domain";
 import Router from "@koa/router";
 import { Schema } from "effect";
 import type { Context } from "koa";
 import type { AppServices } from "../services.ts";
 import { type Admit, type AdmissionRule, createAdmission } from "./admission.ts";
-import { OAuthFailure } from "./api-error.ts";
+import { OAuthFailure, PayloadTooLarge, UnsupportedMediaType } from "./api-error.ts";
 import { decodeOrFail } from "./decode.ts";
 import { compileReplySerializer, type Serialize } from "./encode-reply.ts";
 import type { Handlers, Reply } from "./handler.ts";
 import type { InFlight } from "./in-flight.ts";
 import { rateLimitHeaders, refundRateLimit } from "./rate-limit.ts";
-import { mediaType, parseForm, parseJson, readRawBody, requireJson } from "./read-body.ts";
+import { hasContentCoding, mediaType, parseForm, parseJson, readRawBody, requireJson } from "./read-body.ts";
 
 /** `/creditors/{id}` -> `/creditors/:id`. */
 const koaPath = (path: string): string => path.replace(/\{([A-Za-z0-9_]+)\}/g, ":$1");
@@ -30,18 +31,30 @@ const readBody = async (ctx: Context, endpoint: AnyEndpoint): Promise<{ raw: Buf
   if (body === undefined) return { raw: EMPTY, value: undefined };
   if (body.contentType === "application/json") {
     requireJson(ctx.get("content-type"));
+    // A compressed body would be read as garbage: refuse the coding (RFC 9110 15.5.16).
+    if (hasContentCoding(ctx.req)) throw new UnsupportedMediaType({ expected: "application/json" });
     const raw = await readRawBody(ctx.req, body.maxBytes);
-    return { raw, value: parseJson(raw) };
+    return { raw, value: parseJson(raw, { unstorableTextPerRow: body.unstorableTextPerRow === true }) };
   }
-  // Form bodies serve only the OAuth token endpoint, so their problems are OAuth
-  // errors (RFC 6749 5.2), and unknown parameters are ignored (RFC 6749 3.2).
-  const raw = await readRawBody(ctx.req, body.maxBytes);
-  const invalidRequest = (description: string) => new OAuthFailure({ error: "invalid_request", description, status: 400 });
+  // Form bodies serve only the OAuth endpoints (token, revocation), so their problems
+  // are OAuth errors (RFC 6749 5.2), and unknown parameters are ignored (RFC 6749 3.2).
+  const invalidRequest = (description: string, status = 400) =>
+    new OAuthFailure({ error: "invalid_request", description, status });
+  let raw: Buffer;
+  try {
+    raw = await readRawBody(ctx.req, body.maxBytes);
+  } catch (error) {
+    if (error instanceof PayloadTooLarge) throw invalidRequest(`The request body is larger than ${body.maxBytes} bytes`, 413);
+    throw error;
+  }
   if (mediaType(ctx.get("content-type")) !== "application/x-www-form-urlencoded") {
     throw invalidRequest("The request body must be application/x-www-form-urlencoded");
   }
+  if (hasContentCoding(ctx.req)) throw invalidRequest("Content-Encoding is not supported");
   const { fields, repeated } = parseForm(raw);
   if (repeated.length > 0) throw invalidRequest(`Repeated parameter: ${repeated.join(", ")}`);
+  const unstorable = Object.entries(fields).find(([name, value]) => !JsonText.isStorable(name) || !JsonText.isStorable(value));
+  if (unstorable !== undefined) throw invalidRequest(`Parameter ${JSON.stringify(unstorable[0])} must not contain NUL characters or unpaired surrogates`);
   return { raw, value: Schema.decodeUnknownSync(body.schema, { onExcessProperty: "ignore" })(fields) };
 };
 

@@ -7,6 +7,7 @@
  */
 import { type AuthorizationRequest, parseScopeList, type Scope } from "@dc/contract";
 import type { OauthClient } from "@dc/db";
+import { JsonText } from "@dc/domain";
 import type { AppServices } from "../services.ts";
 import { isCodeChallenge } from "./pkce.ts";
 
@@ -77,8 +78,9 @@ export const checkAuthorizationRequest = async (
   if (clientId === undefined || clientId === "") {
     return { kind: "error-page", error: "invalid_request", description: "The request has no client_id." };
   }
+  // An id PostgreSQL cannot hold as text (NUL, a lone surrogate) names no client.
   const client =
-    clientId.length > 200
+    clientId.length > 200 || !JsonText.isStorable(clientId)
       ? undefined
       : await services.db
           .selectFrom("oauth_clients")

@@ -5,6 +5,7 @@
  * (docs/decisions/0203).
  */
 import type { OauthClient } from "@dc/db";
+import { JsonText } from "@dc/domain";
 import { OAuthFailure } from "../http/api-error.ts";
 import type { AppServices } from "../services.ts";
 import {
@@ -68,11 +69,10 @@ export const authenticateClient = async (
   services: AppServices,
   credentials: PresentedCredentials,
 ): Promise<OauthClient> => {
-  const client = await services.db
-    .selectFrom("oauth_clients")
-    .selectAll()
-    .where("client_id", "=", credentials.clientId)
-    .executeTakeFirst();
+  // An id PostgreSQL cannot hold as text (NUL, a lone surrogate) names no client.
+  const client = JsonText.isStorable(credentials.clientId)
+    ? await services.db.selectFrom("oauth_clients").selectAll().where("client_id", "=", credentials.clientId).executeTakeFirst()
+    : undefined;
   // The secret check runs even for an unknown client so both paths cost the same.
   const matches = secretMatches(credentials.clientSecret, client?.secret_hash ?? "00".repeat(32));
   if (client === undefined || !matches || client.revoked_at !== null) {

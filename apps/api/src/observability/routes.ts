@@ -12,6 +12,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type Router from "@koa/router";
 import { isSchemaCurrent } from "@dc/db";
 import { sql } from "kysely";
+import { bearerToken } from "../auth/bearer.ts";
 import { RouteNotFound } from "../http/api-error.ts";
 import type { AppServices } from "../services.ts";
 import type { ApiMetrics } from "./metrics.ts";
@@ -34,10 +35,10 @@ export const mountOperationalRoutes = (router: Router, services: AppServices, me
     ctx.body = { status: ready ? "ready" : "not_ready", checks };
   });
   const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
-  const expected = services.config.metricsToken === undefined ? undefined : digest(`Bearer ${services.config.metricsToken}`);
+  const expected = services.config.metricsToken === undefined ? undefined : digest(services.config.metricsToken);
   router.get("/metrics", async (ctx) => {
     if (expected === undefined && services.config.environment === "production") throw new RouteNotFound();
-    if (expected !== undefined && !timingSafeEqual(digest(ctx.get("authorization")), expected)) {
+    if (expected !== undefined && !timingSafeEqual(digest(bearerToken(ctx.get("authorization")) ?? ""), expected)) {
       ctx.status = 401;
       ctx.set("WWW-Authenticate", 'Bearer realm="metrics"');
       ctx.set("Cache-Control", "no-store");

@@ -3033,6 +3033,15 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
+            /** @description invalid_request: The form body is larger than the endpoint's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
             /** @description slow_down: Too many failed client authentications: more than 10 per client id or 30 per source address in a 15-minute window; see `Retry-After` */
             429: {
                 headers: {
@@ -3096,6 +3105,15 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
+            /** @description invalid_request: The form body is larger than the endpoint's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
             /** @description slow_down: Too many failed client authentications: more than 10 per client id or 30 per source address in a 15-minute window; see `Retry-After` */
             429: {
                 headers: {
@@ -3152,6 +3170,15 @@ export interface operations {
             };
             /** @description invalid_client: Client authentication failed (unknown client, wrong secret, revoked client); `WWW-Authenticate: Basic` when Basic was used */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description invalid_request: The form body is larger than the endpoint's limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

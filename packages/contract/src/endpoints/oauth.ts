@@ -62,6 +62,7 @@ const clientErrors: ReadonlyArray<ErrorCase> = [
     "invalid_client",
     "Client authentication failed (unknown client, wrong secret, revoked client); `WWW-Authenticate: Basic` when Basic was used",
   ),
+  oauth(413, "invalid_request", "The form body is larger than the endpoint's limit"),
   oauth(
     429,
     "slow_down",

@@ -22,6 +22,7 @@ const rowsBody = {
   contentType: "application/json" as const,
   schema: SnapshotRowsBody,
   maxBytes: Snapshot.MAX_BODY_BYTES,
+  unstorableTextPerRow: true as const,
 };
 const rowsBodyErrors = [
   cases.invalidBody,
