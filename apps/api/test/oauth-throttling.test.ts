@@ -102,6 +102,14 @@ describe("failed sign-in on the authorization page", () => {
     const client = await registerClient(t, acme, { redirectUris: [redirectUri], name: "Ledger Sync" });
     return { response_type: "code", client_id: client.client_id, redirect_uri: redirectUri, state: "s" };
   };
+  /** The sign-in failure counters of the current window. */
+  const signInCounts = () =>
+    t.db
+      .selectFrom("rate_limit_counters")
+      .select(["key", "count"])
+      .where("key", "like", "oauth-sign-in-failures:%")
+      .where("window_start", "=", windowStart())
+      .execute();
   const attempt = async (request: Record<string, string>, email: string, password: string) => {
     const agent = formAgent(t);
     const csrf = csrfTokenOf(await (await agent.get(authorizePath(request))).text());
@@ -151,12 +159,7 @@ describe("failed sign-in on the authorization page", () => {
     expect(statuses.filter((status) => status === 400)).toHaveLength(10);
     expect(statuses.filter((status) => status === 429)).toHaveLength(20);
     // The refused guesses were never checked, so they are not counted as failures.
-    const counts = await t.db
-      .selectFrom("rate_limit_counters")
-      .select(["key", "count"])
-      .where("key", "like", "oauth-sign-in-failures:%")
-      .where("window_start", "=", windowStart())
-      .execute();
+    const counts = await signInCounts();
     expect(counts.find((row) => row.key.startsWith("oauth-sign-in-failures:account:"))?.count).toBe(10);
     expect(counts.find((row) => row.key.startsWith("oauth-sign-in-failures:address:"))?.count).toBe(10);
     expect((await attempt(request, acme.user_email, acme.user_password)).status).toBe(429);
@@ -167,12 +170,7 @@ describe("failed sign-in on the authorization page", () => {
     const request = await parameters();
     expect((await attempt(request, acme.user_email, "wrong password")).status).toBe(400);
     expect((await attempt(request, acme.user_email, acme.user_password)).status).toBe(303);
-    const counts = await t.db
-      .selectFrom("rate_limit_counters")
-      .select(["key", "count"])
-      .where("key", "like", "oauth-sign-in-failures:%")
-      .where("window_start", "=", windowStart())
-      .execute();
+    const counts = await signInCounts();
     expect(counts.map((row) => row.count)).toEqual([1, 1]);
   });
 
