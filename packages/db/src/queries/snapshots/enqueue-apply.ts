@@ -32,6 +32,14 @@ export const lockSnapshotAcceptance = async (db: Kysely<Database>, campaignId: n
   );
 };
 
+/**
+ * `run_at` is the clock at this statement, after `lockSnapshotAcceptance`,
+ * not `now()`: graphile-worker takes a queue's jobs by `run_at`, and
+ * `now()` is when the transaction began, which can come before an earlier
+ * acceptance's commit. A race audit (session 6) saw later snapshots picked
+ * first, wait for the earlier ones through retry delays and finish up to
+ * 38 s late. After the lock, the clock follows acceptance order.
+ */
 export const enqueueApplySnapshot = async (
   db: Kysely<Database>,
   snapshot: { readonly id: number; readonly campaignId: number },
@@ -42,6 +50,7 @@ export const enqueueApplySnapshot = async (
       json_build_object('snapshot_id', ${snapshot.id}::bigint),
       queue_name := 'snapshots:campaign:' || ${snapshot.campaignId}::bigint,
       job_key := 'apply_snapshot:' || ${snapshot.id}::bigint,
-      max_attempts := 10
+      max_attempts := 10,
+      run_at := clock_timestamp()
     )`.execute(db);
 };

@@ -1,0 +1,47 @@
+/**
+ * A campaign's snapshot jobs are taken by graphile-worker in `run_at` order,
+ * so `run_at` must follow acceptance order even when the later acceptance's
+ * transaction began first (docs/decisions/0353, addendum).
+ */
+import { sql } from "kysely";
+import { describe, expect, it } from "vitest";
+import { enqueueApplySnapshot, lockSnapshotAcceptance } from "../src/queries/snapshots/enqueue-apply.ts";
+import { useTestDatabase } from "../src/testing/index.ts";
+
+const { db } = await useTestDatabase();
+
+const runAtOf = async (snapshotId: number): Promise<Date> => {
+  const { rows } = await sql<{ run_at: Date }>`
+    select run_at from graphile_worker._private_jobs where key = ${`apply_snapshot:${snapshotId}`}`.execute(db);
+  if (rows[0] === undefined) throw new Error(`no job for snapshot ${snapshotId}`);
+  return rows[0].run_at;
+};
+
+describe("enqueueApplySnapshot", () => {
+  it("gives a later acceptance a later run_at, even when its transaction began first", async () => {
+    const campaignId = 424_242;
+    let releaseLater: () => void = () => {};
+    const laterMayAccept = new Promise<void>((resolve) => (releaseLater = resolve));
+    let laterBegan: () => void = () => {};
+    const laterHasBegun = new Promise<void>((resolve) => (laterBegan = resolve));
+
+    // The later acceptance: its transaction begins, then waits while another one is accepted and committed.
+    const later = db.transaction().execute(async (trx) => {
+      await sql`select 1`.execute(trx);
+      laterBegan();
+      await laterMayAccept;
+      await lockSnapshotAcceptance(trx, campaignId);
+      await enqueueApplySnapshot(trx, { id: 900_002, campaignId });
+    });
+    await laterHasBegun;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await db.transaction().execute(async (trx) => {
+      await lockSnapshotAcceptance(trx, campaignId);
+      await enqueueApplySnapshot(trx, { id: 900_001, campaignId });
+    });
+    releaseLater();
+    await later;
+
+    expect((await runAtOf(900_002)).getTime()).toBeGreaterThan((await runAtOf(900_001)).getTime());
+  });
+});
