@@ -327,6 +327,30 @@ describe("POST /debts/batch", () => {
     expect(Number(linked.n)).toBe(10);
   });
 
+  it("lets concurrent batches naming the same new internal_ids and debtors in different orders all answer, each id created once", async () => {
+    for (let round = 0; round < 5; round++) {
+      const entries = Array.from({ length: 50 }, (_, i) => ({
+        temp_id: `r${round}-${i}`,
+        internal_id: `RACE-${round}-${i}`,
+        debtor_reference: `RACE-DEBTOR-${round}-${i}`,
+        lastname: `Racer ${i}`,
+        amount: 10 + i,
+        currency: "EUR",
+      }));
+      const responses = await Promise.all(
+        [entries, [...entries].reverse(), entries, [...entries].reverse()].map((debts) => api.post(BATCH, token, { debts })),
+      );
+      expect(responses.map((response) => response.status)).toEqual([201, 201, 201, 201]);
+      const summaries = await Promise.all(responses.map(async (response) => ((await response.json()) as { data: { summary: Json } }).data.summary));
+      expect(summaries.reduce((sum, summary) => sum + Number(summary["created"]), 0)).toBe(50);
+      expect(summaries.reduce((sum, summary) => sum + Number(summary["skipped"]), 0)).toBe(150);
+      const { rows: counted } = await sql<{ debts: number; debtors: number }>`
+        select (select count(*) from debts where internal_id like ${`RACE-${round}-%`})::int as debts,
+               (select count(*) from debtors where debtor_reference like ${`RACE-DEBTOR-${round}-%`})::int as debtors`.execute(t.db);
+      expect(counted[0]).toEqual({ debts: 50, debtors: 50 });
+    }
+  });
+
   it("answers 400 naming `debts` for more than 1,000 entries or none, and writes nothing", async () => {
     const before = await rowCounts(t.db);
     const entry = { lastname: "X", amount: 1, currency: "EUR" };

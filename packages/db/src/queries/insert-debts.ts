@@ -118,13 +118,25 @@ export const allocateDebtIds = async (db: Kysely<Database>, count: number): Prom
   return rows.map((row) => Number(row.id));
 };
 
+/** Code-unit order of two optional strings, absent last: the same total order in every process. */
+export const compareKeys = (a: string | null, b: string | null): number =>
+  a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1;
+
 /**
  * Inserts `rows` in one statement and returns the ids actually inserted: a
  * row whose (company, creditor, internal_id) an api debt already holds is
  * left out (a concurrent request won the race).
+ *
+ * Rows go in sorted by (creditor, internal_id): a row waits on a concurrent
+ * transaction's uncommitted row with the same key, so two batches naming the
+ * same ids in different orders used to wait on each other, a deadlock that
+ * failed one of them with a 500. In one order, one simply waits.
  */
-export const insertDebts = async (db: Kysely<Database>, rows: ReadonlyArray<DebtInsertRow>): Promise<Set<number>> => {
-  if (rows.length === 0) return new Set();
+export const insertDebts = async (db: Kysely<Database>, unsorted: ReadonlyArray<DebtInsertRow>): Promise<Set<number>> => {
+  if (unsorted.length === 0) return new Set();
+  const rows = [...unsorted].sort(
+    (a, b) => a.company_id - b.company_id || a.creditor_id - b.creditor_id || compareKeys(a.internal_id, b.internal_id),
+  );
   const names = sql.join(columns.map(([name]) => sql.ref(name)));
   const arrays = sql.join(
     columns.map(([name, type]) => sql`${rows.map((row) => toParameter(row[name]))}::${sql.raw(type)}[]`),

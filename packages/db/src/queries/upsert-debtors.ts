@@ -6,6 +6,7 @@
  */
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../schema.ts";
+import { compareKeys } from "./insert-debts.ts";
 
 export interface DebtorSeed {
   readonly debtor_reference: string;
@@ -55,7 +56,9 @@ export const upsertDebtorsByReference = async (
   const firstByReference = new Map<string, DebtorSeed>();
   for (const seed of seeds)
     if (!firstByReference.has(seed.debtor_reference)) firstByReference.set(seed.debtor_reference, seed);
-  const distinct = [...firstByReference.values()];
+  // In one order in every transaction: concurrent batches naming the same new debtors in
+  // different orders would otherwise each wait for the other's row, a deadlock.
+  const distinct = [...firstByReference.values()].sort((a, b) => compareKeys(a.debtor_reference, b.debtor_reference));
   if (distinct.length === 0) return new Map();
   const names = sql.join(personColumns.map(([name]) => sql.ref(name)));
   const arrays = sql.join(
