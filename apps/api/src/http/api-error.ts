@@ -184,12 +184,14 @@ export const internalErrorResponse: RenderedError = { status: 500, body: envelop
  */
 const INPUT_SQLSTATE = /^22/;
 
-const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "08000", "08001", "08003", "08006"]);
+// A deadlock or serialization failure that reached here (one not retried where it happened) is transient too.
+const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "08000", "08001", "08003", "08006", "40001", "40P01"]);
 const UNAVAILABLE_NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE"]);
 
 /**
  * Translates infrastructure failures that are not bugs: a database that is
- * down or restarting is 503 (retry later), not 500. Database constraint
+ * down or restarting, or a transaction chosen as a deadlock's victim, is 503
+ * (retry later), not 500: nothing of the request was kept. Database constraint
  * violations are expected to be caught where they can happen; one that
  * reaches here is a bug and stays a 500.
  */

@@ -27,8 +27,29 @@ const sqlState = (error: unknown): string | undefined => {
 export const isPermanent = (error: unknown): boolean =>
   error instanceof SnapshotUnprocessable || (sqlState(error)?.startsWith("22") ?? false);
 
-/** Serialization failures, deadlocks and debts changed under the plan: worth an immediate retry of the transaction. */
+/**
+ * The unique keys of a campaign's debt identities. A new debt of the plan
+ * that collides with one means an identity was given to another debt of the
+ * campaign (an api update of its `internal_id`) after the plan read them.
+ */
+const CAMPAIGN_IDENTITY_KEYS: ReadonlySet<string> = new Set([
+  "debts_campaign_internal_id_key",
+  "debts_campaign_invoice_reference_key",
+]);
+
+const violatedConstraint = (error: unknown): string | undefined => {
+  const constraint = typeof error === "object" && error !== null ? (error as { constraint?: unknown }).constraint : undefined;
+  return typeof constraint === "string" ? constraint : undefined;
+};
+
+/**
+ * Serialization failures, deadlocks and debts changed under the plan (a
+ * plan ended or a balance changed, or an identity taken since the read):
+ * worth an immediate retry of the transaction, which plans again from what
+ * it reads then.
+ */
 export const isTransactionConflict = (error: unknown): boolean => {
   const code = sqlState(error);
+  if (code === "23505") return CAMPAIGN_IDENTITY_KEYS.has(violatedConstraint(error) ?? "");
   return code === "40001" || code === "40P01" || error instanceof ConcurrentDebtChange;
 };

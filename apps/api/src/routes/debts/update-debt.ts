@@ -9,6 +9,7 @@
 import { debtMessages, type Endpoints, messages } from "@dc/contract";
 import { type Debt, type DebtorSeed, type DebtUpdate, findDebtView, upsertDebtorsByReference } from "@dc/db";
 import { Conflict, NotFound, ValidationFailed } from "../../http/api-error.ts";
+import { retriedTransaction } from "../../http/retried-transaction.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { recordDebtEvents } from "./debt-events.ts";
 import { presentDebt } from "./debt-json.ts";
@@ -82,7 +83,8 @@ export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({ params, b
     throw new ValidationFailed({ details: { body: "must set at least one field" } });
   if (body.email !== undefined) changes.email_validation = null;
 
-  await services.db.transaction().execute(async (trx) => {
+  // Retried as a whole if it deadlocks, e.g. with a snapshot applying to the debt's campaign.
+  await retriedTransaction(services.db, async (trx) => {
     const current = await trx
       .selectFrom("debts")
       .selectAll()

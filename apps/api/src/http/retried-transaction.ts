@@ -1,0 +1,30 @@
+/**
+ * A transaction run again when PostgreSQL chose it as the victim of a
+ * deadlock or a serialization failure: nothing of it was kept, and the same
+ * work usually succeeds at once. A race audit (session 6) saw `PATCH
+ * /debts/{id}` renaming a campaign debt deadlock with the worker applying a
+ * snapshot of that campaign, and answer 500.
+ */
+import type { Database } from "@dc/db";
+import type { Kysely, Transaction } from "kysely";
+
+/** SQLSTATEs whose transaction may simply be run again: serialization failure, deadlock. */
+const RETRYABLE = new Set(["40001", "40P01"]);
+
+export const isRetryableConflict = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && RETRYABLE.has(String((error as { code?: unknown }).code));
+
+/** Runs `work` in a transaction, up to `attempts` times while it fails with a retryable conflict. */
+export const retriedTransaction = async <T>(
+  db: Kysely<Database>,
+  work: (trx: Transaction<Database>) => Promise<T>,
+  attempts = 3,
+): Promise<T> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(work);
+    } catch (error) {
+      if (attempt >= attempts || !isRetryableConflict(error)) throw error;
+    }
+  }
+};
