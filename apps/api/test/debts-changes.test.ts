@@ -279,6 +279,39 @@ describe("every debt and creditor operation", () => {
     expect(await rowCounts(t.db)).toEqual(before);
   });
 
+  it("gives a campaign debt a new internal_id only once an apply of its campaign in progress has ended", async () => {
+    const campaign = await t.db
+      .selectFrom("campaigns")
+      .select("id")
+      .where("api_reference", "=", acme.campaign_api_reference)
+      .executeTakeFirstOrThrow();
+    const debt = await rows.debt(acme, { campaign_id: campaign.id, internal_id: "CAMP-ACC-1", lastname: "Applied" });
+    // The worker holds the campaign's row this way for the whole of an apply.
+    let endApply: () => void = () => {};
+    const applyEnded = new Promise<void>((resolve) => (endApply = resolve));
+    let applyHolds: () => void = () => {};
+    const applyHoldsCampaign = new Promise<void>((resolve) => (applyHolds = resolve));
+    const apply = t.db.transaction().execute(async (trx) => {
+      await trx.selectFrom("campaigns").select("id").where("id", "=", campaign.id).forNoKeyUpdate().execute();
+      applyHolds();
+      await applyEnded;
+    });
+    await applyHoldsCampaign;
+    let answered = false;
+    const renamed = api.patch(one(ids.encode("debt", debt)), token, { internal_id: "CAMP-ACC-1B" }).then((response) => {
+      answered = true;
+      return response;
+    });
+    // A contact change does not wait.
+    expect((await api.patch(one(ids.encode("debt", debt)), token, { firstname: "Still" })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answered).toBe(false);
+    endApply();
+    await apply;
+    expect((await renamed).status).toBe(200);
+    expect((await debtRow(ids.encode("debt", debt)))?.internal_id).toBe("CAMP-ACC-1B");
+  });
+
   it("reports a campaign debt's taken invoice_reference on invoice_reference", async () => {
     const campaign = await t.db
       .selectFrom("campaigns")

@@ -7,7 +7,8 @@
  * the update's transaction.
  */
 import { debtMessages, type Endpoints, messages } from "@dc/contract";
-import { type Debt, type DebtorSeed, type DebtUpdate, findDebtView, upsertDebtorsByReference } from "@dc/db";
+import { type Database, type Debt, type DebtorSeed, type DebtUpdate, findDebtView, upsertDebtorsByReference } from "@dc/db";
+import { type Kysely, sql } from "kysely";
 import { Conflict, NotFound, ValidationFailed } from "../../http/api-error.ts";
 import { retriedTransaction } from "../../http/retried-transaction.ts";
 import type { HandlerOf } from "../../http/handler.ts";
@@ -59,6 +60,23 @@ const seedOf = (reference: string, debt: Debt): DebtorSeed => ({
   ...(Object.fromEntries(personFields.map((field) => [field, debt[field]])) as Omit<DebtorSeed, "debtor_reference">),
 });
 
+/**
+ * A new identity for a campaign debt waits for an apply of its campaign in
+ * progress, and an apply starting meanwhile waits for it: the worker holds
+ * the campaign's row (`for no key update`) while it plans from the
+ * identities it read and writes, and this takes it `for share`, before the
+ * debt's row, in the worker's order. Without it, an apply created a debt
+ * under an identity given to another debt since its read (a duplicate key,
+ * then a retry), or deadlocked with the update (docs/decisions/0353).
+ */
+const waitForCampaignApply = async (trx: Kysely<Database>, companyId: number, debtId: number): Promise<void> => {
+  await sql`
+    select 1 from campaigns c
+    where c.company_id = ${companyId}
+      and c.id = (select d.campaign_id from debts d where d.id = ${debtId} and d.company_id = ${companyId})
+    for share of c`.execute(trx);
+};
+
 export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({ params, body, principal, services }) => {
   const { companyId } = principal;
   const debtId = services.ids.decode("debt", params.id);
@@ -83,8 +101,10 @@ export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({ params, b
     throw new ValidationFailed({ details: { body: "must set at least one field" } });
   if (body.email !== undefined) changes.email_validation = null;
 
+  const changesIdentity = body.internal_id !== undefined || body.invoice_reference !== undefined;
   // Retried as a whole if it deadlocks, e.g. with a snapshot applying to the debt's campaign.
   await retriedTransaction(services.db, async (trx) => {
+    if (changesIdentity) await waitForCampaignApply(trx, companyId, debtId);
     const current = await trx
       .selectFrom("debts")
       .selectAll()
