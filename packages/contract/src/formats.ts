@@ -2,23 +2,17 @@
  * Wire formats of contract 2.1: handlers hold Dates, the wire holds strings.
  * Each schema decodes the string form and encodes a Date to exactly that form.
  */
+import { Dates } from "@dc/domain";
 import { type FastCheck, ParseResult, Schema } from "effect";
 
-const pad = (value: number, width = 2) => String(value).padStart(width, "0");
-const datePart = (date: Date) => `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+const datePart = Dates.utcDate;
+const timePart = Dates.utcTime;
 
-/**
- * Years an instant or date of the api may fall in: four digits, as ISO 8601
- * writes them without extension, and from year 1 (PostgreSQL has no year 0).
- */
-export const inWritableYears = (date: Date): boolean => {
-  const year = date.getUTCFullYear();
-  return year >= 1 && year <= 9999;
-};
-const timePart = (date: Date) => `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
+/** Years an instant or date of the api may fall in (the domain's rule). */
+export const inWritableYears = Dates.inWritableYears;
 
 /** `2026-11-21T16:03:18+00:00`: followup, debt and company timestamps. */
-export const formatIsoOffset = (date: Date): string => `${datePart(date)}T${timePart(date)}+00:00`;
+export const formatIsoOffset = Dates.formatIsoOffset;
 /** `2026-11-21 16:03:18` (UTC): creditor createdAt and updatedAt. */
 export const formatCreditorTimestamp = (date: Date): string => `${datePart(date)} ${timePart(date)}`;
 /** `2026-11-21T16:03:18.123Z`: snapshot timestamps. */

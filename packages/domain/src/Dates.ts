@@ -51,3 +51,29 @@ export const PlainDate = Schema.String.pipe(
 export const IsoDateTime = Schema.String.pipe(
   Schema.filter(isIsoDateTime, { message: () => "must be an ISO 8601 date-time with an offset or Z" }),
 ).annotations({ identifier: "IsoDateTime" });
+
+const pad = (value: number, width = 2): string => String(value).padStart(width, "0");
+
+/**
+ * Years an instant or date of the platform may fall in: four digits, as ISO
+ * 8601 writes them without extension, and from year 1 (PostgreSQL has no
+ * year 0).
+ */
+export const inWritableYears = (date: Date): boolean => {
+  const year = date.getUTCFullYear();
+  return year >= 1 && year <= 9999;
+};
+
+/** `YYYY-MM-DD` of an instant in UTC, the year always in four digits (`0999`, never `999`). */
+export const utcDate = (date: Date): string =>
+  `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+
+/** `HH:mm:ss` of an instant in UTC. */
+export const utcTime = (date: Date): string =>
+  `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
+
+/**
+ * `2026-11-21T16:03:18+00:00`: the wire form of followup, debt and company
+ * timestamps (contract 2.1), in responses and webhook payloads alike.
+ */
+export const formatIsoOffset = (date: Date): string => `${utcDate(date)}T${utcTime(date)}+00:00`;

@@ -45,3 +45,18 @@ describe("isIsoDateTime", () => {
     expect(invalid.map(Dates.isIsoDateTime)).toEqual(invalid.map(() => false));
   });
 });
+
+describe("formatIsoOffset", () => {
+  it("writes an instant in UTC with +00:00 and a four-digit year", () => {
+    expect(Dates.formatIsoOffset(new Date("2026-11-21T16:03:18.999+02:00"))).toBe("2026-11-21T14:03:18+00:00");
+    expect(Dates.formatIsoOffset(new Date("0999-06-01T12:00:00Z"))).toBe("0999-06-01T12:00:00+00:00");
+    expect(Dates.formatIsoOffset(new Date("0001-01-01T00:00:00Z"))).toBe("0001-01-01T00:00:00+00:00");
+  });
+
+  it("tells the years the platform stores and writes back: 0001 to 9999", () => {
+    expect(Dates.inWritableYears(new Date("0001-01-01T00:00:00Z"))).toBe(true);
+    expect(Dates.inWritableYears(new Date("9999-12-31T23:59:59Z"))).toBe(true);
+    expect(Dates.inWritableYears(new Date("0000-12-31T23:59:59Z"))).toBe(false);
+    expect(Dates.inWritableYears(new Date("+010000-01-01T00:00:00Z"))).toBe(false);
+  });
+});
