@@ -115,22 +115,30 @@ describe("request logs", () => {
     const tenant = await t.tenant("Vanishing Corp");
     const token = await t.token(tenant);
     const { port } = new URL(t.api.url);
-    await new Promise<void>((resolve, reject) => {
-      const socket = connect(Number(port), "127.0.0.1", () => {
-        socket.write(
-          `POST /external-api/v1/debts HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\n` +
-            `Content-Type: application/json\r\nContent-Length: 100\r\nX-Request-Id: vanishing-client-01\r\n\r\n{"amount":`,
-        );
-        setTimeout(() => {
-          socket.destroy();
-          resolve();
-        }, 200);
+    /** Sends the head and the start of a 100-byte body, then closes the connection. */
+    const vanish = (path: string, headers: string, start: string) =>
+      new Promise<void>((resolve, reject) => {
+        const socket = connect(Number(port), "127.0.0.1", () => {
+          socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost\r\n${headers}Content-Length: 100\r\n\r\n${start}`);
+          setTimeout(() => {
+            socket.destroy();
+            resolve();
+          }, 200);
+        });
+        socket.on("error", reject);
       });
-      socket.on("error", reject);
-    });
-    const line = await waitForLogLine((entry) => entry["requestId"] === "vanishing-client-01");
-    expect(line).toMatchObject({ level: 30, msg: "request", status: 400 });
-    expect(t.logLines.some((text) => text.includes("vanishing-client-01") && text.includes('"level":50'))).toBe(false);
+    await vanish(
+      "/external-api/v1/debts",
+      `Authorization: Bearer ${token}\r\nContent-Type: application/json\r\nX-Request-Id: vanishing-client-01\r\n`,
+      '{"amount":',
+    );
+    // The authorization page's form too.
+    await vanish("/oauth/authorize", "Content-Type: application/x-www-form-urlencoded\r\nX-Request-Id: vanishing-client-02\r\n", "action=");
+    for (const requestId of ["vanishing-client-01", "vanishing-client-02"]) {
+      const line = await waitForLogLine((entry) => entry["requestId"] === requestId);
+      expect(line, requestId).toMatchObject({ level: 30, msg: "request", status: 400 });
+      expect(t.logLines.some((text) => text.includes(requestId) && text.includes('"level":50')), requestId).toBe(false);
+    }
   });
 
   it("carry the request id, company, route, status and duration, and never a token or a secret", async () => {

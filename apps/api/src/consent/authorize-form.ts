@@ -8,7 +8,7 @@
 import { AuthorizationForm } from "@dc/contract";
 import { Either, Schema } from "effect";
 import type { Context } from "koa";
-import { PayloadTooLarge } from "../http/api-error.ts";
+import { PayloadTooLarge, ValidationFailed } from "../http/api-error.ts";
 import { mediaType, parseForm, readRawBody } from "../http/read-body.ts";
 import { issueAuthorizationCode } from "../oauth/authorization-codes.ts";
 import { checkAuthorizationRequest, redirectWith } from "../oauth/authorization-request.ts";
@@ -33,9 +33,16 @@ const readForm = async (ctx: Context) => {
   try {
     return parseForm(await readRawBody(ctx.req, MAX_FORM_BYTES));
   } catch (error) {
-    if (!(error instanceof PayloadTooLarge)) throw error;
-    refuse(ctx, 413, "Form too large", "The form sent is larger than this page accepts.");
-    return undefined;
+    if (error instanceof PayloadTooLarge) {
+      refuse(ctx, 413, "Form too large", "The form sent is larger than this page accepts.");
+      return undefined;
+    }
+    // The body ended early (the browser went away or the framing broke): the browser's doing, a 400.
+    if (error instanceof ValidationFailed) {
+      refuse(ctx, 400, "Incomplete form", "The form arrived incomplete. Go back and send it again.");
+      return undefined;
+    }
+    throw error;
   }
 };
 
