@@ -10,12 +10,13 @@ import { useTestDatabase } from "../src/testing/index.ts";
 
 const { db } = await useTestDatabase();
 
-const runAtOf = async (snapshotId: number): Promise<Date> => {
-  const { rows } = await sql<{ run_at: Date }>`
-    select run_at from graphile_worker._private_jobs where key = ${`apply_snapshot:${snapshotId}`}`.execute(db);
+const jobOf = async (snapshotId: number): Promise<{ run_at: Date; priority: number }> => {
+  const { rows } = await sql<{ run_at: Date; priority: number }>`
+    select run_at, priority from graphile_worker._private_jobs where key = ${`apply_snapshot:${snapshotId}`}`.execute(db);
   if (rows[0] === undefined) throw new Error(`no job for snapshot ${snapshotId}`);
-  return rows[0].run_at;
+  return rows[0];
 };
+const runAtOf = async (snapshotId: number): Promise<Date> => (await jobOf(snapshotId)).run_at;
 
 describe("enqueueApplySnapshot", () => {
   it("gives a later acceptance a later run_at, even when its transaction began first", async () => {
@@ -43,5 +44,10 @@ describe("enqueueApplySnapshot", () => {
     await later;
 
     expect((await runAtOf(900_002)).getTime()).toBeGreaterThan((await runAtOf(900_001)).getTime());
+  });
+
+  it("puts a snapshot's job before webhook deliveries (graphile-worker runs lower priorities first; deliveries keep 0)", async () => {
+    await db.transaction().execute((trx) => enqueueApplySnapshot(trx, { id: 900_003, campaignId: 424_243 }));
+    expect((await jobOf(900_003)).priority).toBe(-10);
   });
 });

@@ -33,6 +33,14 @@ export const lockSnapshotAcceptance = async (db: Kysely<Database>, campaignId: n
 };
 
 /**
+ * graphile-worker runs lower numbers first. A snapshot's job goes before
+ * webhook deliveries (priority 0): a race audit saw some 2,700 queued
+ * deliveries to a slow endpoint hold a campaign's snapshots back for over
+ * a minute, while a delivery has its own schedule of retries.
+ */
+export const SNAPSHOT_JOB_PRIORITY = -10;
+
+/**
  * `run_at` is the clock at this statement, after `lockSnapshotAcceptance`,
  * not `now()`: graphile-worker takes a queue's jobs by `run_at`, and
  * `now()` is when the transaction began, which can come before an earlier
@@ -51,6 +59,7 @@ export const enqueueApplySnapshot = async (
       queue_name := 'snapshots:campaign:' || ${snapshot.campaignId}::bigint,
       job_key := 'apply_snapshot:' || ${snapshot.id}::bigint,
       max_attempts := 10,
-      run_at := clock_timestamp()
+      run_at := clock_timestamp(),
+      priority := ${SNAPSHOT_JOB_PRIORITY}
     )`.execute(db);
 };
