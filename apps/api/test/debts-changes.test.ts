@@ -17,6 +17,9 @@ const readOnly = await t.token(acme, "debts:read");
 const DEBTS = "/external-api/v1/debts";
 const ONE = "/external-api/v1/debts/{id}";
 const one = (id: string) => `${DEBTS}/${id}`;
+/** The campaign the tenant was created with. */
+const acmeCampaign = () =>
+  t.db.selectFrom("campaigns").select("id").where("api_reference", "=", acme.campaign_api_reference).executeTakeFirstOrThrow();
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON bodies field by field
 type Json = Record<string, any>;
@@ -214,11 +217,7 @@ describe("DELETE /debts/{id}", () => {
   });
 
   it("answers 403 for a debt managed by a campaign's snapshots, and keeps it", async () => {
-    const campaign = await t.db
-      .selectFrom("campaigns")
-      .select("id")
-      .where("api_reference", "=", acme.campaign_api_reference)
-      .executeTakeFirstOrThrow();
+    const campaign = await acmeCampaign();
     const managed = await rows.debt(acme, { campaign_id: campaign.id, internal_id: "SNAP-1" });
     await expectError(await api.del(one(ids.encode("debt", managed)), token), "delete", 403, {
       message: "Access denied to this debt",
@@ -280,11 +279,7 @@ describe("every debt and creditor operation", () => {
   });
 
   it("gives a campaign debt a new internal_id only once an apply of its campaign in progress has ended", async () => {
-    const campaign = await t.db
-      .selectFrom("campaigns")
-      .select("id")
-      .where("api_reference", "=", acme.campaign_api_reference)
-      .executeTakeFirstOrThrow();
+    const campaign = await acmeCampaign();
     const debt = await rows.debt(acme, { campaign_id: campaign.id, internal_id: "CAMP-ACC-1", lastname: "Applied" });
     // The worker holds the campaign's row this way for the whole of an apply.
     let endApply: () => void = () => {};
@@ -313,11 +308,7 @@ describe("every debt and creditor operation", () => {
   });
 
   it("reports a campaign debt's taken invoice_reference on invoice_reference", async () => {
-    const campaign = await t.db
-      .selectFrom("campaigns")
-      .select("id")
-      .where("api_reference", "=", acme.campaign_api_reference)
-      .executeTakeFirstOrThrow();
+    const campaign = await acmeCampaign();
     await rows.debt(acme, { campaign_id: campaign.id, invoice_reference: "CAMP-INV-1", lastname: "One" });
     const other = await rows.debt(acme, { campaign_id: campaign.id, invoice_reference: "CAMP-INV-2", lastname: "Two" });
     const response = await api.patch(one(ids.encode("debt", other)), token, { invoice_reference: "CAMP-INV-1" });
