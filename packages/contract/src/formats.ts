@@ -5,16 +5,10 @@
 import { Dates } from "@dc/domain";
 import { type FastCheck, ParseResult, Schema } from "effect";
 
-const datePart = Dates.utcDate;
-const timePart = Dates.utcTime;
-
-/** Years an instant or date of the api may fall in (the domain's rule). */
-export const inWritableYears = Dates.inWritableYears;
-
 /** `2026-11-21T16:03:18+00:00`: followup, debt and company timestamps. */
 export const formatIsoOffset = Dates.formatIsoOffset;
 /** `2026-11-21 16:03:18` (UTC): creditor createdAt and updatedAt. */
-export const formatCreditorTimestamp = (date: Date): string => `${datePart(date)} ${timePart(date)}`;
+export const formatCreditorTimestamp = (date: Date): string => `${Dates.utcDate(date)} ${Dates.utcTime(date)}`;
 /** `2026-11-21T16:03:18.123Z`: snapshot timestamps. */
 export const formatUtc = (date: Date): string => date.toISOString();
 
@@ -25,7 +19,7 @@ const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const isPlainDate = (value: string): boolean => {
   if (!PLAIN_DATE.test(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && inWritableYears(date) && datePart(date) === value;
+  return !Number.isNaN(date.getTime()) && Dates.inWritableYears(date) && Dates.utcDate(date) === value;
 };
 
 /**
@@ -36,7 +30,7 @@ export const isPlainDate = (value: string): boolean => {
 export const isIsoDateTime = (value: string): boolean => {
   if (!ISO_DATE_TIME.test(value)) return false;
   const instant = Date.parse(value);
-  return !Number.isNaN(instant) && inWritableYears(new Date(instant));
+  return !Number.isNaN(instant) && Dates.inWritableYears(new Date(instant));
 };
 
 const dateFromString = (pattern: string, description: string, format: (date: Date) => string, example: string) =>
@@ -82,7 +76,7 @@ export const PlainDate = Schema.String.pipe(
   Schema.filter((value) => isPlainDate(value) || "expected a date YYYY-MM-DD"),
 ).annotations({
   jsonSchema: { type: "string", format: "date", examples: ["2026-11-21"] },
-  arbitrary: () => (fc) => plausibleDates(fc).map(datePart),
+  arbitrary: () => (fc) => plausibleDates(fc).map(Dates.utcDate),
 });
 
 /** An ISO 8601 date-time string accepted in requests (any offset), kept as a string. */

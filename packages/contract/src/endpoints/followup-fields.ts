@@ -5,7 +5,7 @@
  */
 import { Followup as Rules, Contact, Dates } from "@dc/domain";
 import { ParseResult, Schema } from "effect";
-import { inWritableYears, IsoOffsetDateTime } from "../formats.ts";
+import { IsoOffsetDateTime } from "../formats.ts";
 import { EncryptedId } from "../ids.ts";
 
 /** A string PostgreSQL can store (no NUL character), at most `max` characters. */
@@ -24,7 +24,7 @@ export const IsoDateTimeToDate = Schema.transformOrFail(Dates.IsoDateTime, Schem
       return ParseResult.fail(new ParseResult.Type(ast, value, "must be an ISO 8601 date-time with an offset or Z"));
     }
     // Stored, then written back as four-digit years (contract 2.1).
-    return inWritableYears(date)
+    return Dates.inWritableYears(date)
       ? ParseResult.succeed(date)
       : ParseResult.fail(new ParseResult.Type(ast, value, "must be an instant between the years 0001 and 9999"));
   },
