@@ -10,6 +10,7 @@ import { createApp } from "./app.ts";
 import type { Clock } from "./clock.ts";
 import type { ApiConfig } from "./config.ts";
 import { createInFlight } from "./http/in-flight.ts";
+import { answerParserRefusals } from "./http/parser-refusals.ts";
 import { makeIds } from "./ids.ts";
 import type { AppServices } from "./services.ts";
 
@@ -57,6 +58,7 @@ export const startApi = async (options: StartOptions): Promise<RunningApi> => {
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
   server.keepAliveTimeout = 5_000;
+  answerParserRefusals(server, options.logger);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);

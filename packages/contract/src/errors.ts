@@ -18,6 +18,11 @@ export const messages = {
   routeNotFound: "Route not found",
   methodNotAllowed: "Method not allowed",
   serviceUnavailable: "Service temporarily unavailable",
+  // Answered before routing, for requests Node's HTTP parser refuses (docs/decisions/0019).
+  malformedHttpRequest: "Malformed HTTP request",
+  headersTooLarge: "Request header fields too large",
+  chunkExtensionsTooLarge: "Chunk extensions too large",
+  requestTimeout: "Request timeout: the request did not arrive in time",
 } as const;
 
 const api = (status: number, message: string, description: string, errorCode?: string): ErrorCase => ({

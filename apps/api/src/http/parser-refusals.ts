@@ -1,0 +1,103 @@
+/**
+ * Requests that Node's HTTP parser refuses before Koa sees them: a head over
+ * Node's 16 KiB header limit, a malformed request line or header, framing
+ * that contradicts itself (`Content-Length` with `Transfer-Encoding`), or a
+ * head or body that did not arrive within the server's timeouts. Node would
+ * answer these with a bare status line and no body; they get the api's error
+ * envelope instead (docs/decisions/0019), then the connection is closed, as
+ * the parser cannot find where the next request would start.
+ */
+import { type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { messages } from "@dc/contract";
+import type { Logger } from "pino";
+
+interface Refusal {
+  readonly status: number;
+  readonly message: string;
+  readonly errorCode: string;
+}
+
+const refusalFor = (parserCode: string | undefined): Refusal => {
+  switch (parserCode) {
+    case "HPE_HEADER_OVERFLOW":
+      return { status: 431, message: messages.headersTooLarge, errorCode: "request_header_fields_too_large" };
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return { status: 413, message: messages.chunkExtensionsTooLarge, errorCode: "payload_too_large" };
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return { status: 408, message: messages.requestTimeout, errorCode: "request_timeout" };
+    default:
+      return { status: 400, message: messages.malformedHttpRequest, errorCode: "malformed_http_request" };
+  }
+};
+
+/** The whole HTTP/1.1 response for a refusal, body included. */
+export const refusalResponse = (refusal: Refusal): string => {
+  const body = JSON.stringify({
+    error: true,
+    message: refusal.message,
+    code: refusal.status,
+    error_code: refusal.errorCode,
+  });
+  return [
+    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ""}`,
+    "Content-Type: application/json; charset=utf-8",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    "Cache-Control: no-store",
+    "X-Content-Type-Options: nosniff",
+    "Connection: close",
+    "",
+    body,
+  ].join("\r\n");
+};
+
+/**
+ * Installs the answer on `server`. A connection can still owe responses to
+ * requests pipelined before the refused one:
+ * - when each of them arrived whole, the refusal waits for the last of their
+ *   responses (writing it in the middle of one would corrupt it);
+ * - when one still waits for body bytes the parser will never deliver, the
+ *   connection is closed, as Node does, with the refusal first unless a
+ *   response has already begun.
+ */
+export const answerParserRefusals = (server: Server, logger: Logger): void => {
+  const exchanges = new WeakMap<object, Map<IncomingMessage, ServerResponse>>();
+  const refusalsWaiting = new WeakMap<object, () => void>();
+  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+    const { socket } = request;
+    const inProgress = exchanges.get(socket) ?? new Map<IncomingMessage, ServerResponse>();
+    exchanges.set(socket, inProgress.set(request, response));
+    response.once("close", () => {
+      inProgress.delete(request);
+      const refuse = inProgress.size === 0 ? refusalsWaiting.get(socket) : undefined;
+      if (refuse !== undefined) {
+        refusalsWaiting.delete(socket);
+        refuse();
+      }
+    });
+  });
+  server.on("clientError", (error: Error & { code?: string }, socket: Duplex) => {
+    // The client went away: there is nobody to answer.
+    if (error.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const refusal = refusalFor(error.code);
+    logger.info({
+      msg: "request refused by the HTTP parser",
+      status: refusal.status,
+      parserError: error.code ?? error.message,
+    });
+    const inProgress = [...(exchanges.get(socket) ?? new Map<IncomingMessage, ServerResponse>())];
+    if (inProgress.length === 0) {
+      socket.end(refusalResponse(refusal));
+    } else if (inProgress.every(([request]) => request.complete)) {
+      refusalsWaiting.set(socket, () => {
+        if (socket.writable) socket.end(refusalResponse(refusal));
+      });
+    } else {
+      if (inProgress.every(([, response]) => !response.headersSent)) socket.write(refusalResponse(refusal));
+      socket.destroy();
+    }
+  });
+};

@@ -1,0 +1,126 @@
+import { connect } from "node:net";
+import { describe, expect, it } from "vitest";
+import { startTestApi } from "./support/harness.ts";
+
+const t = await startTestApi();
+const { port } = new URL(t.api.url);
+
+/** Writes `bytes` on a new connection and returns everything the server sends until it closes the connection. */
+const exchange = (bytes: string): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(Number(port), "127.0.0.1", () => socket.write(bytes));
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    socket.on("error", reject);
+    socket.setTimeout(5_000, () => {
+      socket.destroy();
+      reject(new Error("the server did not close the connection"));
+    });
+  });
+
+interface Answer {
+  readonly statusLine: string;
+  readonly headers: ReadonlyMap<string, string>;
+  readonly body: unknown;
+}
+
+/** The last response in `raw` (earlier ones belong to earlier requests on the connection). */
+const lastAnswer = (raw: string): Answer => {
+  const start = raw.lastIndexOf("HTTP/1.1 ");
+  const [head = "", body = ""] = raw.slice(start).split("\r\n\r\n");
+  const [statusLine = "", ...lines] = head.split("\r\n");
+  const headers = new Map(
+    lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+  );
+  return { statusLine, headers, body: JSON.parse(body) };
+};
+
+describe("requests Node's HTTP parser refuses", () => {
+  it("a head over the header size limit is a 431 in the error envelope", async () => {
+    const answer = lastAnswer(
+      await exchange(
+        `GET /external-api/v1/debts HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${"a".repeat(20_000)}\r\n\r\n`,
+      ),
+    );
+    expect(answer.statusLine).toBe("HTTP/1.1 431 Request Header Fields Too Large");
+    expect(answer.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(answer.headers.get("connection")).toBe("close");
+    expect(answer.body).toEqual({
+      error: true,
+      message: "Request header fields too large",
+      code: 431,
+      error_code: "request_header_fields_too_large",
+    });
+  });
+
+  it.each([
+    ["a request line that is not HTTP", "HELLO THERE\r\n\r\n"],
+    [
+      "a Content-Length that is not a number",
+      "POST /external-api/v1/debts HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n",
+    ],
+    [
+      "both Content-Length and chunked framing",
+      "POST /external-api/v1/debts HTTP/1.1\r\nHost: localhost\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    ],
+    ["a header name with a space", "GET /healthz HTTP/1.1\r\nHost: localhost\r\nBad Header: x\r\n\r\n"],
+  ])("%s is a 400 in the error envelope", async (_case, bytes) => {
+    const answer = lastAnswer(await exchange(bytes));
+    expect(answer.statusLine).toBe("HTTP/1.1 400 Bad Request");
+    expect(answer.body).toEqual({
+      error: true,
+      message: "Malformed HTTP request",
+      code: 400,
+      error_code: "malformed_http_request",
+    });
+  });
+
+  it("a malformed request after a good one on a kept-alive connection: the first is answered, then the refusal", async () => {
+    const raw = await exchange("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\nGARBAGE\r\n\r\n");
+    expect(raw.startsWith("HTTP/1.1 200 OK")).toBe(true);
+    expect(raw).toContain('{"status":"ok"}');
+    const answer = lastAnswer(raw);
+    expect(answer.statusLine).toBe("HTTP/1.1 400 Bad Request");
+    expect(answer.body).toMatchObject({ code: 400, error_code: "malformed_http_request" });
+  });
+
+  it("broken chunked framing in the body of a request in progress: the refusal, then the connection closes", async () => {
+    const tenant = await t.tenant("Broken Framing Corp");
+    const token = await t.token(tenant);
+    const raw = await exchange(
+      `POST /external-api/v1/debts HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\n` +
+        "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nX-Request-Id: broken-framing-01\r\n\r\nZZ\r\n{}\r\n",
+    );
+    expect(raw.startsWith("HTTP/1.1 400 Bad Request")).toBe(true);
+    expect(lastAnswer(raw).body).toMatchObject({ code: 400, error_code: "malformed_http_request" });
+    // The request the broken body belonged to is logged as the client's fault, and nothing was created.
+    for (
+      let waited = 0;
+      !t.logLines.some((line) => line.includes("broken-framing-01")) && waited < 5_000;
+      waited += 25
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const line = t.logLines.find((text) => text.includes("broken-framing-01"));
+    expect(line === undefined ? undefined : JSON.parse(line)).toMatchObject({ level: 30, status: 400 });
+    const list = await t.get("/external-api/v1/debts", token);
+    expect(((await list.json()) as { pagination: { total: number } }).pagination.total).toBe(0);
+  });
+
+  it("are logged as what they are, without the request's bytes", async () => {
+    await exchange(
+      `GET /external-api/v1/debts HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer secret-token-value\r\nX-Padding: ${"b".repeat(20_000)}\r\n\r\n`,
+    );
+    const lines = t.logLines.filter((line) => line.includes("request refused by the HTTP parser"));
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toContainEqual(
+      expect.objectContaining({ level: 30, status: 431, parserError: "HPE_HEADER_OVERFLOW" }),
+    );
+    expect(t.logLines.some((line) => line.includes("secret-token-value"))).toBe(false);
+    expect(t.logLines.some((line) => line.includes('"level":50'))).toBe(false);
+  });
+
+  it("the api still serves new connections afterwards", async () => {
+    expect((await t.get("/healthz")).status).toBe(200);
+  });
+});
