@@ -38,6 +38,12 @@ export interface StartWorkerOptions {
    * observability/server.ts). Default: a registry of its own, not served.
    */
   readonly metrics?: WorkerMetrics;
+  /**
+   * How often an idle worker looks for due jobs that no notification
+   * announced (graphile-worker's `pollInterval`). Default 2000. Tests set it
+   * high to show that a job is started by a notification, not by a poll.
+   */
+  readonly pollIntervalMs?: number;
 }
 
 export interface RunningWorker {
@@ -87,7 +93,13 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
     // awaiting it, so a graceful stop could end the pool first and leave a
     // finished job locked for 4 hours (then run again). Its batchers are
     // flushed on shutdown; a delay of 0 batches nothing.
-    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+    preset: {
+      worker: {
+        completeJobBatchDelay: 0,
+        failJobBatchDelay: 0,
+        ...(options.pollIntervalMs === undefined ? {} : { pollInterval: options.pollIntervalMs }),
+      },
+    },
   }).catch(async (error: unknown) => {
     detachMetrics();
     await liveness.stop();

@@ -16,6 +16,7 @@ import * as debtReferenceChecks from "./migrations/0011-debt-reference-checks.ts
 import * as timeOrderedIds from "./migrations/0012-time-ordered-ids.ts";
 import * as referenceChecks from "./migrations/0013-references-checked-per-statement.ts";
 import * as shardedDebtCounters from "./migrations/0014-sharded-debt-counters.ts";
+import { installQueueWakeup } from "./worker-queue-wakeup.ts";
 
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001-core-data-model": coreDataModel,
@@ -52,11 +53,14 @@ export const migrateOrThrow = async <DB>(db: Kysely<DB>): Promise<void> => {
 /**
  * Everything a fresh database needs before the api and the worker run: our
  * schema, then graphile-worker's (the api adds jobs with SQL inside its own
- * transactions, so the queue's schema must exist before the first request).
+ * transactions, so the queue's schema must exist before the first request),
+ * then the trigger that wakes workers when a named queue frees
+ * (worker-queue-wakeup.ts).
  */
 export const migrateAll = async <DB>(db: Kysely<DB>, connectionString: string): Promise<void> => {
   await migrateOrThrow(db);
   await runWorkerMigrations({ connectionString, logger: silentWorkerLogger });
+  await installQueueWakeup(db);
 };
 
 /** graphile-worker's migration chatter is not useful on every start. */
