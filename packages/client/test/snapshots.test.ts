@@ -90,6 +90,49 @@ describe("prevalidateSnapshot", () => {
   it("accepts valid rows", () => {
     expect(prevalidateSnapshot([row(1), row(2)])).toBeUndefined();
   });
+
+  it("judges the rows as JSON sends them: an optional key set to undefined is left out, not refused", async () => {
+    // What an integration mapping nullable columns writes (`email: account.email ?? undefined`); TypeScript
+    // accepts it unless the project enables exactOptionalPropertyTypes, and JSON.stringify drops the keys.
+    const rows = [
+      { ...row(1), internal_id: "UNDEFINED-1", email: undefined, phone: undefined, invoice_reference: undefined, payment_plan: undefined },
+      {
+        ...row(2),
+        internal_id: "UNDEFINED-2",
+        payment_plan: {
+          external_reference: "PLAN-2",
+          status: "active",
+          installments: [{ external_reference: "I-1", amount: 102, payment_date: "2026-12-01", status: "pending", paid_at: undefined }],
+        },
+      },
+    ] as unknown as SnapshotRow[];
+    expect(prevalidateSnapshot(rows)).toBeUndefined();
+
+    const api = createClient(credentials);
+    const sent = await submitSnapshot(api, { campaign, reference: "undefined-keys", rows, validate: false });
+    expect(sent.status).toBe("pending");
+    expect((await sendSnapshot(api, { campaign, reference: "undefined-keys", rows })).status).toMatch(/^(pending|processing|completed)$/);
+  });
+
+  it("reports values JSON cannot carry as the api reads them (NaN and Infinity as null, a Date as its ISO text)", async () => {
+    const rows = [
+      row(0),
+      row(1, { remaining_amount: Number.NaN }),
+      row(2, { remaining_amount: Number.POSITIVE_INFINITY }),
+      row(3, {
+        payment_plan: {
+          external_reference: "PLAN-3",
+          status: "active",
+          installments: [{ external_reference: "I-1", amount: 103, payment_date: new Date("2026-12-01") as unknown as string, status: "pending" }],
+        },
+      }),
+    ];
+    const local = prevalidateSnapshot(rows);
+    const api = createClient(credentials);
+    const sent = await submitSnapshot(api, { campaign, reference: "json-values", rows, validate: false }).catch((e: unknown) => e);
+    expect((sent as DebtCollectionError).error).toEqual(local);
+    expect(local?.details?.["rows.1.remaining_amount"]).toBe("must be a number");
+  });
 });
 
 describe("planChunks", () => {
