@@ -21,13 +21,14 @@ afterAll(() => rm(scratch, { recursive: true, force: true }));
 
 it("installs from packed tarballs with npm, type-checks, and runs the example flow with plain node", async () => {
   const tarballs = await packClient(join(scratch, "tarballs"));
-  const project = await createConsumerProject(join(scratch, "project"), tarballs, ["flow.mjs", "typed.ts"]);
+  const project = await createConsumerProject(join(scratch, "project"), tarballs, ["flow.mjs", "typed.ts", "require.cjs"]);
 
   // pnpm pack applied publishConfig and replaced the workspace protocol.
   const domain = await project.manifest("@dc/domain");
   const client = await project.manifest("@dc/client");
   for (const manifest of [domain, client]) {
-    expect(manifest.exports).toEqual({ ".": { types: "./dist/index.d.ts", import: "./dist/index.js" } });
+    // `default`, not `import`: a CommonJS project's require() resolves it too (Node 20.19 and 22.12 load ESM that way).
+    expect(manifest.exports).toEqual({ ".": { types: "./dist/index.d.ts", default: "./dist/index.js" } });
     expect(manifest.types).toBe("./dist/index.d.ts");
   }
   expect(client.dependencies?.["@dc/domain"]).toBe(domain.version);
@@ -70,4 +71,10 @@ it("installs from packed tarballs with npm, type-checks, and runs the example fl
     "payments: 1, 25.00 EUR",
     "done",
   ]);
+
+  const required = await run(process.execPath, ["--no-experimental-strip-types", "require.cjs"], project.directory, {
+    PATH: process.env["PATH"] ?? "",
+  });
+  expect(required.stderr).toBe("");
+  expect(required.stdout).toBe("require: function 20000 invalid_snapshot_row\n");
 }, 240_000);
