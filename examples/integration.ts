@@ -5,7 +5,9 @@
  * recorded. Run it against a running api and worker:
  *
  *   BASE_URL=http://localhost:3000 CLIENT_ID=dcc_... CLIENT_SECRET=dcs_... CAMPAIGN=acme-1a93c1 \
- *     node examples/integration.ts
+ *     npx pnpm exec node examples/integration.ts
+ *
+ * (`pnpm exec` runs the repository's Node 24: a plain `node` strips types only from 22.18.)
  *
  * (`npx pnpm --silent cli tenant create --name "Acme"` prints the last three.)
  * In your own project, import from "@dc/client" instead of the relative path.
