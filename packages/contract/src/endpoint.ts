@@ -5,6 +5,7 @@
  */
 import type { Schema } from "effect";
 import type { Scope } from "./scopes.ts";
+import type { Tag } from "./tags.ts";
 
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
 
@@ -34,7 +35,7 @@ export interface Endpoint<
   readonly path: string;
   /** The scope a bearer token must hold; `null` for unauthenticated operations (token, authorize, docs). */
   readonly scope: RequiredScope;
-  readonly tags: ReadonlyArray<string>;
+  readonly tags: ReadonlyArray<Tag>;
   readonly summary: string;
   readonly description: string;
   /** Path parameters: a struct of fields encoded as strings. */
@@ -119,7 +120,7 @@ export interface Page<Query = unknown, Body = unknown> {
   readonly operationId: string;
   readonly method: "get" | "post";
   readonly path: string;
-  readonly tags: ReadonlyArray<string>;
+  readonly tags: ReadonlyArray<Tag>;
   readonly summary: string;
   readonly description: string;
   /** Query parameters: a struct of optional fields encoded as strings. */

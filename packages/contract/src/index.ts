@@ -84,6 +84,7 @@ export * from "./formats.ts";
 export * from "./pagination.ts";
 export * from "./rate-limits.ts";
 export * from "./scopes.ts";
+export * from "./tags.ts";
 export { CompanyProfile } from "./endpoints/company.ts";
 export { Creditor, CreditorWithTotals, creditorMessages } from "./endpoints/creditors.ts";
 export { civilities, CreatedDebt, type CreateDebtBody, Debt, EmailValidation, timelineStartModes } from "./endpoints/debt-fields.ts";

@@ -8,6 +8,7 @@ import type { AnyEndpoint, AnyPage, ErrorCase } from "./endpoint.ts";
 import { ErrorEnvelope, OAuthError } from "./envelopes.ts";
 import { rateLimits, rateLimitSubject } from "./rate-limits.ts";
 import { scopeDescriptions } from "./scopes.ts";
+import { type Tag, tagDescriptions } from "./tags.ts";
 import { webhookEvents, webhookEventTypes, webhookOperationId, webhookPayload, type WebhookEventType } from "./webhooks.ts";
 
 /**
@@ -56,7 +57,7 @@ const stripBuiltinIds = (value: unknown): void => {
     Object.values(record).forEach(stripBuiltinIds);
   }
 };
-const WEBHOOK_TAG = "Webhook events";
+const WEBHOOK_TAG: Tag = "Webhook events";
 
 /** Builds the document for `endpoints` and the browser-facing `pages` (in declaration order). */
 export const buildOpenApiDocument = (
@@ -246,7 +247,10 @@ export const buildOpenApiDocument = (
   errorRef("oauth");
 
   const scopes = { ...scopeDescriptions };
-  const tags = [...new Set([...endpoints, ...pages].flatMap((operation) => operation.tags)), WEBHOOK_TAG].map((name) => ({ name }));
+  const tags = [...new Set([...endpoints, ...pages].flatMap((operation) => operation.tags)), WEBHOOK_TAG].map((name) => ({
+    name,
+    description: tagDescriptions[name],
+  }));
   const document = {
     openapi: "3.1.0",
     info: {

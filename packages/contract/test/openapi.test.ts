@@ -37,6 +37,14 @@ describe("the OpenAPI document", () => {
     }
   });
 
+  it("describes every tag, and every tag groups operations", () => {
+    const tags = (document as unknown as { tags: Array<{ name: string; description?: string }> }).tags;
+    for (const tag of tags) expect(tag.description, tag.name).not.toBe(undefined);
+    expect(tags.map((tag) => tag.name).sort()).toEqual(
+      [...new Set([...operations.flatMap(({ operation }) => operation.tags), "Webhook events"])].sort(),
+    );
+  });
+
   it("documents 401 and the exact 403 scope message on every protected operation", () => {
     for (const { operation } of operations) {
       const declared = endpoints[operation.operationId as keyof typeof endpoints] as (typeof endpoints)[keyof typeof endpoints] | undefined;

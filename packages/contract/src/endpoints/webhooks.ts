@@ -12,6 +12,7 @@ import { errorCases, protectedErrors } from "../errors.ts";
 import { IsoOffsetDateTime } from "../formats.ts";
 import { EncryptedId } from "../ids.ts";
 import { PaginationQuery, paginationFields, QueryInt } from "../pagination.ts";
+import type { Tag } from "../tags.ts";
 import { WebhookEventType } from "../webhooks.ts";
 import { pathParams, queryParams } from "./request-parts.ts";
 
@@ -162,7 +163,7 @@ const disabled: ErrorCase = {
   envelope: "api",
   errorCode: webhookErrorCodes.endpointDisabled,
 };
-const tags = ["Webhooks"];
+const tags: ReadonlyArray<Tag> = ["Webhooks"];
 const base = `${API_PREFIX}/webhooks`;
 const EndpointResponse = DataEnvelope(WebhookEndpoint).annotations({ identifier: "WebhookEndpointResponse" });
 const SecretResponse = DataEnvelope(WebhookEndpointWithSecret).annotations({ identifier: "WebhookEndpointSecretResponse" });
