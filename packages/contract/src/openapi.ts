@@ -84,10 +84,12 @@ export const buildOpenApiDocument = (
       SchemaAST.getPropertySignatures(ast).filter((property) => property.isOptional).map((property) => String(property.name)),
     );
     return SchemaAST.getPropertySignatures(schema.ast).map((property) => {
-      // An optional parameter's type is `T | undefined`; the parameter's schema is T.
-      const type = SchemaAST.isUnion(property.type)
-        ? SchemaAST.Union.make(property.type.types.filter((member) => !SchemaAST.isUndefinedKeyword(member)))
-        : property.type;
+      // An optional parameter's type is `T | undefined`; the parameter's schema is T. Any other union (an enum of
+      // literals) is the parameter's own schema, kept whole with its annotations (description, identifier).
+      const type =
+        SchemaAST.isUnion(property.type) && property.type.types.some(SchemaAST.isUndefinedKeyword)
+          ? SchemaAST.Union.make(property.type.types.filter((member) => !SchemaAST.isUndefinedKeyword(member)))
+          : property.type;
       const description = SchemaAST.getDescriptionAnnotation(type);
       return {
         name: String(property.name),

@@ -27,6 +27,8 @@ export const QueryInt = (options: { readonly min: number; readonly max: number; 
       Schema.between(options.min, options.max),
     ).annotations({
       message: () => `must be an integer from ${options.min} to ${options.max}`,
+      // The parameter's description; without it the `between` filter's generic one ("a number between...") shows.
+      description: options.description,
       jsonSchema: {
         type: "integer",
         minimum: options.min,

@@ -11,7 +11,7 @@ interface Operation {
   summary: string;
   tags: string[];
   security: Array<Record<string, string[]>>;
-  parameters: Array<{ name: string; in: string; required: boolean }>;
+  parameters: Array<{ name: string; in: string; required: boolean; description?: string }>;
   responses: Record<string, { content?: Record<string, { examples?: Record<string, { value: { message?: string } }> }> }>;
 }
 
@@ -63,6 +63,14 @@ describe("the OpenAPI document", () => {
       const declared = operation.parameters.filter((parameter) => parameter.in === "path");
       expect(declared.map((parameter) => parameter.name).sort(), operation.operationId).toEqual(inTemplate.sort());
       expect(declared.every((parameter) => parameter.required)).toBe(true);
+    }
+  });
+
+  it("describes every parameter", () => {
+    for (const { operation } of operations) {
+      for (const parameter of operation.parameters) {
+        expect(parameter.description, `${operation.operationId} ${parameter.name}`).toMatch(/\S/);
+      }
     }
   });
 

@@ -1804,7 +1804,10 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["Debt"];
         };
-        /** @enum {string} */
+        /**
+         * @description `active` (pending, in progress or on a payment plan), `paid`, `disputed`, or one exact status value
+         * @enum {string}
+         */
         DebtStatusFilter: "active" | "paid" | "disputed" | "status.default.pending" | "status.default.in_progress" | "status.default.payment_plan" | "status.default.disputed" | "status.default.paid" | "status.default.cancelled";
         /** @description Its fields, balance or status changed (API update or snapshot). `data` is the debt after the change. */
         DebtUpdatedEvent: {
@@ -3431,9 +3434,9 @@ export interface operations {
     listCompanyUsers: {
         parameters: {
             query?: {
-                /** @description a number between 1 and 1000000 */
+                /** @description Page number, from 1 */
                 page?: number;
-                /** @description a number between 1 and 100 */
+                /** @description Page size, at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -3510,11 +3513,13 @@ export interface operations {
     listFollowups: {
         parameters: {
             query?: {
-                /** @description a number between 1 and 1000000 */
+                /** @description Page number, from 1 */
                 page?: number;
-                /** @description a number between 1 and 100 */
+                /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Only followups in this status */
                 status?: "on_hold" | "scheduled" | "in_progress" | "sent" | "delivered" | "deal_found" | "no_answer" | "deal_not_found" | "bad_behavior" | "failed" | "cancelled";
+                /** @description Only followups of this type */
                 type?: "call" | "email" | "sms" | "whatsapp" | "voicemail" | "manual_call" | "physical" | "postmail";
                 /** @description Only followups created on or after this UTC day (inclusive) */
                 date_from?: string;
@@ -3703,11 +3708,13 @@ export interface operations {
     listFollowupsByDebt: {
         parameters: {
             query?: {
-                /** @description a number between 1 and 1000000 */
+                /** @description Page number, from 1 */
                 page?: number;
-                /** @description a number between 1 and 100 */
+                /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Only followups in this status */
                 status?: "on_hold" | "scheduled" | "in_progress" | "sent" | "delivered" | "deal_found" | "no_answer" | "deal_not_found" | "bad_behavior" | "failed" | "cancelled";
+                /** @description Only followups of this type */
                 type?: "call" | "email" | "sms" | "whatsapp" | "voicemail" | "manual_call" | "physical" | "postmail";
                 /** @description Only followups created on or after this UTC day (inclusive) */
                 date_from?: string;
@@ -4168,6 +4175,7 @@ export interface operations {
     getTodoStats: {
         parameters: {
             query?: {
+                /** @description `today` (since 00:00 UTC), `last_7_days`/`last_30_days`/`last_90_days` (rolling), `since_last_month` (since the first day of the previous calendar month, UTC), `all_time` */
                 period?: "today" | "last_7_days" | "since_last_month" | "last_30_days" | "last_90_days" | "all_time";
             };
             header?: never;
@@ -4244,9 +4252,9 @@ export interface operations {
     listTodos: {
         parameters: {
             query?: {
-                /** @description a number between 1 and 1000000 */
+                /** @description Page number, from 1 */
                 page?: number;
-                /** @description a number between 1 and 100 */
+                /** @description Page size, at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -4323,9 +4331,9 @@ export interface operations {
     listTimelines: {
         parameters: {
             query?: {
-                /** @description a number between 1 and 1000000 */
+                /** @description Page number, from 1 */
                 page?: number;
-                /** @description a number between 1 and 100 */
+                /** @description Page size, at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -4402,9 +4410,9 @@ export interface operations {
     listDebtors: {
         parameters: {
             query?: {
-                /** @description a number between 1 and 1000000 */
+                /** @description Page number, from 1 */
                 page?: number;
-                /** @description a number between 1 and 100 */
+                /** @description Page size, at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -4558,9 +4566,9 @@ export interface operations {
     listCreditors: {
         parameters: {
             query?: {
-                /** @description a number between 1 and 1000000 */
+                /** @description Page number, from 1 */
                 page?: number;
-                /** @description a number between 1 and 100 */
+                /** @description Page size, at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -5029,10 +5037,11 @@ export interface operations {
     listDebts: {
         parameters: {
             query?: {
-                /** @description a number between 1 and 1000000 */
+                /** @description Page number, from 1 */
                 page?: number;
-                /** @description a number between 1 and 100 */
+                /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description `active` (pending, in progress or on a payment plan), `paid`, `disputed`, or one exact status value */
                 status?: components["schemas"]["DebtStatusFilter"];
                 /** @description Only debts in this ISO 4217 currency */
                 currency?: string;
@@ -5324,10 +5333,11 @@ export interface operations {
     listDebtsByCreditor: {
         parameters: {
             query?: {
-                /** @description a number between 1 and 1000000 */
+                /** @description Page number, from 1 */
                 page?: number;
-                /** @description a number between 1 and 100 */
+                /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description `active` (pending, in progress or on a payment plan), `paid`, `disputed`, or one exact status value */
                 status?: components["schemas"]["DebtStatusFilter"];
                 /** @description Only debts in this ISO 4217 currency */
                 currency?: string;
@@ -5428,10 +5438,11 @@ export interface operations {
     listDebtsByCreditorAlias: {
         parameters: {
             query?: {
-                /** @description a number between 1 and 1000000 */
+                /** @description Page number, from 1 */
                 page?: number;
-                /** @description a number between 1 and 100 */
+                /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description `active` (pending, in progress or on a payment plan), `paid`, `disputed`, or one exact status value */
                 status?: components["schemas"]["DebtStatusFilter"];
                 /** @description Only debts in this ISO 4217 currency */
                 currency?: string;
@@ -5532,10 +5543,11 @@ export interface operations {
     listDebtsByDebtor: {
         parameters: {
             query?: {
-                /** @description a number between 1 and 1000000 */
+                /** @description Page number, from 1 */
                 page?: number;
-                /** @description a number between 1 and 100 */
+                /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description `active` (pending, in progress or on a payment plan), `paid`, `disputed`, or one exact status value */
                 status?: components["schemas"]["DebtStatusFilter"];
                 /** @description Only debts in this ISO 4217 currency */
                 currency?: string;
@@ -6725,9 +6737,9 @@ export interface operations {
     listWebhookEndpoints: {
         parameters: {
             query?: {
-                /** @description a number between 1 and 1000000 */
+                /** @description Page number, from 1 */
                 page?: number;
-                /** @description a number between 1 and 100 */
+                /** @description Page size, at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -7173,7 +7185,7 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: {
-                /** @description a number between 0 and 604800 */
+                /** @description How long the previous secret keeps signing, in seconds (default 86400, at most 604800) */
                 overlap_seconds?: number;
             };
             header?: never;
@@ -7262,9 +7274,9 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description a number between 1 and 1000000 */
+                /** @description Page number, from 1 */
                 page?: number;
-                /** @description a number between 1 and 100 */
+                /** @description Page size, at most 100 */
                 limit?: number;
                 /** @description `pending`: to be (re)tried at `next_attempt_at`; `succeeded`: a 2xx came; `failed`: retries exhausted or 410 Gone; `disabled`: dropped because the endpoint was disabled */
                 status?: "pending" | "succeeded" | "failed" | "disabled";

@@ -36,7 +36,13 @@ const amountFilter = (description: string) =>
 
 const DebtListQueryStruct = Schema.Struct({
   ...paginationFields,
-  status: Schema.optional(DebtStatus.StatusFilter),
+  status: Schema.optional(
+    DebtStatus.StatusFilter.annotations({
+      identifier: "DebtStatusFilter",
+      description:
+        "`active` (pending, in progress or on a payment plan), `paid`, `disputed`, or one exact status value",
+    }),
+  ),
   currency: Schema.optional(Money.CurrencyCode.annotations({ description: "Only debts in this ISO 4217 currency" })),
   amount_min: Schema.optional(
     amountFilter("Only debts whose amount is at least this, in major units of each debt's currency"),

@@ -26,14 +26,17 @@ export const TodoPeriod = Schema.Literal(...todoPeriods).annotations({
   message: () => ({ message: `must be one of: ${todoPeriods.join(", ")}`, override: true }),
 });
 
+const DEFAULT_PERIOD: TodoPeriod = "since_last_month";
+
 export const TodoStatsQuery = Schema.Struct({
   period: Schema.optionalWith(
     TodoPeriod.annotations({
       description:
         "`today` (since 00:00 UTC), `last_7_days`/`last_30_days`/`last_90_days` (rolling), `since_last_month` " +
         "(since the first day of the previous calendar month, UTC), `all_time`",
+      default: DEFAULT_PERIOD,
     }),
-    { default: () => "since_last_month" as const },
+    { default: () => DEFAULT_PERIOD },
   ),
 });
 
