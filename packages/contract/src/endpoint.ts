@@ -63,7 +63,10 @@ export interface Endpoint<
     readonly description: string;
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- schemas are invariant in their encoded type
     readonly schema: Schema.Schema<Success, any>;
+    /** Headers with a fixed value, set by the router on every success reply: name -> value. */
     readonly headers?: Readonly<Record<string, string>>;
+    /** Headers the handler's reply sets per request (e.g. `Location`), documented only: name -> what it carries. */
+    readonly replyHeaders?: Readonly<Record<string, string>>;
   };
   /** Further success statuses with the same body (e.g. 200 for an idempotent retry). */
   readonly alsoSucceedsWith?: ReadonlyArray<{ readonly status: number; readonly description: string }>;

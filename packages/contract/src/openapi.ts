@@ -132,24 +132,30 @@ export const buildOpenApiDocument = (
   };
 
   const operation = (endpoint: AnyEndpoint): Json => {
+    const headers = {
+      ...Object.fromEntries(
+        Object.entries(endpoint.success.headers ?? {}).map(([name, value]) => [
+          name,
+          { description: `Always \`${value}\``, schema: { type: "string", const: value } },
+        ]),
+      ),
+      ...Object.fromEntries(
+        Object.entries(endpoint.success.replyHeaders ?? {}).map(([name, description]) => [
+          name,
+          { description, required: true, schema: { type: "string" } },
+        ]),
+      ),
+    };
     const success: Json = {
       description: endpoint.success.description,
       content: { "application/json": { schema: toJsonSchema(endpoint.success.schema.ast) } },
-      ...(endpoint.success.headers
-        ? {
-            headers: Object.fromEntries(
-              Object.entries(endpoint.success.headers).map(([name, value]) => [
-                name,
-                { description: `Always \`${value}\``, schema: { type: "string", const: value } },
-              ]),
-            ),
-          }
-        : {}),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
     };
+    // The same body and headers under another status.
     const alternates = Object.fromEntries(
       (endpoint.alsoSucceedsWith ?? []).map((alternate) => [
         String(alternate.status),
-        { description: alternate.description, content: success["content"] },
+        { ...success, description: alternate.description },
       ]),
     );
     return {

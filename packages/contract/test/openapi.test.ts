@@ -12,7 +12,10 @@ interface Operation {
   tags: string[];
   security: Array<Record<string, string[]>>;
   parameters: Array<{ name: string; in: string; required: boolean; description?: string }>;
-  responses: Record<string, { content?: Record<string, { examples?: Record<string, { value: { message?: string } }> }> }>;
+  responses: Record<
+    string,
+    { headers?: Record<string, unknown>; content?: Record<string, { examples?: Record<string, { value: { message?: string } }> }> }
+  >;
 }
 
 const document = openApiDocument() as { paths: Record<string, Record<string, Operation>>; components: Record<string, unknown> };
@@ -70,6 +73,17 @@ describe("the OpenAPI document", () => {
     for (const { operation } of operations) {
       for (const parameter of operation.parameters) {
         expect(parameter.description, `${operation.operationId} ${parameter.name}`).toMatch(/\S/);
+      }
+    }
+  });
+
+  it("documents Location on every redirect and on every acknowledgement of a snapshot write (contract 4.2, 4.3)", () => {
+    for (const { method, operation } of operations) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const snapshotWrite = operation.tags.includes("Snapshots") && method !== "get" && status.startsWith("2");
+        if (status.startsWith("3") || snapshotWrite) {
+          expect(response.headers?.["Location"], `${operation.operationId} ${status}`).toBeDefined();
+        }
       }
     }
   });

@@ -4119,6 +4119,10 @@ export interface operations {
             /** @description Redirect to the media; `Location` holds its address */
             302: {
                 headers: {
+                    /** @description Always `no-referrer` */
+                    "Referrer-Policy"?: "no-referrer";
+                    /** @description The media's address in storage */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6234,6 +6238,8 @@ export interface operations {
             /** @description Identical retry of a completed or failed snapshot: the existing result. The `Location` header carries the snapshot status path (`status_url`). */
             200: {
                 headers: {
+                    /** @description The snapshot status path, the same as `status_url` */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6243,6 +6249,8 @@ export interface operations {
             /** @description Accepted: `pending`, not yet applied. The `Location` header carries the snapshot status path (`status_url`). */
             202: {
                 headers: {
+                    /** @description The snapshot status path, the same as `status_url` */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6372,6 +6380,8 @@ export interface operations {
             /** @description Identical retry: the snapshot's current state. The `Location` header carries the snapshot status path (`status_url`). */
             200: {
                 headers: {
+                    /** @description The snapshot status path, the same as `status_url` */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6381,6 +6391,8 @@ export interface operations {
             /** @description Started: `uploading`, no rows yet. The `Location` header carries the snapshot status path (`status_url`). */
             201: {
                 headers: {
+                    /** @description The snapshot status path, the same as `status_url` */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6503,6 +6515,8 @@ export interface operations {
             /** @description Identical retry of an accepted chunk: nothing changes. The `Location` header carries the snapshot status path (`status_url`). */
             200: {
                 headers: {
+                    /** @description The snapshot status path, the same as `status_url` */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6512,6 +6526,8 @@ export interface operations {
             /** @description Chunk stored; counters rose. The `Location` header carries the snapshot status path (`status_url`). */
             201: {
                 headers: {
+                    /** @description The snapshot status path, the same as `status_url` */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6636,6 +6652,8 @@ export interface operations {
             /** @description Repeated finalize of a completed or failed snapshot: the existing result. The `Location` header carries the snapshot status path (`status_url`). */
             200: {
                 headers: {
+                    /** @description The snapshot status path, the same as `status_url` */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6645,6 +6663,8 @@ export interface operations {
             /** @description Finalized: `pending`, not yet applied. The `Location` header carries the snapshot status path (`status_url`). */
             202: {
                 headers: {
+                    /** @description The snapshot status path, the same as `status_url` */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -66,6 +66,8 @@ export const getMedia = endpoint({
     status: 302,
     description: "Redirect to the media; `Location` holds its address",
     schema: MessageEnvelope,
+    headers: { "Referrer-Policy": "no-referrer" },
+    replyHeaders: { Location: "The media's address in storage" },
   },
   errors: [
     errorCases.validation,

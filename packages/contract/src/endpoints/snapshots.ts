@@ -41,6 +41,8 @@ const ChunkAckEnvelope = DataEnvelope(SnapshotChunkAcknowledgement).annotations(
 
 const statusPath = `${API_PREFIX}/campaigns/{apiReference}/snapshots/{snapshotReference}`;
 const locationNote = "The `Location` header carries the snapshot status path (`status_url`).";
+/** Contract 4.2 and 4.3: the acknowledgement of a snapshot write carries `Location`. */
+const locationHeader = { Location: "The snapshot status path, the same as `status_url`" };
 
 export const submitSnapshot = endpoint({
   operationId: "submitSnapshot",
@@ -60,7 +62,12 @@ export const submitSnapshot = endpoint({
     `is 409 \`snapshot_delivery_mode_conflict\` (docs/decisions/0302). ${locationNote}`,
   params: SnapshotParams,
   body: rowsBody,
-  success: { status: 202, description: `Accepted: \`pending\`, not yet applied. ${locationNote}`, schema: AckEnvelope },
+  success: {
+    status: 202,
+    description: `Accepted: \`pending\`, not yet applied. ${locationNote}`,
+    schema: AckEnvelope,
+    replyHeaders: locationHeader,
+  },
   alsoSucceedsWith: [
     {
       status: 200,
@@ -91,7 +98,12 @@ export const startStagedSnapshot = endpoint({
     `one-request snapshot is 409 \`snapshot_delivery_mode_conflict\` (docs/decisions/0301, 0302). ${locationNote}`,
   params: SnapshotParams,
   body: { contentType: "application/json", schema: StagedSnapshotStart, maxBytes: DEFAULT_JSON_BODY_BYTES },
-  success: { status: 201, description: `Started: \`uploading\`, no rows yet. ${locationNote}`, schema: AckEnvelope },
+  success: {
+    status: 201,
+    description: `Started: \`uploading\`, no rows yet. ${locationNote}`,
+    schema: AckEnvelope,
+    replyHeaders: locationHeader,
+  },
   alsoSucceedsWith: [{ status: 200, description: `Identical retry: the snapshot's current state. ${locationNote}` }],
   errors: [
     ...protectedErrors("debts:write"),
@@ -121,7 +133,12 @@ export const uploadSnapshotChunk = endpoint({
     `\`snapshot_already_finalized\` (docs/decisions/0300, 0301). ${locationNote}`,
   params: ChunkParams,
   body: rowsBody,
-  success: { status: 201, description: `Chunk stored; counters rose. ${locationNote}`, schema: ChunkAckEnvelope },
+  success: {
+    status: 201,
+    description: `Chunk stored; counters rose. ${locationNote}`,
+    schema: ChunkAckEnvelope,
+    replyHeaders: locationHeader,
+  },
   alsoSucceedsWith: [
     { status: 200, description: `Identical retry of an accepted chunk: nothing changes. ${locationNote}` },
   ],
@@ -158,6 +175,7 @@ export const finalizeSnapshot = endpoint({
     status: 202,
     description: `Finalized: \`pending\`, not yet applied. ${locationNote}`,
     schema: AckEnvelope,
+    replyHeaders: locationHeader,
   },
   alsoSucceedsWith: [
     {
