@@ -10,6 +10,24 @@ import type { Tag } from "./tags.ts";
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
 
 /** A documented error response: status and the exact message the contract names. */
+/**
+ * Response headers the api sends besides bodies, described once: the OpenAPI
+ * document declares them under `components.headers` and references them.
+ */
+export const responseHeaders = {
+  "WWW-Authenticate":
+    'The authentication challenge: `Bearer realm="external-api"` on a 401, with `error="insufficient_scope"` and the `scope` needed on a 403 (RFC 6750); `Basic` on the OAuth endpoints when the client used HTTP Basic',
+  "Retry-After": "Seconds to wait before trying again",
+  "RateLimit-Limit": "Requests the company may make on this operation's budget per window (`x-rate-limit`)",
+  "RateLimit-Remaining": "Requests left in the current window",
+  "RateLimit-Reset": "Seconds until the current window ends",
+} as const;
+
+export type ResponseHeader = keyof typeof responseHeaders;
+
+/** Sent on every answer of an operation with a rate limit, once its token is admitted. */
+export const rateLimitHeaderNames: ReadonlyArray<ResponseHeader> = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"];
+
 export interface ErrorCase {
   readonly status: number;
   readonly message: string;
@@ -17,6 +35,8 @@ export interface ErrorCase {
   /** The envelope: the API's `{error:true,...}`, or the OAuth `{error, error_description}`. */
   readonly envelope: "api" | "oauth";
   readonly errorCode?: string;
+  /** Headers the api sends with this error (described once in `responseHeaders`). */
+  readonly headers?: ReadonlyArray<ResponseHeader>;
 }
 
 /** Rate-limit classes (contract part 8); enforcement lives in the api. */

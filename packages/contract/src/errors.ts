@@ -1,5 +1,5 @@
 /** The documented error responses shared by many operations (contract 7.1). */
-import type { ErrorCase } from "./endpoint.ts";
+import { type ErrorCase, rateLimitHeaderNames, type ResponseHeader } from "./endpoint.ts";
 
 export const messages = {
   validationFailed: "Validation failed",
@@ -25,34 +25,53 @@ export const messages = {
   requestTimeout: "Request timeout: the request did not arrive in time",
 } as const;
 
-const api = (status: number, message: string, description: string, errorCode?: string): ErrorCase => ({
+const api = (
+  status: number,
+  message: string,
+  description: string,
+  errorCode?: string,
+  headers?: ReadonlyArray<ResponseHeader>,
+): ErrorCase => ({
   status,
   message,
   description,
   envelope: "api",
   ...(errorCode === undefined ? {} : { errorCode }),
+  ...(headers === undefined ? {} : { headers }),
 });
 
 export const errorCases = {
   validation: api(400, messages.validationFailed, "The request is invalid; `details` names each field"),
-  unauthorized: api(401, messages.unauthorized, "Missing, malformed, expired or revoked bearer token"),
-  missingScope: (scope: string) => api(403, messages.missingScope(scope), `The token lacks the \`${scope}\` scope`),
+  unauthorized: api(401, messages.unauthorized, "Missing, malformed, expired or revoked bearer token", undefined, [
+    "WWW-Authenticate",
+  ]),
+  missingScope: (scope: string) =>
+    api(403, messages.missingScope(scope), `The token lacks the \`${scope}\` scope`, undefined, ["WWW-Authenticate"]),
   notFound: (message: string) => api(404, message, "Unknown id, or an id of another company"),
   debtAccessDenied: api(403, messages.debtAccessDenied, "The debt exists but this token may not act on it"),
   payloadTooLarge: api(413, messages.payloadTooLarge, "The body exceeds the operation's size limit"),
   unsupportedMediaType: api(415, messages.unsupportedMediaType, "The body is not `application/json`"),
-  rateLimited: api(429, messages.rateLimited, "The company exceeded this operation's rate limit; see `Retry-After`", "rate_limited"),
+  rateLimited: api(
+    429,
+    messages.rateLimited,
+    "The company exceeded this operation's rate limit; see `Retry-After`",
+    "rate_limited",
+    ["Retry-After", ...rateLimitHeaderNames],
+  ),
   tooManyConcurrentRequests: api(
     429,
     messages.tooManyConcurrentRequests,
     "The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After`",
     "too_many_concurrent_requests",
+    ["Retry-After"],
   ),
   internal: api(500, messages.internal, "Unexpected server failure (the response carries no internals)"),
   serviceUnavailable: api(
     503,
     messages.serviceUnavailable,
     "The database is unreachable or restarting: nothing was written; retry after `Retry-After`",
+    undefined,
+    ["Retry-After"],
   ),
 } as const;
 

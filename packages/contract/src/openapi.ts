@@ -4,7 +4,7 @@
  * inlined. Pure: no server, no I/O.
  */
 import { JSONSchema, type Schema, SchemaAST } from "effect";
-import type { AnyEndpoint, AnyPage, ErrorCase } from "./endpoint.ts";
+import { type AnyEndpoint, type AnyPage, type ErrorCase, rateLimitHeaderNames, type ResponseHeader, responseHeaders } from "./endpoint.ts";
 import { ErrorEnvelope, OAuthError } from "./envelopes.ts";
 import { rateLimits, rateLimitSubject } from "./rate-limits.ts";
 import { scopeDescriptions } from "./scopes.ts";
@@ -101,14 +101,28 @@ export const buildOpenApiDocument = (
     });
   };
 
-  const errorResponses = (errors: ReadonlyArray<ErrorCase>): Json => {
+  /** References to `components.headers`, each name once; undefined when there is none. */
+  const headerRefs = (names: ReadonlyArray<ResponseHeader>): Json | undefined =>
+    names.length === 0 ? undefined : Object.fromEntries([...new Set(names)].map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+  /**
+   * `rateLimited`: the operation counts against a budget, so every answer
+   * after its token is admitted carries the budget's headers (a 401 comes
+   * before that).
+   */
+  const errorResponses = (errors: ReadonlyArray<ErrorCase>, rateLimited: boolean): Json => {
     const byStatus = new Map<number, ErrorCase[]>();
     for (const error of errors) byStatus.set(error.status, [...(byStatus.get(error.status) ?? []), error]);
     const responses: Json = {};
     for (const [status, cases] of [...byStatus].sort(([a], [b]) => a - b)) {
       const envelope = cases[0]?.envelope ?? "api";
+      const headers = headerRefs([
+        ...cases.flatMap((error) => error.headers ?? []),
+        ...(rateLimited && status !== 401 ? rateLimitHeaderNames : []),
+      ]);
       responses[String(status)] = {
         description: cases.map((error) => `${error.message}: ${error.description}`).join(". "),
+        ...(headers === undefined ? {} : { headers }),
         content: {
           "application/json": {
             schema: errorRef(envelope),
@@ -132,7 +146,9 @@ export const buildOpenApiDocument = (
   };
 
   const operation = (endpoint: AnyEndpoint): Json => {
+    const rateLimited = endpoint.scope !== null && rateLimits[endpoint.rateLimit] !== null && rateLimitSubject(endpoint) !== undefined;
     const headers = {
+      ...headerRefs(rateLimited ? rateLimitHeaderNames : []),
       ...Object.fromEntries(
         Object.entries(endpoint.success.headers ?? {}).map(([name, value]) => [
           name,
@@ -178,7 +194,7 @@ export const buildOpenApiDocument = (
       responses: {
         [String(endpoint.success.status)]: success,
         ...alternates,
-        ...errorResponses(endpoint.errors),
+        ...errorResponses(endpoint.errors, rateLimited),
       },
       ...rateLimitExtension(endpoint, budgetSharers.get(rateLimitSubject(endpoint) ?? "") ?? []),
     };
@@ -268,12 +284,24 @@ export const buildOpenApiDocument = (
       contact: { name: "API support", email: "api-support@debt-collection.example" },
       "x-generated": "Generated from packages/contract by `pnpm codegen`. Do not edit.",
     },
-    servers: [{ url: "{base_url}", variables: { base_url: { default: "http://localhost:3000" } } }],
+    servers: [
+      {
+        url: "{base_url}",
+        description: "The platform's address: HTTPS only in production (contract 5); `npm start` serves http://localhost:3000",
+        variables: { base_url: { default: "http://localhost:3000" } },
+      },
+    ],
     tags,
     paths,
     webhooks,
     components: {
       schemas: Object.fromEntries(Object.entries(definitions).sort(([a], [b]) => a.localeCompare(b))),
+      headers: Object.fromEntries(
+        Object.entries(responseHeaders).map(([name, description]) => [
+          name,
+          { description, schema: name === "WWW-Authenticate" ? { type: "string" } : { type: "integer", minimum: 0 } },
+        ]),
+      ),
       securitySchemes: {
         oauth2: {
           type: "oauth2",

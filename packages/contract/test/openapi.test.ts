@@ -12,6 +12,7 @@ interface Operation {
   tags: string[];
   security: Array<Record<string, string[]>>;
   parameters: Array<{ name: string; in: string; required: boolean; description?: string }>;
+  "x-rate-limit"?: unknown;
   responses: Record<
     string,
     { headers?: Record<string, unknown>; content?: Record<string, { examples?: Record<string, { value: { message?: string } }> }> }
@@ -85,6 +86,24 @@ describe("the OpenAPI document", () => {
           expect(response.headers?.["Location"], `${operation.operationId} ${status}`).toBeDefined();
         }
       }
+    }
+  });
+
+  it("declares the challenge, retry and rate-limit headers where the api sends them", () => {
+    const headerComponents = (document.components["headers"] ?? {}) as Record<string, unknown>;
+    expect(Object.keys(headerComponents).sort()).toEqual(
+      ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "WWW-Authenticate"].sort(),
+    );
+    for (const { operation } of operations) {
+      const declared = endpoints[operation.operationId as keyof typeof endpoints] as (typeof endpoints)[keyof typeof endpoints] | undefined;
+      if (declared === undefined) continue;
+      const headersOf = (status: string) => Object.keys(operation.responses[status]?.headers ?? {});
+      for (const status of ["401", "429", "503"].filter((code) => operation.responses[code] !== undefined)) {
+        expect(headersOf(status), `${operation.operationId} ${status}`).toContain(status === "401" ? "WWW-Authenticate" : "Retry-After");
+      }
+      const budgeted = declared.scope !== null && operation["x-rate-limit"] !== undefined;
+      const success = Object.keys(operation.responses).find((status) => status.startsWith("2"));
+      expect(headersOf(success ?? "").includes("RateLimit-Remaining"), operation.operationId).toBe(budgeted);
     }
   });
 

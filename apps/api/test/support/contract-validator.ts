@@ -1,17 +1,24 @@
 /**
  * Validates response bodies against the committed OpenAPI document, so the
  * document cannot drift from what the server sends. Every HTTP test reads its
- * bodies through `expectContract`.
+ * bodies through `expectContract`, which also holds that the headers the
+ * document declares per response (Location, Retry-After, RateLimit-*,
+ * WWW-Authenticate) are not sent where it does not declare them.
  */
 import { openApiDocument } from "@dc/contract/document";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { expect } from "vitest";
 
-const document = openApiDocument() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+const document = openApiDocument() as {
+  paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>>;
+};
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
 ajv.addSchema(document, "openapi.json");
+
+/** Headers whose presence the document declares per response: a response may only send those declared for it. */
+const DECLARED_HEADERS = ["location", "retry-after", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "www-authenticate"];
 
 const pointer = (...segments: string[]) => segments.map((segment) => segment.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
 
@@ -26,6 +33,9 @@ export const expectContract = async <T = any>(response: Response, method: string
   expect(operation, `${method} ${path} is not in the OpenAPI document`).toBeDefined();
   const status = String(response.status);
   expect(Object.keys(operation!.responses), `${method} ${path} does not document status ${status}`).toContain(status);
+  const declared = Object.keys(operation!.responses[status]?.headers ?? {}).map((name) => name.toLowerCase());
+  const undeclared = DECLARED_HEADERS.filter((name) => response.headers.has(name) && !declared.includes(name));
+  expect(undeclared, `${method} ${path} ${status} sends headers the document does not declare`).toEqual([]);
   const validate = ajv.compile({
     $ref: `openapi.json#/${pointer("paths", path, method.toLowerCase(), "responses", status, "content", "application/json", "schema")}`,
   });

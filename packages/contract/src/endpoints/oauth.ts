@@ -5,7 +5,7 @@
  * declared as pages.
  */
 import { Schema } from "effect";
-import { endpoint, type ErrorCase, page } from "../endpoint.ts";
+import { endpoint, type ErrorCase, page, type ResponseHeader } from "../endpoint.ts";
 import { OAuthError } from "../envelopes.ts";
 import { errorCases } from "../errors.ts";
 
@@ -44,11 +44,12 @@ export const TokenResponse = Schema.Struct({
   scope: Schema.String.annotations({ description: "Space-separated granted scopes" }),
 }).annotations({ identifier: "TokenResponse" });
 
-const oauth = (status: number, message: string, description: string): ErrorCase => ({
+const oauth = (status: number, message: string, description: string, headers?: ReadonlyArray<ResponseHeader>): ErrorCase => ({
   status,
   message,
   description,
   envelope: "oauth",
+  ...(headers === undefined ? {} : { headers }),
 });
 
 const clientErrors: ReadonlyArray<ErrorCase> = [
@@ -61,12 +62,14 @@ const clientErrors: ReadonlyArray<ErrorCase> = [
     401,
     "invalid_client",
     "Client authentication failed (unknown client, wrong secret, revoked client); `WWW-Authenticate: Basic` when Basic was used",
+    ["WWW-Authenticate"],
   ),
   oauth(413, "invalid_request", "The form body is larger than the endpoint's limit"),
   oauth(
     429,
     "slow_down",
     "Too many failed client authentications: more than 10 per client id or 30 per source address in a 15-minute window; see `Retry-After`",
+    ["Retry-After"],
   ),
   errorCases.internal,
 ];
