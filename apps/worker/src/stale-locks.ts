@@ -87,7 +87,8 @@ export const announceLiveness = (events: WorkerEvents, connectionString: string,
 
 /**
  * Unlocks every job and queue held by a pool, other than `own`, that holds a
- * lock older than `staleSeconds` and has no live LISTEN connection. Returns
+ * lock older than `staleSeconds` and whose process has no presence connection
+ * open (`application_name` = the liveness prefix + the pool's id). Returns
  * the pools freed.
  */
 export const unlockStaleWorkers = async (

@@ -1,7 +1,7 @@
 /**
  * The webhook events of an applied snapshot, recorded in the applying
  * transaction after the plan's writes and the snapshot's completion
- * (docs/webhooks.md, "Integration"): `debt.created` per created debt,
+ * (docs/webhooks.md, "Where events are recorded"): `debt.created` per created debt,
  * `debt.updated` per other debt the update wrote (balance, status or
  * contact), `debt.settled` per debt it paid off (instead of `debt.updated`:
  * one debt event per debt), `payment_plan.replaced` per plan replaced, set

@@ -2,7 +2,7 @@
  * The debt.created and debt.updated webhook events of the api's debt writes
  * (debt.deleted is read before its delete, in delete-debt.ts). Each is
  * recorded with the transaction that makes the change, after the change and
- * before the commit (docs/webhooks.md, "Integration"): committed together or
+ * before the commit (docs/webhooks.md, "Where events are recorded"): committed together or
  * not at all. Payloads come from `@dc/db`'s builders, read in that
  * transaction, so they are the committed state in the api's public shape.
  */

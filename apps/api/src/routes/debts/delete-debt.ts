@@ -1,6 +1,7 @@
 /**
- * DELETE /debts/{id}: permanent. Followups (and the debt's plans, requests
- * and detections) go with it through their foreign keys; payments have no
+ * DELETE /debts/{id}: permanent. Followups, requests and detections go with
+ * it through their foreign keys, its plans and their installments through
+ * the per-statement reference triggers (decision 0367); payments have no
  * foreign key to debts and stay for accounting. A debt managed by a
  * campaign's snapshots is 403 (docs/decisions/0108): the next snapshot owns
  * it, and settles it when it is omitted. `debt.deleted` is recorded in the

@@ -1,7 +1,7 @@
 /**
  * The followup.* webhook events of the api's followup writes, recorded with
  * the transaction that makes the change, after the change and before the
- * commit (docs/webhooks.md, "Integration"): committed together or not at
+ * commit (docs/webhooks.md, "Where events are recorded"): committed together or not at
  * all. The payload is `@dc/db`'s builder, read in that transaction.
  */
 import { type Database, followupEventData, recordEvent, subscribedWebhookEventTypes } from "@dc/db";
