@@ -12,6 +12,7 @@ import type { ApiConfig } from "./config.ts";
 import { createInFlight } from "./http/in-flight.ts";
 import { answerParserRefusals } from "./http/parser-refusals.ts";
 import { makeIds } from "./ids.ts";
+import { watchSnapshotStatus } from "./routes/snapshots/status-watch.ts";
 import type { AppServices } from "./services.ts";
 
 export interface RunningApi {
@@ -50,6 +51,7 @@ export const startApi = async (options: StartOptions): Promise<RunningApi> => {
     clock: options.clock,
     config: options.config,
     logger: options.logger,
+    snapshotStatus: watchSnapshotStatus(options.databaseUrl, options.logger),
   };
   const inFlight = createInFlight(options.config.maxConcurrentRequestsPerCompany);
   const app = createApp(services, inFlight);
@@ -74,7 +76,10 @@ export const startApi = async (options: StartOptions): Promise<RunningApi> => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       // A request whose client went away has no connection left but may still be running.
-      await inFlight.drain();
+      const drained = inFlight.drain();
+      // Status reads waiting for a snapshot to settle answer with the status as it is.
+      await services.snapshotStatus.close();
+      await drained;
       server.closeIdleConnections();
       await closed;
       await Promise.all([db.destroy(), reads.destroy()]);

@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { Clock } from "./clock.ts";
 import type { ApiConfig } from "./config.ts";
 import type { Ids } from "./ids.ts";
+import type { SnapshotStatusWatch } from "./routes/snapshots/status-watch.ts";
 
 export interface AppServices {
   readonly db: Kysely<Database>;
@@ -19,4 +20,6 @@ export interface AppServices {
   readonly clock: Clock;
   readonly config: ApiConfig;
   readonly logger: Logger;
+  /** Wakes snapshot status reads that wait for the snapshot to settle (`Prefer: wait`). */
+  readonly snapshotStatus: SnapshotStatusWatch;
 }

@@ -1,4 +1,8 @@
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.ts";
+import { createLogger } from "../src/logger.ts";
+import { startApi } from "../src/server.ts";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi, TEST_START } from "./support/harness.ts";
 import { accountRow, rowsBody, sampleCounts, snapshotTestKit, STATUS_PATH } from "./support/snapshots.ts";
@@ -178,5 +182,124 @@ describe("GET /campaigns/{apiReference}/snapshots/{snapshotReference}", () => {
     expect((await expectContract(response, "get", STATUS_PATH)).details).toEqual({
       snapshotReference: "must identify one snapshot's content (an export id or a UUID), not a date alone",
     });
+  });
+});
+
+describe("waiting for the outcome with Prefer: wait (docs/decisions/0307)", () => {
+  const readWaiting = (s: Awaited<ReturnType<typeof submitted>>, prefer: string) =>
+    t.request(s.url, { headers: { authorization: `Bearer ${s.reader}`, prefer } });
+
+  it("answers a pending snapshot once it settles, not before, and says the wait was applied", async () => {
+    const s = await submitted("wait-settles");
+    const answer = readWaiting(s, "wait=30");
+    let answered = false;
+    void answer.then(() => (answered = true));
+    // A move to processing does not settle it: the read goes on waiting.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await kit.simulateWorker(s.snapshot.id, { status: "processing" });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answered).toBe(false);
+    await kit.simulateWorker(s.snapshot.id, {
+      status: "completed",
+      counts: sampleCounts,
+      warnings: [],
+      warningCount: 0,
+    });
+    // Without the announcement, this read would answer only after 30 s, past the test's timeout.
+    const response = await answer;
+    expect(response.status).toBe(200);
+    expect(response.headers.get("preference-applied")).toBe("wait=30");
+    const body = await expectContract(response, "get", STATUS_PATH);
+    expect(body.data).toMatchObject({ status: "completed", core_applied: true, counts: sampleCounts });
+  });
+
+  it("answers with the status as it is once the seconds have passed", async () => {
+    const s = await submitted("wait-expires");
+    const started = performance.now();
+    const response = await readWaiting(s, "respond-async, wait=1");
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    expect(response.headers.get("preference-applied")).toBe("wait=1");
+    expect((await expectContract(response, "get", STATUS_PATH)).data).toMatchObject({ status: "pending" });
+  });
+
+  it("answers a settled snapshot at once, and a staged one still uploading without waiting", async () => {
+    const s = await submitted("wait-settled");
+    await kit.simulateWorker(s.snapshot.id, {
+      status: "failed",
+      failure: { code: "processing_error", message: "x", errors: [], error_count: 0, errors_omitted: 0 },
+    });
+    const settled = await readWaiting(s, "wait=30");
+    expect(settled.headers.get("preference-applied")).toBe("wait=30");
+    expect((await expectContract(settled, "get", STATUS_PATH)).data).toMatchObject({ status: "failed" });
+
+    const { campaign, token, tenant } = await kit.setup();
+    expect(
+      (await kit.send("POST", kit.path(campaign.api_reference, "wait-up", "/start"), token, '{"expected_row_count":3}'))
+        .status,
+    ).toBe(201);
+    const uploading = await t.request(kit.path(campaign.api_reference, "wait-up"), {
+      headers: { authorization: `Bearer ${await t.token(tenant, "debts:read")}`, prefer: "wait=30" },
+    });
+    expect(uploading.headers.get("preference-applied")).toBeNull();
+    expect((await expectContract(uploading, "get", STATUS_PATH)).data).toMatchObject({ status: "uploading" });
+  });
+
+  it.each(["wait=abc", "wait=-1", "wait", "wait=1.5", "handling=strict"])(
+    "ignores the unusable preference %s",
+    async (prefer) => {
+      const s = await submitted(`wait-ignored-${prefer.replace(/[^a-z0-9]/g, "")}`);
+      const response = await readWaiting(s, prefer);
+      expect(response.headers.get("preference-applied")).toBeNull();
+      expect((await expectContract(response, "get", STATUS_PATH)).data).toMatchObject({ status: "pending" });
+    },
+  );
+
+  it("caps the wait at 30 seconds", async () => {
+    const s = await submitted("wait-capped");
+    await kit.simulateWorker(s.snapshot.id, {
+      status: "completed",
+      counts: sampleCounts,
+      warnings: [],
+      warningCount: 0,
+    });
+    expect((await readWaiting(s, "wait=3600")).headers.get("preference-applied")).toBe("wait=30");
+  });
+
+  it("answers a waiting read at once, with the status as it is, when the api stops", async () => {
+    const s = await submitted("wait-stop");
+    const second = await startApi({
+      config: loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" }),
+      databaseUrl: t.databaseUrl,
+      clock: t.clock,
+      logger: createLogger("silent"),
+    });
+    const answer = fetch(`${second.url}${s.url}`, {
+      headers: { authorization: `Bearer ${s.reader}`, prefer: "wait=30" },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A stop waits for requests in progress: without waking this one it would take 30 s, past the test's timeout.
+    await second.stop();
+    const response = await answer;
+    expect(response.headers.get("connection")).toBe("close");
+    expect((await expectContract(response, "get", STATUS_PATH)).data).toMatchObject({ status: "pending" });
+  });
+
+  it("still learns the outcome when the listening connection is lost", async () => {
+    const s = await submitted("wait-relisten");
+    const answer = readWaiting(s, "wait=30");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'debt-collection-api-status-watch'`.execute(
+      t.db,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await kit.simulateWorker(s.snapshot.id, {
+      status: "completed",
+      counts: sampleCounts,
+      warnings: [],
+      warningCount: 0,
+    });
+    const response = await answer;
+    expect((await expectContract(response, "get", STATUS_PATH)).data).toMatchObject({ status: "completed" });
+    expect(t.logLines.some((line) => line.includes("snapshot status watch: connection lost"))).toBe(true);
   });
 });

@@ -207,10 +207,17 @@ describe("staged upload", () => {
 
     const worker = startWorkerProcess(database.url);
     const statuses: string[] = [];
+    const statusPath = /\/snapshots\/export-0001$/;
+    const readsBefore = wire.count("GET", statusPath);
     const done = await waitForSnapshot(api, { ...target, intervalMs: 100, timeoutMs: 30_000, onStatus: (s) => statuses.push(s.status) });
     await worker.stop();
     expect(done).toMatchObject({ status: "completed", core_applied: true, counts: { rows: 25, created: 25 } });
     expect(statuses.at(-1)).toBe("completed");
+    // The read asked the api to answer once the snapshot settles (Prefer: wait), instead of polling every 100 ms
+    // through the worker's start-up and the apply: one read.
+    const reads = wire.sent.filter((request) => request.method === "GET" && statusPath.test(request.path)).slice(readsBefore);
+    expect(reads).toHaveLength(1);
+    expect(reads.every((request) => /^wait=\d+$/.test(request.prefer ?? ""))).toBe(true);
 
     const debts = unwrap(await api.GET("/external-api/v1/debts", { params: { query: { search: "ACC-", limit: 100 } } }));
     expect(debts.pagination.total).toBe(25);

@@ -64,6 +64,11 @@ export interface Endpoint<
   /** Query parameters: a struct of optional fields encoded as strings. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- schemas are invariant in their encoded type
   readonly query?: Schema.Schema<Query, any>;
+  /**
+   * Optional request headers the handler reads itself (documented only):
+   * name -> what it asks for. A value the handler cannot use is ignored.
+   */
+  readonly requestHeaders?: Readonly<Record<string, string>>;
   readonly body?: {
     readonly contentType: "application/json" | "application/x-www-form-urlencoded";
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- schemas are invariant in their encoded type
@@ -87,6 +92,8 @@ export interface Endpoint<
     readonly headers?: Readonly<Record<string, string>>;
     /** Headers the handler's reply sets per request (e.g. `Location`), documented only: name -> what it carries. */
     readonly replyHeaders?: Readonly<Record<string, string>>;
+    /** Headers some replies carry (documented only, not required): name -> when, and what it carries. */
+    readonly optionalReplyHeaders?: Readonly<Record<string, string>>;
   };
   /** Further success statuses with the same body (e.g. 200 for an idempotent retry). */
   readonly alsoSucceedsWith?: ReadonlyArray<{ readonly status: number; readonly description: string }>;

@@ -93,6 +93,7 @@ export { type DebtListQuery, debtMessages } from "./endpoints/debts.ts";
 export { Payment } from "./endpoints/payments.ts";
 export * from "./endpoints/snapshot-fields.ts";
 export { snapshotErrorCodes, snapshotMessages } from "./endpoints/snapshot-errors.ts";
+export { SNAPSHOT_STATUS_MAX_WAIT_SECONDS } from "./endpoints/snapshots.ts";
 export { companyMessages } from "./endpoints/company.ts";
 export { debtorMessages } from "./endpoints/debtors.ts";
 export { followupMessages } from "./endpoints/followups.ts";

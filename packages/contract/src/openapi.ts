@@ -161,6 +161,12 @@ export const buildOpenApiDocument = (
           { description, required: true, schema: { type: "string" } },
         ]),
       ),
+      ...Object.fromEntries(
+        Object.entries(endpoint.success.optionalReplyHeaders ?? {}).map(([name, description]) => [
+          name,
+          { description, schema: { type: "string" } },
+        ]),
+      ),
     };
     const success: Json = {
       description: endpoint.success.description,
@@ -181,7 +187,17 @@ export const buildOpenApiDocument = (
         endpoint.scope === null ? endpoint.description : `${endpoint.description}\n\nRequired scope: \`${endpoint.scope}\`.`,
       tags: endpoint.tags,
       ...(endpoint.scope === null ? { security: [] } : { security: [{ oauth2: [endpoint.scope] }] }),
-      parameters: [...parameters(endpoint.params, "path"), ...parameters(endpoint.query, "query")],
+      parameters: [
+        ...parameters(endpoint.params, "path"),
+        ...parameters(endpoint.query, "query"),
+        ...Object.entries(endpoint.requestHeaders ?? {}).map(([name, description]) => ({
+          name,
+          in: "header",
+          required: false,
+          description,
+          schema: { type: "string" },
+        })),
+      ],
       ...(endpoint.body
         ? {
             requestBody: {

@@ -16,6 +16,7 @@ import * as debtReferenceChecks from "./migrations/0011-debt-reference-checks.ts
 import * as timeOrderedIds from "./migrations/0012-time-ordered-ids.ts";
 import * as referenceChecks from "./migrations/0013-references-checked-per-statement.ts";
 import * as shardedDebtCounters from "./migrations/0014-sharded-debt-counters.ts";
+import * as snapshotStatusNotifications from "./migrations/0015-snapshot-status-notifications.ts";
 import { installQueueWakeup } from "./worker-queue-wakeup.ts";
 
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -30,6 +31,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0012-time-ordered-ids": timeOrderedIds,
   "0013-references-checked-per-statement": referenceChecks,
   "0014-sharded-debt-counters": shardedDebtCounters,
+  "0015-snapshot-status-notifications": snapshotStatusNotifications,
 };
 
 const migrator = <DB>(db: Kysely<DB>): Migrator =>

@@ -616,7 +616,7 @@ export interface paths {
         };
         /**
          * Read a snapshot's status
-         * @description The snapshot status resource (`status_url`): the acknowledgement with `counts` and `failure`, and once completed `warnings` (the first 100), `warning_count` and `warnings_omitted`. Scope `debts:read` (docs/decisions/0303).
+         * @description The snapshot status resource (`status_url`): the acknowledgement with `counts` and `failure`, and once completed `warnings` (the first 100), `warning_count` and `warnings_omitted`. Scope `debts:read` (docs/decisions/0303). Instead of polling, send `Prefer: wait=<seconds>` (RFC 7240): while the snapshot is `pending` or `processing`, the answer comes when it settles (`completed` or `failed`) or when the seconds (at most 30) have passed, whichever is first (docs/decisions/0307).
          *
          *     Required scope: `debts:read`.
          */
@@ -6935,7 +6935,10 @@ export interface operations {
     getSnapshot: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description `wait=<seconds>` (RFC 7240): wait up to that long, at most 30, for a `pending` or `processing` snapshot to settle before answering. Other preferences and unusable values are ignored. */
+                Prefer?: string;
+            };
             path: {
                 /** @description The campaign's API reference */
                 apiReference: string;
@@ -6952,6 +6955,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `wait=<seconds>` when the request's `Prefer: wait` was honoured, with the seconds waited for at most */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -55,10 +55,24 @@ const pathOf = (target: SnapshotTarget) => ({ apiReference: target.campaign, sna
 export const getSnapshot = async (
   client: DebtCollectionClient,
   target: SnapshotTarget,
-): Promise<SnapshotAcknowledgement | undefined> => {
-  const result = await client.GET(snapshotPath, { params: { path: pathOf(target) } });
+  waitSeconds?: number,
+): Promise<SnapshotAcknowledgement | undefined> => (await readSnapshotStatus(client, target, waitSeconds))?.status;
+
+/**
+ * The status, and whether the api honoured `waitSeconds` (`Prefer: wait`):
+ * then a `pending` or `processing` answer means the seconds passed.
+ */
+export const readSnapshotStatus = async (
+  client: DebtCollectionClient,
+  target: SnapshotTarget,
+  waitSeconds?: number,
+): Promise<{ readonly status: SnapshotAcknowledgement; readonly waited: boolean } | undefined> => {
+  const result = await client.GET(snapshotPath, {
+    params: { path: pathOf(target), ...(waitSeconds === undefined ? {} : { header: { Prefer: `wait=${waitSeconds}` } }) },
+  });
   if (result.error?.kind === "api" && result.error.status === 404 && result.error.message === "Snapshot not found") return undefined;
-  return check(result).data;
+  const status = check(result).data;
+  return { status, waited: result.response?.headers.get("preference-applied")?.startsWith("wait=") === true };
 };
 
 const submitChunk = async (client: DebtCollectionClient, target: SnapshotTarget, chunk: Chunk<SnapshotRow> | undefined) => {

@@ -195,6 +195,9 @@ export const finalizeSnapshot = endpoint({
   rateLimit: "write",
 });
 
+/** The longest a status read waits for its snapshot to settle (`Prefer: wait`, docs/decisions/0307). */
+export const SNAPSHOT_STATUS_MAX_WAIT_SECONDS = 30;
+
 export const getSnapshot = endpoint({
   operationId: "getSnapshot",
   method: "get",
@@ -205,9 +208,23 @@ export const getSnapshot = endpoint({
   description:
     "The snapshot status resource (`status_url`): the acknowledgement with `counts` and `failure`, and once " +
     "completed `warnings` (the first 100), `warning_count` and `warnings_omitted`. Scope `debts:read` " +
-    "(docs/decisions/0303).",
+    "(docs/decisions/0303). Instead of polling, send `Prefer: wait=<seconds>` (RFC 7240): while the snapshot is " +
+    "`pending` or `processing`, the answer comes when it settles (`completed` or `failed`) or when the seconds " +
+    `(at most ${SNAPSHOT_STATUS_MAX_WAIT_SECONDS}) have passed, whichever is first (docs/decisions/0307).`,
   params: SnapshotParams,
-  success: { status: 200, description: "The snapshot", schema: AckEnvelope },
+  requestHeaders: {
+    Prefer:
+      `\`wait=<seconds>\` (RFC 7240): wait up to that long, at most ${SNAPSHOT_STATUS_MAX_WAIT_SECONDS}, for a \`pending\` or ` +
+      "`processing` snapshot to settle before answering. Other preferences and unusable values are ignored.",
+  },
+  success: {
+    status: 200,
+    description: "The snapshot",
+    schema: AckEnvelope,
+    optionalReplyHeaders: {
+      "Preference-Applied": "`wait=<seconds>` when the request's `Prefer: wait` was honoured, with the seconds waited for at most",
+    },
+  },
   errors: [...protectedErrors("debts:read"), cases.invalidPath, cases.campaignNotFound, cases.snapshotNotFound],
   rateLimit: "read",
 });

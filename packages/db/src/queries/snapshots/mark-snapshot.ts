@@ -7,6 +7,12 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../schema.ts";
 
+/**
+ * The channel on which every change of a snapshot's status is announced at
+ * commit, with the snapshot's id as payload (migration 0015).
+ */
+export const SNAPSHOT_STATUS_CHANNEL = "snapshot_status";
+
 /** Most entries kept in `failure.errors` and in `warnings`. */
 export const MAX_REPORTED = 100;
 
