@@ -10,8 +10,8 @@
  *   COPY into a temporary table plus one INSERT ... ON CONFLICT merge;
  * - the 20,000-row one-request snapshot (80% balance changes, 10% new, 10%
  *   omitted, 10% with payment plans): submit latency (PUT to 202), time from
- *   the submit to `completed` (polling the status every 20 ms), rows/s and
- *   the ratio to the round's floor.
+ *   the submit to `completed` (read with `Prefer: wait`, so the answer comes
+ *   when the worker commits), rows/s and the ratio to the round's floor.
  *
  * Then a staged 100,000-row snapshot in 5 chunks of 20,000: start, each
  * chunk's latency, finalize, and time from the first byte to `completed`;
@@ -91,13 +91,13 @@ const main = async () => {
       if (response.status !== expected) throw new Error(`${method} ${url}: ${response.status} ${text.slice(0, 500)}`);
       return ms;
     };
+    // Each read waits for the outcome (Prefer: wait, docs/decisions/0307): the api answers when the worker commits.
     const untilDone = async (url: string) => {
       for (;;) {
-        const response = await fetch(url, { headers });
+        const response = await fetch(url, { headers: { ...headers, prefer: "wait=30" } });
         const { data } = (await response.json()) as { data: { status: string; failure: unknown } };
         if (data.status === "completed") return performance.now();
         if (data.status === "failed") throw new Error(`snapshot ${url} failed: ${JSON.stringify(data.failure)}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
       }
     };
 
