@@ -20,6 +20,10 @@ const submitted = async (reference = "status-1") => {
   return { ...context, url, reader, snapshot, read: () => t.get(url, reader) };
 };
 
+/** What the worker's commit does to an applied snapshot without warnings. */
+const complete = (s: Awaited<ReturnType<typeof submitted>>) =>
+  kit.simulateWorker(s.snapshot.id, { status: "completed", counts: sampleCounts, warnings: [], warningCount: 0 });
+
 describe("GET /campaigns/{apiReference}/snapshots/{snapshotReference}", () => {
   it("shows a pending snapshot with a debts:read token: the acknowledgement, no warnings yet", async () => {
     const s = await submitted();
@@ -96,12 +100,7 @@ describe("GET /campaigns/{apiReference}/snapshots/{snapshotReference}", () => {
 
   it("shows a completed snapshot without warnings as an empty list", async () => {
     const s = await submitted();
-    await kit.simulateWorker(s.snapshot.id, {
-      status: "completed",
-      counts: sampleCounts,
-      warnings: [],
-      warningCount: 0,
-    });
+    await complete(s);
     const body = await expectContract(await s.read(), "get", STATUS_PATH);
     expect(body.data).toMatchObject({ warnings: [], warning_count: 0, warnings_omitted: 0 });
   });
@@ -186,6 +185,7 @@ describe("GET /campaigns/{apiReference}/snapshots/{snapshotReference}", () => {
 });
 
 describe("waiting for the outcome with Prefer: wait (docs/decisions/0307)", () => {
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const readWaiting = (s: Awaited<ReturnType<typeof submitted>>, prefer: string) =>
     t.request(s.url, { headers: { authorization: `Bearer ${s.reader}`, prefer } });
 
@@ -195,16 +195,11 @@ describe("waiting for the outcome with Prefer: wait (docs/decisions/0307)", () =
     let answered = false;
     void answer.then(() => (answered = true));
     // A move to processing does not settle it: the read goes on waiting.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await pause(200);
     await kit.simulateWorker(s.snapshot.id, { status: "processing" });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await pause(300);
     expect(answered).toBe(false);
-    await kit.simulateWorker(s.snapshot.id, {
-      status: "completed",
-      counts: sampleCounts,
-      warnings: [],
-      warningCount: 0,
-    });
+    await complete(s);
     // Without the announcement, this read would answer only after 30 s, past the test's timeout.
     const response = await answer;
     expect(response.status).toBe(200);
@@ -256,12 +251,7 @@ describe("waiting for the outcome with Prefer: wait (docs/decisions/0307)", () =
 
   it("caps the wait at 30 seconds", async () => {
     const s = await submitted("wait-capped");
-    await kit.simulateWorker(s.snapshot.id, {
-      status: "completed",
-      counts: sampleCounts,
-      warnings: [],
-      warningCount: 0,
-    });
+    await complete(s);
     expect((await readWaiting(s, "wait=3600")).headers.get("preference-applied")).toBe("wait=30");
   });
 
@@ -276,7 +266,7 @@ describe("waiting for the outcome with Prefer: wait (docs/decisions/0307)", () =
     const answer = fetch(`${second.url}${s.url}`, {
       headers: { authorization: `Bearer ${s.reader}`, prefer: "wait=30" },
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await pause(300);
     // A stop waits for requests in progress: without waking this one it would take 30 s, past the test's timeout.
     await second.stop();
     const response = await answer;
@@ -287,17 +277,12 @@ describe("waiting for the outcome with Prefer: wait (docs/decisions/0307)", () =
   it("still learns the outcome when the listening connection is lost", async () => {
     const s = await submitted("wait-relisten");
     const answer = readWaiting(s, "wait=30");
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await pause(200);
     await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'debt-collection-api-status-watch'`.execute(
       t.db,
     );
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await kit.simulateWorker(s.snapshot.id, {
-      status: "completed",
-      counts: sampleCounts,
-      warnings: [],
-      warningCount: 0,
-    });
+    await pause(200);
+    await complete(s);
     const response = await answer;
     expect((await expectContract(response, "get", STATUS_PATH)).data).toMatchObject({ status: "completed" });
     expect(t.logLines.some((line) => line.includes("snapshot status watch: connection lost"))).toBe(true);
