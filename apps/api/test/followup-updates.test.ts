@@ -165,6 +165,18 @@ describe.each(["PUT", "PATCH"] as const)("%s /followups/{id}", (method) => {
     expect(await stored(key)).toEqual(before);
   });
 
+  it("refuses a body over 1 MiB with 413 payload_too_large, changing nothing", async () => {
+    const key = await rows.followup(acme, acmeDebt, { type: "call", summary: "same" });
+    const before = await stored(key);
+    const huge = await send(method, key, { summary: "x".repeat(1024 * 1024) });
+    expect(huge.status).toBe(413);
+    const body = await expectContract(huge, method, ONE);
+    // The document says `Request body too large`; the server appends the limit (an open contract mismatch).
+    expect(body).toMatchObject({ error: true, code: 413, error_code: "payload_too_large" });
+    expect(body.message).toMatch(/^Request body too large/);
+    expect(await stored(key)).toEqual(before);
+  });
+
   it("requires followups:write", async () => {
     const key = await rows.followup(acme, acmeDebt, { summary: "same" });
     const response = await send(method, key, { summary: "changed" }, { token: await t.token(acme, "followups:read") });

@@ -322,6 +322,17 @@ describe("POST /followups", () => {
     expect(await state()).toEqual(before);
   });
 
+  it("refuses a body over 1 MiB with 413 payload_too_large before reading it, writing nothing", async () => {
+    const before = await state();
+    const huge = await post({ debt_id: ids.encode("debt", acmeDebt), type: "email", notes: "x".repeat(1024 * 1024) });
+    expect(huge.status).toBe(413);
+    const body = await expectContract(huge, "post", FOLLOWUPS);
+    // The document says `Request body too large`; the server appends the limit (an open contract mismatch).
+    expect(body).toMatchObject({ error: true, code: 413, error_code: "payload_too_large" });
+    expect(body.message).toMatch(/^Request body too large/);
+    expect(await state()).toEqual(before);
+  });
+
   it("refuses text that would be stored altered: lone surrogates, bytes that are not UTF-8, other charsets, compressed bodies", async () => {
     const before = await state();
     const debtId = ids.encode("debt", acmeDebt);
