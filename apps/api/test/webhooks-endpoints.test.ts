@@ -57,6 +57,8 @@ const sealedSecrets = (id: string) =>
     .where("id", "=", ids.decode("webhook_endpoint", id)!)
     .executeTakeFirstOrThrow();
 
+const endpointRows = () => t.db.selectFrom("webhook_endpoints").selectAll().orderBy("id").execute();
+
 const keyOf = (secret: string) => Buffer.from(secret.slice("whsec_".length), "base64");
 
 describe("POST /webhooks/endpoints", () => {
@@ -125,6 +127,26 @@ describe("POST /webhooks/endpoints", () => {
       details: Record<string, string>;
     };
     expect(repeated.details).toEqual({ event_types: "must not repeat a type" });
+  });
+
+  it("answers 415 for a body that is not JSON and 413 for one over 1 MiB, creating nothing", async () => {
+    const before = await endpointRows();
+    const text = await api.post(LIST, writer, "url=http://127.0.0.1:9/x", {
+      contentType: "application/x-www-form-urlencoded",
+    });
+    expect(text.status).toBe(415);
+    expect(await expectContract(text, "post", LIST)).toEqual({
+      error: true,
+      message: "Unsupported media type: expected application/json",
+      code: 415,
+    });
+    const huge = await api.post(LIST, writer, { url: "http://127.0.0.1:9/x", description: "x".repeat(1024 * 1024) });
+    expect(huge.status).toBe(413);
+    const body = await expectContract(huge, "post", LIST);
+    // The document says `Request body too large`; the server appends the limit (an open contract mismatch).
+    expect(body).toMatchObject({ error: true, code: 413, error_code: "payload_too_large" });
+    expect(body.message).toMatch(/^Request body too large/);
+    expect(await endpointRows()).toEqual(before);
   });
 
   it("needs debts:write: 403 with debts:read or an unrelated scope", async () => {
@@ -203,6 +225,54 @@ describe("reading, updating and deleting", () => {
     const all = await expectContract<{ data: Array<{ id: string }> }>(await api.get(`${LIST}?limit=100`, reader), "get", LIST);
     expect(all.data.map((endpoint) => endpoint.id)).not.toContain(globexEndpoint.id);
     expect(body.pagination.total).toBe(all.data.length);
+  });
+
+  it("answers 400 naming page or limit when out of range or not an integer", async () => {
+    for (const [query, field] of [
+      ["limit=101", "limit"],
+      ["limit=0", "limit"],
+      ["limit=2.5", "limit"],
+      ["page=0", "page"],
+      ["page=abc", "page"],
+    ] as const) {
+      const response = await api.get(`${LIST}?${query}`, reader);
+      expect(response.status, query).toBe(400);
+      const body = await expectContract<{ message: string; details: Record<string, string> }>(response, "get", LIST);
+      expect(body.message).toBe("Validation failed");
+      expect(body.details, query).toEqual({
+        [field]: field === "limit" ? "must be an integer from 1 to 100" : "must be an integer from 1 to 1000000",
+      });
+    }
+  });
+
+  it("answers a page past the end with no rows and the true total", async () => {
+    const all = await api.get(`${LIST}?limit=100`, reader);
+    const { total } = (await expectContract<{ pagination: { total: number } }>(all, "get", LIST)).pagination;
+    const beyond = await api.get(`${LIST}?page=${total + 1}&limit=1`, reader);
+    expect(await expectContract(beyond, "get", LIST)).toEqual({
+      error: false,
+      data: [],
+      pagination: { total, page: total + 1, limit: 1, pages: total },
+    });
+  });
+
+  it("refuses an update that is not JSON (415) or over 1 MiB (413), changing nothing", async () => {
+    const created = await create({ url: "http://127.0.0.1:9/x", description: "before" });
+    const before = await endpointRows();
+    const text = await api.patch(one(created.id), writer, "enabled=false", { contentType: "text/plain" });
+    expect(text.status).toBe(415);
+    expect(await expectContract(text, "patch", ONE)).toEqual({
+      error: true,
+      message: "Unsupported media type: expected application/json",
+      code: 415,
+    });
+    const huge = await api.patch(one(created.id), writer, { description: "x".repeat(1024 * 1024) });
+    expect(huge.status).toBe(413);
+    const body = await expectContract(huge, "patch", ONE);
+    // The document says `Request body too large`; the server appends the limit (an open contract mismatch).
+    expect(body).toMatchObject({ error: true, code: 413, error_code: "payload_too_large" });
+    expect(body.message).toMatch(/^Request body too large/);
+    expect(await endpointRows()).toEqual(before);
   });
 
   it("updates any subset; disabling settles pending deliveries, enabling clears the reason", async () => {
