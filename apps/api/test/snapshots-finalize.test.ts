@@ -198,6 +198,24 @@ describe("POST .../snapshots/{snapshotReference}/finalize", () => {
     expect((await expectContract(unknown, "post", FINALIZE_PATH)).message).toBe("Snapshot not found");
   });
 
+  it("answers 400 naming snapshotReference for a reference that is only a date or too long, changing nothing", async () => {
+    const s = await started(1);
+    expect((await s.chunk(0, rowsFrom(0, 1))).status).toBe(201);
+    for (const reference of ["2026-11-21", "2026-11-21T10:00:00Z", "x".repeat(256)]) {
+      const response = await kit.send("POST", kit.path(s.campaign.api_reference, reference, "/finalize"), s.token);
+      expect(response.status, reference).toBe(400);
+      const body = await expectContract(response, "post", FINALIZE_PATH);
+      expect(body).toMatchObject({ error: true, message: "Validation failed", code: 400 });
+      expect(Object.keys(body.details)).toEqual(["snapshotReference"]);
+    }
+    const dateOnly = await kit.send("POST", kit.path(s.campaign.api_reference, "2026-11-21", "/finalize"), s.token);
+    expect((await expectContract(dateOnly, "post", FINALIZE_PATH)).details).toEqual({
+      snapshotReference: "must identify one snapshot's content (an export id or a UUID), not a date alone",
+    });
+    expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 1, jobs: 0 });
+    expect((await kit.snapshotRow(s.companyId, s.reference)).status).toBe("uploading");
+  });
+
   it("requires debts:write on chunks and finalize, and hides another company's snapshot (404)", async () => {
     const s = await started(1);
     const reader = await t.token(s.tenant, "debts:read");

@@ -88,6 +88,27 @@ describe("POST .../snapshots/{snapshotReference}/start", () => {
     expect(await kit.stored(companyId, campaign.id)).toEqual({ snapshots: 0, chunks: 0, jobs: 0 });
   });
 
+  it("refuses a start body that is not JSON with 415 and one over 1 MiB with 413 payload_too_large, storing nothing", async () => {
+    const { companyId, campaign, token } = await kit.setup();
+    const url = kit.path(campaign.api_reference, "limits", "/start");
+    const text = await kit.send("POST", url, token, "expected_row_count=5", "text/plain");
+    expect(text.status).toBe(415);
+    expect(await expectContract(text, "post", START_PATH)).toEqual({
+      error: true,
+      message: "Unsupported media type: expected application/json",
+      code: 415,
+    });
+    const huge = await kit.send("POST", url, token, `{"expected_row_count":5}${" ".repeat(1024 * 1024)}`);
+    expect(huge.status).toBe(413);
+    expect(await expectContract(huge, "post", START_PATH)).toEqual({
+      error: true,
+      message: "Request body too large: the limit is 1048576 bytes",
+      code: 413,
+      error_code: "payload_too_large",
+    });
+    expect(await kit.stored(companyId, campaign.id)).toEqual({ snapshots: 0, chunks: 0, jobs: 0 });
+  });
+
   it("answers 404 for another company's campaign and 403 without debts:write", async () => {
     const mine = await kit.setup();
     const other = await kit.setup();
@@ -268,6 +289,25 @@ describe("PUT .../snapshots/{snapshotReference}/chunks/{chunkIndex}", () => {
     const unknownKey = await s.chunk(0, '{"rows":[],"expected_row_count":5}');
     expect(unknownKey.status).toBe(400);
     expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 0, jobs: 0 });
+  });
+
+  it("refuses a chunk body that is not JSON with 415, storing nothing", async () => {
+    const s = await started(5);
+    const response = await kit.send(
+      "PUT",
+      kit.path(s.campaign.api_reference, s.reference, "/chunks/0"),
+      s.token,
+      rowsFrom(0, 1),
+      "text/csv",
+    );
+    expect(response.status).toBe(415);
+    expect(await expectContract(response, "put", CHUNK_PATH)).toEqual({
+      error: true,
+      message: "Unsupported media type: expected application/json",
+      code: 415,
+    });
+    expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 0, jobs: 0 });
+    expect(await kit.snapshotRow(s.companyId, s.reference)).toMatchObject({ status: "uploading" });
   });
 
   it("answers 404 Snapshot not found for a reference never started, and 409 for a one-request reference", async () => {
