@@ -240,4 +240,16 @@ describe("POST /oauth/revoke (RFC 7009)", () => {
     });
     expect(await errorOf(await revoke(undefined))).toMatchObject({ status: 400, error: "invalid_request" });
   });
+
+  it("refuses a body over 16 KiB with 413 invalid_request, revoking nothing", async () => {
+    const tokens = await authorize();
+    const huge = await revoke(tokens.access_token, client, { pad: "x".repeat(20_000) });
+    expect(await errorOf(huge)).toEqual({
+      status: 413,
+      error: "invalid_request",
+      error_description: "The request body is larger than 16384 bytes",
+    });
+    expect(await profileStatus(tokens.access_token)).toBe(200);
+    expect((await refresh(tokens.refresh_token)).status).toBe(200);
+  });
 });

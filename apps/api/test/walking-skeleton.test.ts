@@ -36,7 +36,62 @@ describe("client_credentials token", () => {
       }).toString(),
     });
     expect(response.status).toBe(200);
-    expect(((await response.json()) as { scope: string }).scope).toBe("company:read");
+    expect(await expectContract(response, "post", "/token")).toEqual({
+      access_token: expect.stringMatching(/^dcat_[A-Za-z0-9_-]{43}$/),
+      token_type: "Bearer",
+      expires_in: 3600,
+      scope: "company:read",
+    });
+  });
+
+  it("answers every documented error at /token exactly as at /oauth/token", async () => {
+    const alias = (body: string) =>
+      t.request("/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+    const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+    const credentials = { client_id: acme.client_id, client_secret: acme.client_secret };
+    const issuedBefore = await t.db.selectFrom("oauth_access_tokens").select("id").execute();
+
+    const unauthenticated = await alias(
+      form({ grant_type: "client_credentials", client_id: acme.client_id, client_secret: "wrong" }),
+    );
+    expect(unauthenticated.status).toBe(401);
+    expect(await expectContract(unauthenticated, "post", "/token")).toEqual({
+      error: "invalid_client",
+      error_description: "Client authentication failed",
+    });
+    const grant = await alias(form({ grant_type: "password", ...credentials }));
+    expect(grant.status).toBe(400);
+    expect(await expectContract(grant, "post", "/token")).toEqual({
+      error: "unsupported_grant_type",
+      error_description: "Unsupported grant_type: password",
+    });
+    const scope = await alias(
+      form({ grant_type: "client_credentials", ...credentials, scope: "company:read admin:everything" }),
+    );
+    expect(scope.status).toBe(400);
+    expect(await expectContract(scope, "post", "/token")).toEqual({
+      error: "invalid_scope",
+      error_description: "Scope not allowed for this client: admin:everything",
+    });
+    const refresh = await alias(form({ grant_type: "refresh_token", ...credentials, refresh_token: "dcrt_unknown" }));
+    expect(refresh.status).toBe(400);
+    expect(await expectContract(refresh, "post", "/token")).toEqual({
+      error: "invalid_grant",
+      error_description: "Unknown or revoked refresh token",
+    });
+    const missing = await alias(form({ ...credentials }));
+    expect(missing.status).toBe(400);
+    expect(await expectContract(missing, "post", "/token")).toEqual({
+      error: "invalid_request",
+      error_description: "Missing grant_type",
+    });
+    const huge = await alias(`grant_type=client_credentials&pad=${"x".repeat(20_000)}`);
+    expect(huge.status).toBe(413);
+    expect(await expectContract(huge, "post", "/token")).toEqual({
+      error: "invalid_request",
+      error_description: "The request body is larger than 16384 bytes",
+    });
+    expect(await t.db.selectFrom("oauth_access_tokens").select("id").execute()).toEqual(issuedBefore);
   });
 
   it("refuses a wrong secret with invalid_client", async () => {
