@@ -3,6 +3,7 @@ import { createUser } from "../src/admin/companies.ts";
 import { NotFound } from "../src/http/api-error.ts";
 import type { HandlerInput } from "../src/http/handler.ts";
 import { getCompanyCredits } from "../src/routes/company/get-credits.ts";
+import { getCompanyProfile } from "../src/routes/company/get-profile.ts";
 import { getCompanyStatistics } from "../src/routes/company/get-statistics.ts";
 import { collectionRows } from "./support/collection-rows.ts";
 import { expectContract } from "./support/contract-validator.ts";
@@ -103,10 +104,27 @@ describe("company not found", () => {
       principal: { companyId: 987_654, clientPk: 0, grantId: 0, scopes: new Set() },
       services: t.api.services,
     } as unknown as HandlerInput<undefined, undefined, undefined, true>;
-    for (const handler of [getCompanyStatistics, getCompanyCredits]) {
+    for (const handler of [getCompanyStatistics, getCompanyCredits, getCompanyProfile]) {
       const error = await handler(input).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(NotFound);
       expect((error as NotFound).message).toBe("Company not found");
+    }
+  });
+
+  // The document lists 404 `Company not found` for profile, statistics and credits, but no request
+  // can reach it: the token is resolved first, and it goes with its company.
+  it("is 401 over HTTP: a deleted company's token is refused before any handler runs", async () => {
+    const dissolved = await t.tenant("Dissolved Ltd");
+    const dissolvedToken = await t.token(dissolved);
+    await t.db.deleteFrom("companies").where("id", "=", rows.companyOf(dissolved)).execute();
+    for (const path of ["/external-api/v1/company/profile", STATISTICS, CREDITS]) {
+      const response = await t.get(path, dissolvedToken);
+      expect(response.status, path).toBe(401);
+      expect(await expectContract(response, "get", path)).toEqual({
+        error: true,
+        message: "Authentication credentials are missing or invalid",
+        code: 401,
+      });
     }
   });
 });
