@@ -1,5 +1,5 @@
 /** The documented error responses shared by many operations (contract 7.1). */
-import { type ErrorCase, rateLimitHeaderNames, type ResponseHeader } from "./endpoint.ts";
+import { DEFAULT_JSON_BODY_BYTES, type ErrorCase, rateLimitHeaderNames, type ResponseHeader } from "./endpoint.ts";
 
 export const messages = {
   validationFailed: "Validation failed",
@@ -25,6 +25,10 @@ export const messages = {
   requestTimeout: "Request timeout: the request did not arrive in time",
 } as const;
 
+/** The 413 message, naming the operation's limit. */
+export const payloadTooLargeMessage = (limitBytes: number): string =>
+  `${messages.payloadTooLarge}: the limit is ${limitBytes} bytes`;
+
 const api = (
   status: number,
   message: string,
@@ -49,7 +53,8 @@ export const errorCases = {
     api(403, messages.missingScope(scope), `The token lacks the \`${scope}\` scope`, undefined, ["WWW-Authenticate"]),
   notFound: (message: string) => api(404, message, "Unknown id, or an id of another company"),
   debtAccessDenied: api(403, messages.debtAccessDenied, "The debt exists but this token may not act on it"),
-  payloadTooLarge: api(413, messages.payloadTooLarge, "The body exceeds the operation's size limit"),
+  payloadTooLarge: (limitBytes: number) =>
+    api(413, payloadTooLargeMessage(limitBytes), `The body exceeds ${limitBytes} bytes`, "payload_too_large"),
   unsupportedMediaType: api(415, messages.unsupportedMediaType, "The body is not `application/json`"),
   rateLimited: api(
     429,
@@ -83,4 +88,11 @@ export const protectedErrors = (scope: string): ReadonlyArray<ErrorCase> => [
   errorCases.tooManyConcurrentRequests,
   errorCases.internal,
   errorCases.serviceUnavailable,
+];
+
+/** The errors of a JSON body that may hold `limitBytes`: invalid, too large, not JSON. */
+export const jsonBodyErrors = (limitBytes: number = DEFAULT_JSON_BODY_BYTES): ReadonlyArray<ErrorCase> => [
+  errorCases.validation,
+  errorCases.payloadTooLarge(limitBytes),
+  errorCases.unsupportedMediaType,
 ];

@@ -3,7 +3,7 @@
  * that renders each to its HTTP status, headers and body. No handler builds
  * an error body by hand; a tag without a row in `render` does not compile.
  */
-import { messages, type OAuthError } from "@dc/contract";
+import { messages, type OAuthError, payloadTooLargeMessage } from "@dc/contract";
 import { Data } from "effect";
 
 export class ValidationFailed extends Data.TaggedError("ValidationFailed")<{
@@ -122,7 +122,7 @@ const renderers: Renderers = {
   Conflict: ({ errorCode, message }) => ({ status: 409, body: envelope(409, message, { error_code: errorCode }) }),
   PayloadTooLarge: ({ limitBytes }) => ({
     status: 413,
-    body: envelope(413, `${messages.payloadTooLarge}: the limit is ${limitBytes} bytes`, { error_code: "payload_too_large" }),
+    body: envelope(413, payloadTooLargeMessage(limitBytes), { error_code: "payload_too_large" }),
   }),
   UnsupportedMediaType: ({ expected }) => ({
     status: 415,

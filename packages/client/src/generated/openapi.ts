@@ -3799,7 +3799,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Request body too large: The body exceeds the operation's size limit */
+            /** @description Request body too large: the limit is 1048576 bytes: The body exceeds 1048576 bytes */
             413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4162,7 +4162,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Request body too large: The body exceeds the operation's size limit */
+            /** @description Request body too large: the limit is 1048576 bytes: The body exceeds 1048576 bytes */
             413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4302,7 +4302,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Request body too large: The body exceeds the operation's size limit */
+            /** @description Request body too large: the limit is 1048576 bytes: The body exceeds 1048576 bytes */
             413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5106,7 +5106,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Request body too large: The body exceeds the operation's size limit */
+            /** @description Request body too large: the limit is 1048576 bytes: The body exceeds 1048576 bytes */
             413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5345,7 +5345,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Request body too large: The body exceeds the operation's size limit */
+            /** @description Request body too large: the limit is 1048576 bytes: The body exceeds 1048576 bytes */
             413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5485,7 +5485,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Request body too large: The body exceeds the operation's size limit */
+            /** @description Request body too large: the limit is 1048576 bytes: The body exceeds 1048576 bytes */
             413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5737,7 +5737,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Request body too large: The body exceeds the operation's size limit */
+            /** @description Request body too large: the limit is 1048576 bytes: The body exceeds 1048576 bytes */
             413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5862,7 +5862,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Request body too large: The body exceeds the operation's size limit */
+            /** @description Request body too large: the limit is 10485760 bytes: The body exceeds 10485760 bytes */
             413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6503,7 +6503,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Request body too large: The body exceeds the operation's size limit */
+            /** @description Request body too large: the limit is 1048576 bytes: The body exceeds 1048576 bytes */
             413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6754,7 +6754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Request body too large: The body exceeds the operation's size limit */
+            /** @description Request body too large: the limit is 1048576 bytes: The body exceeds 1048576 bytes */
             413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7913,7 +7913,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Request body too large: The body exceeds the operation's size limit */
+            /** @description Request body too large: the limit is 1048576 bytes: The body exceeds 1048576 bytes */
             413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -8251,7 +8251,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Request body too large: The body exceeds the operation's size limit */
+            /** @description Request body too large: the limit is 1048576 bytes: The body exceeds 1048576 bytes */
             413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -7,7 +7,7 @@ import { Contact } from "@dc/domain";
 import { Schema } from "effect";
 import { API_PREFIX, DEFAULT_JSON_BODY_BYTES, endpoint } from "../endpoint.ts";
 import { DataEnvelope, ListEnvelope } from "../envelopes.ts";
-import { errorCases, messages, protectedErrors } from "../errors.ts";
+import { errorCases, jsonBodyErrors, messages, protectedErrors } from "../errors.ts";
 import { CreditorDateTime } from "../formats.ts";
 import { EncryptedId } from "../ids.ts";
 import { PaginationQuery } from "../pagination.ts";
@@ -92,7 +92,7 @@ export const CreditorIdParams = pathParams(
 );
 
 const notFound = errorCases.notFound(messages.creditorNotFound);
-const bodyErrors = [errorCases.validation, errorCases.payloadTooLarge, errorCases.unsupportedMediaType];
+const bodyErrors = jsonBodyErrors();
 
 export const listCreditors = endpoint({
   operationId: "listCreditors",

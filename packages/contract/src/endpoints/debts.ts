@@ -7,7 +7,7 @@ import { DebtStatus, Money } from "@dc/domain";
 import { Schema } from "effect";
 import { API_PREFIX, DEFAULT_JSON_BODY_BYTES, endpoint, type ErrorCase } from "../endpoint.ts";
 import { DataEnvelope, ListEnvelope, MessageEnvelope } from "../envelopes.ts";
-import { errorCases, messages, protectedErrors } from "../errors.ts";
+import { errorCases, jsonBodyErrors, messages, protectedErrors } from "../errors.ts";
 import { IsoDateTimeInput } from "../formats.ts";
 import { paginationFields, PlainNumberString } from "../pagination.ts";
 import { BATCH_BODY_BYTES, BatchResult, CreateDebtsBatchBody } from "./debt-batch.ts";
@@ -83,7 +83,7 @@ const duplicateInternalId: ErrorCase = {
   envelope: "api",
   errorCode: "duplicate_internal_id",
 };
-const bodyErrors = [errorCases.validation, errorCases.payloadTooLarge, errorCases.unsupportedMediaType];
+const bodyErrors = jsonBodyErrors();
 const debtNotFound = errorCases.notFound(messages.debtNotFound);
 const DebtListResponse = ListEnvelope(Debt).annotations({ identifier: "DebtListResponse" });
 
@@ -189,7 +189,7 @@ export const createDebtsBatch = endpoint({
     description: "The import result; message `Batch processed successfully`",
     schema: DataEnvelope(BatchResult).annotations({ identifier: "BatchResultResponse" }),
   },
-  errors: [...protectedErrors("debts:write"), ...bodyErrors],
+  errors: [...protectedErrors("debts:write"), ...jsonBodyErrors(BATCH_BODY_BYTES)],
   rateLimit: "write",
 });
 

@@ -7,7 +7,7 @@ import { Followup as Rules } from "@dc/domain";
 import { Schema } from "effect";
 import { API_PREFIX, DEFAULT_JSON_BODY_BYTES, endpoint } from "../endpoint.ts";
 import { DataEnvelope, ListEnvelope } from "../envelopes.ts";
-import { errorCases, messages, protectedErrors } from "../errors.ts";
+import { errorCases, jsonBodyErrors, messages, protectedErrors } from "../errors.ts";
 import { PlainDate } from "../formats.ts";
 import { paginationFields } from "../pagination.ts";
 import { Followup, FollowupCreate, FollowupUpdate } from "./followup-fields.ts";
@@ -69,7 +69,7 @@ const jsonBody = <A, I>(schema: Schema.Schema<A, I>) => ({
   maxBytes: DEFAULT_JSON_BODY_BYTES,
 });
 
-const bodyErrors = [errorCases.validation, errorCases.payloadTooLarge, errorCases.unsupportedMediaType];
+const bodyErrors = jsonBodyErrors();
 const followupNotFound = errorCases.notFound(followupMessages.notFound);
 
 export const createFollowup = endpoint({

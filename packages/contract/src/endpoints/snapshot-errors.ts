@@ -4,7 +4,7 @@
  */
 import { Snapshot } from "@dc/domain";
 import { DEFAULT_JSON_BODY_BYTES, type ErrorCase } from "../endpoint.ts";
-import { errorCases, messages } from "../errors.ts";
+import { errorCases, messages, payloadTooLargeMessage } from "../errors.ts";
 
 export const snapshotMessages = {
   accepted: "Snapshot accepted",
@@ -94,13 +94,13 @@ export const snapshotErrorCases = {
     ),
   payloadTooLarge: api(
     413,
-    `${messages.payloadTooLarge}: the limit is ${Snapshot.MAX_BODY_BYTES} bytes`,
+    payloadTooLargeMessage(Snapshot.MAX_BODY_BYTES),
     "The body exceeds 10 MiB",
     "payload_too_large",
   ),
   startPayloadTooLarge: api(
     413,
-    `${messages.payloadTooLarge}: the limit is ${DEFAULT_JSON_BODY_BYTES} bytes`,
+    payloadTooLargeMessage(DEFAULT_JSON_BODY_BYTES),
     "The body exceeds 1 MiB",
     "payload_too_large",
   ),

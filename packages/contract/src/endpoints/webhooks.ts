@@ -8,7 +8,7 @@
 import { Schema } from "effect";
 import { API_PREFIX, DEFAULT_JSON_BODY_BYTES, endpoint, type ErrorCase } from "../endpoint.ts";
 import { DataEnvelope, ListEnvelope, MessageEnvelope } from "../envelopes.ts";
-import { errorCases, protectedErrors } from "../errors.ts";
+import { errorCases, jsonBodyErrors, protectedErrors } from "../errors.ts";
 import { IsoOffsetDateTime } from "../formats.ts";
 import { EncryptedId } from "../ids.ts";
 import { PaginationQuery, paginationFields, QueryInt } from "../pagination.ts";
@@ -155,7 +155,7 @@ export const WebhookEventParams = pathParams(
 );
 
 const notFound = errorCases.notFound(webhookMessages.endpointNotFound);
-const bodyErrors = [errorCases.validation, errorCases.payloadTooLarge, errorCases.unsupportedMediaType];
+const bodyErrors = jsonBodyErrors();
 const disabled: ErrorCase = {
   status: 409,
   message: webhookMessages.endpointDisabled,

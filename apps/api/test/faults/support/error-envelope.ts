@@ -1,7 +1,8 @@
 /**
  * Validates a body against the OpenAPI document's `ErrorEnvelope` schema.
- * `expectContract` checks a body at a documented status; the operations do not
- * document 503, so fault tests check the envelope component itself.
+ * The fault tests' load generator keeps each answer's body, not the
+ * `Response` that `expectContract` reads, so they check the bodies of their
+ * 503s against the envelope component itself.
  */
 import { openApiDocument } from "@dc/contract/document";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
