@@ -1,12 +1,16 @@
 /**
  * Scope enforcement for every bearer-protected operation of the contract,
  * found by walking `endpoints` (operations added later are covered without
- * touching this file): a token with every scope but the required one gets
- * exactly the contract's 403; a token with only that scope gets past
- * authorization (dummy path parameters may well make it a 400 or 404).
+ * touching this file): no token, or an unknown one, gets exactly the
+ * contract's 401 with its challenge; a token with every scope but the
+ * required one gets exactly the contract's 403, with the challenge naming the
+ * scope; a token with only that scope gets past authorization (dummy path
+ * parameters may well make it a 400 or 404). Bodies are read through the
+ * OpenAPI document.
  */
 import { allScopes, endpoints, messages, type Scope } from "@dc/contract";
 import { describe, expect, it } from "vitest";
+import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";
 
 const t = await startTestApi();
@@ -33,11 +37,11 @@ const tokenFor = (scopes: ReadonlyArray<Scope>) => {
   return tokens.get(key)!;
 };
 
-const call = async (operation: (typeof protectedOperations)[number], token: string) =>
+const call = async (operation: (typeof protectedOperations)[number], token: string | undefined) =>
   t.request(operation.path.replace(/\{[^}]+\}/g, "dummy"), {
     method: operation.method.toUpperCase(),
     headers: {
-      authorization: `Bearer ${token}`,
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
       ...(operation.body === undefined ? {} : { "content-type": operation.body.contentType }),
     },
     ...(operation.body === undefined ? {} : { body: operation.body.contentType === "application/json" ? "{}" : "" }),
@@ -49,10 +53,27 @@ describe("scope matrix", () => {
   });
 
   describe.each(protectedOperations)("$method $path ($scope)", (operation) => {
+    it.each([
+      ["no token", undefined],
+      ["an unknown token", "dca_not-a-token-of-ours"],
+    ])("refuses %s with exactly the contract's 401 and its challenge", async (_case, token) => {
+      const response = await call(operation, token);
+      expect(response.status).toBe(401);
+      expect(response.headers.get("www-authenticate")).toBe('Bearer realm="external-api"');
+      expect(await expectContract(response, operation.method, operation.path)).toEqual({
+        error: true,
+        message: messages.unauthorized,
+        code: 401,
+      });
+    });
+
     it("refuses a token lacking the scope with exactly the contract's 403", async () => {
       const response = await call(operation, await tokenFor(allScopes.filter((scope) => scope !== operation.scope)));
       expect(response.status).toBe(403);
-      expect(await response.json()).toEqual({
+      expect(response.headers.get("www-authenticate")).toBe(
+        `Bearer realm="external-api", error="insufficient_scope", scope="${operation.scope}"`,
+      );
+      expect(await expectContract(response, operation.method, operation.path)).toEqual({
         error: true,
         message: messages.missingScope(operation.scope),
         code: 403,
