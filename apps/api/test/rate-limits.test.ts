@@ -1,4 +1,5 @@
 import { Writable } from "node:stream";
+import { endpoints, rateLimits, rateLimitSubject } from "@dc/contract";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { createLogger } from "../src/logger.ts";
@@ -148,4 +149,46 @@ describe("per-company rate limits (contract part 8)", () => {
     const afterRevocation = await Promise.all(Array.from({ length: 5 }, () => t.get(PROFILE, token)));
     expect(afterRevocation.map((response) => response.status)).toEqual([401, 401, 401, 401, 401]);
   });
+});
+
+describe("every budgeted operation, its budget spent (found by walking `endpoints`)", () => {
+  const budgeted = Object.values(endpoints).flatMap((declared) => {
+    const subject = rateLimitSubject(declared);
+    const limit = rateLimits[declared.rateLimit];
+    return declared.scope === null || subject === undefined || limit === null ? [] : [{ declared, subject, limit }];
+  });
+
+  it("covers the contract's budgeted operations", () => {
+    expect(budgeted.map(({ declared }) => declared.operationId)).toEqual(
+      expect.arrayContaining(["getCompanyProfile", "createDebt", "submitSnapshot", "uploadSnapshotChunk"]),
+    );
+  });
+
+  it.each(budgeted.map((entry) => [entry.declared.operationId, entry] as const))(
+    "%s answers 429 rate_limited with Retry-After and the RateLimit headers, as documented",
+    async (_operationId, { declared, subject, limit }) => {
+      const tenant = await t.tenant(`Spent ${declared.operationId}`);
+      const token = await t.token(tenant);
+      await spend(await companyIdOf(`Spent ${declared.operationId}`), subject, limit.requests);
+      const response = await t.request(declared.path.replace("{chunkIndex}", "0").replace(/\{[^}]+\}/g, "spent-budget"), {
+        method: declared.method.toUpperCase(),
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(declared.body === undefined ? {} : { "content-type": declared.body.contentType }),
+        },
+        ...(declared.body === undefined ? {} : { body: "{}" }),
+      });
+      expect(response.status).toBe(429);
+      expect(response.headers.get("retry-after")).toBe("3600");
+      expect(response.headers.get("ratelimit-limit")).toBe(String(limit.requests));
+      expect(response.headers.get("ratelimit-remaining")).toBe("0");
+      expect(response.headers.get("ratelimit-reset")).toBe("3600");
+      expect(await expectContract(response, declared.method, declared.path)).toEqual({
+        error: true,
+        message: "Rate limit exceeded",
+        code: 429,
+        error_code: "rate_limited",
+      });
+    },
+  );
 });
