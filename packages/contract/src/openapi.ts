@@ -146,7 +146,8 @@ export const buildOpenApiDocument = (
   };
 
   const operation = (endpoint: AnyEndpoint): Json => {
-    const rateLimited = endpoint.scope !== null && rateLimits[endpoint.rateLimit] !== null && rateLimitSubject(endpoint) !== undefined;
+    // Counted once its token is admitted: an operation with a scope and a budget (the api's admission rule).
+    const rateLimited = endpoint.scope !== null && rateLimitSubject(endpoint) !== undefined;
     const headers = {
       ...headerRefs(rateLimited ? rateLimitHeaderNames : []),
       ...Object.fromEntries(
