@@ -1,4 +1,4 @@
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { startTestApi } from "./support/harness.ts";
 
@@ -106,6 +106,69 @@ describe("requests Node's HTTP parser refuses", () => {
     expect(line === undefined ? undefined : JSON.parse(line)).toMatchObject({ level: 30, status: 400 });
     const list = await t.get("/external-api/v1/debts", token);
     expect(((await list.json()) as { pagination: { total: number } }).pagination.total).toBe(0);
+  });
+
+  it("a request that does not arrive in time: 408, and the connection is closed at once, as Node does", async () => {
+    const serverSide = new Promise<Socket>((resolve) => t.api.server.once("connection", resolve));
+    const chunks: Buffer[] = [];
+    const client = connect(Number(port), "127.0.0.1");
+    client.on("data", (chunk: Buffer) => chunks.push(chunk));
+    const closed = new Promise<void>((resolve) => client.on("close", () => resolve()));
+    client.on("error", () => undefined);
+    client.write("POST /external-api/v1/debts HTTP/1.1\r\nHost: localhost\r\n");
+    // What Node's request timeout does (its check runs every 30 s, too slow for a test): the same event, on the same
+    // socket. The parser has not failed, so only closing the connection keeps a late end of the head from being run.
+    const socket = await serverSide;
+    t.api.server.emit(
+      "clientError",
+      Object.assign(new Error("Request timeout"), { code: "ERR_HTTP_REQUEST_TIMEOUT" }),
+      socket,
+    );
+    expect(socket.destroyed).toBe(true);
+    await closed;
+    const answer = lastAnswer(Buffer.concat(chunks).toString("utf8"));
+    expect(answer.statusLine).toBe("HTTP/1.1 408 Request Timeout");
+    expect(answer.body).toEqual({
+      error: true,
+      message: "Request timeout: the request did not arrive in time",
+      code: 408,
+      error_code: "request_timeout",
+    });
+  });
+
+  it("a refused client that never closes its side loses the connection after a short linger", async () => {
+    const serverSide = new Promise<Socket>((resolve) => t.api.server.once("connection", resolve));
+    const client = connect({ port: Number(port), host: "127.0.0.1", allowHalfOpen: true });
+    client.on("error", () => undefined);
+    client.write("GARBAGE\r\n\r\n");
+    const socket = await serverSide;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(socket.destroyed).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(socket.destroyed).toBe(true);
+    client.destroy();
+  });
+
+  it("refuse a connection once: what the client sends afterwards is not answered or logged again", async () => {
+    const logged = () => t.logLines.filter((line) => line.includes("request refused by the HTTP parser")).length;
+    const before = logged();
+    const raw = await new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      const socket = connect(Number(port), "127.0.0.1", () => {
+        socket.write("GARBAGE\r\n\r\n");
+        let more = 0;
+        const again = setInterval(() => {
+          if (more++ === 5 || socket.destroyed) clearInterval(again);
+          else socket.write("MORE GARBAGE\r\n");
+        }, 20);
+      });
+      socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+      socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+      socket.on("error", () => undefined);
+      socket.setTimeout(5_000, () => reject(new Error("the server did not close the connection")));
+    });
+    expect(raw.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    expect(logged() - before).toBe(1);
   });
 
   it("are logged as what they are, without the request's bytes", async () => {

@@ -52,17 +52,29 @@ export const refusalResponse = (refusal: Refusal): string => {
 };
 
 /**
+ * How long a refused connection may stay open for the client to read the
+ * refusal and close its side; then it is destroyed (a client that never
+ * closes must not hold the connection, nor a graceful stop, forever).
+ */
+const LINGER_MS = 2_000;
+
+/**
  * Installs the answer on `server`. A connection can still owe responses to
- * requests pipelined before the refused one:
- * - when each of them arrived whole, the refusal waits for the last of their
- *   responses (writing it in the middle of one would corrupt it);
- * - when one still waits for body bytes the parser will never deliver, the
- *   connection is closed, as Node does, with the refusal first unless a
- *   response has already begun.
+ * requests before the refused one:
+ * - when each of them arrived whole and the parser has failed (it reads
+ *   nothing more), the refusal waits for the last of their responses:
+ *   writing it in the middle of one would corrupt it;
+ * - otherwise (a request still waiting for body bytes, or a timeout, where
+ *   the parser would go on parsing what arrives) the connection is closed
+ *   at once, as Node does, with the refusal first unless a response has
+ *   already begun.
+ * A connection is refused once: what the client sends after that is
+ * ignored, not logged again.
  */
 export const answerParserRefusals = (server: Server, logger: Logger): void => {
   const exchanges = new WeakMap<object, Map<IncomingMessage, ServerResponse>>();
   const refusalsWaiting = new WeakMap<object, () => void>();
+  const refused = new WeakSet<object>();
   server.on("request", (request: IncomingMessage, response: ServerResponse) => {
     const { socket } = request;
     const inProgress = exchanges.get(socket) ?? new Map<IncomingMessage, ServerResponse>();
@@ -77,6 +89,8 @@ export const answerParserRefusals = (server: Server, logger: Logger): void => {
     });
   });
   server.on("clientError", (error: Error & { code?: string }, socket: Duplex) => {
+    if (refused.has(socket)) return;
+    refused.add(socket);
     // The client went away: there is nobody to answer.
     if (error.code === "ECONNRESET" || !socket.writable) {
       socket.destroy();
@@ -88,13 +102,17 @@ export const answerParserRefusals = (server: Server, logger: Logger): void => {
       status: refusal.status,
       parserError: error.code ?? error.message,
     });
-    const inProgress = [...(exchanges.get(socket) ?? new Map<IncomingMessage, ServerResponse>())];
-    if (inProgress.length === 0) {
+    const answerAndLinger = () => {
+      if (!socket.writable) return;
       socket.end(refusalResponse(refusal));
-    } else if (inProgress.every(([request]) => request.complete)) {
-      refusalsWaiting.set(socket, () => {
-        if (socket.writable) socket.end(refusalResponse(refusal));
-      });
+      setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    };
+    const inProgress = [...(exchanges.get(socket) ?? new Map<IncomingMessage, ServerResponse>())];
+    const parserStopped = error.code !== "ERR_HTTP_REQUEST_TIMEOUT";
+    if (parserStopped && inProgress.length === 0) {
+      answerAndLinger();
+    } else if (parserStopped && inProgress.every(([request]) => request.complete)) {
+      refusalsWaiting.set(socket, answerAndLinger);
     } else {
       if (inProgress.every(([, response]) => !response.headersSent)) socket.write(refusalResponse(refusal));
       socket.destroy();
