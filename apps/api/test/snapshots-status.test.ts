@@ -274,6 +274,24 @@ describe("waiting for the outcome with Prefer: wait (docs/decisions/0307)", () =
     expect((await expectContract(response, "get", STATUS_PATH)).data).toMatchObject({ status: "pending" });
   });
 
+  it("ends the waits of clients that went away, so they do not hold the company's places (decision 0013)", async () => {
+    const s = await submitted("wait-abandoned");
+    // As many waits as the company may have requests in progress on this process (MAX_CONCURRENT_REQUESTS_PER_COMPANY).
+    const aborts = Array.from({ length: 64 }, () => new AbortController());
+    const waits = aborts.map((abort) =>
+      fetch(`${t.api.url}${s.url}`, {
+        headers: { authorization: `Bearer ${s.reader}`, prefer: "wait=30" },
+        signal: abort.signal,
+      }).catch(() => undefined),
+    );
+    await pause(500);
+    for (const abort of aborts) abort.abort();
+    await Promise.all(waits);
+    await pause(200);
+    // Without ending them, every place would stay taken for 30 s: 429 too_many_concurrent_requests.
+    expect((await s.read()).status).toBe(200);
+  });
+
   it("still learns the outcome when the listening connection is lost", async () => {
     const s = await submitted("wait-relisten");
     const answer = readWaiting(s, "wait=30");

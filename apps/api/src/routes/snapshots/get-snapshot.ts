@@ -12,6 +12,7 @@ import { type Endpoints, SNAPSHOT_STATUS_MAX_WAIT_SECONDS, snapshotMessages } fr
 import type { Snapshot } from "@dc/db";
 import type { HandlerOf } from "../../http/handler.ts";
 import { acknowledgement } from "./snapshot-ack.ts";
+import type { StatusChange } from "./status-watch.ts";
 import { readSnapshot, requireSnapshot } from "./snapshot-lookup.ts";
 
 /**
@@ -35,19 +36,31 @@ export const getSnapshot: HandlerOf<Endpoints["getSnapshot"]> = async ({ params,
   const { campaign } = found;
   let { snapshot } = found;
   const waitSeconds = preferredWaitSeconds(ctx.get("prefer"));
-  if (waitSeconds !== undefined) {
+  if (waitSeconds !== undefined && unsettled(snapshot)) {
     const deadline = performance.now() + waitSeconds * 1_000;
-    while (unsettled(snapshot)) {
-      const remainingMs = deadline - performance.now();
-      if (remainingMs <= 0) break;
-      // Subscribed before the read: a change committed after the read still wakes this wait.
-      const change = await services.snapshotStatus.subscribe(snapshot.id, remainingMs);
-      snapshot = await readSnapshot(services, principal, campaign, params.snapshotReference);
-      if (!unsettled(snapshot) || change.closed) {
-        change.cancel();
-        break;
+    // A client that goes away ends its wait: it would otherwise hold its company's place (0013) for nothing.
+    let abandoned = false;
+    let change: StatusChange | undefined;
+    const onClose = () => {
+      abandoned = true;
+      change?.cancel();
+    };
+    ctx.res.once("close", onClose);
+    try {
+      while (unsettled(snapshot) && !abandoned) {
+        const remainingMs = deadline - performance.now();
+        if (remainingMs <= 0) break;
+        // Subscribed before the read: a change committed after the read still wakes this wait.
+        change = services.snapshotStatus.subscribe(snapshot.id, remainingMs);
+        snapshot = await readSnapshot(services, principal, campaign, params.snapshotReference);
+        if (!unsettled(snapshot) || change.closed || abandoned) {
+          change.cancel();
+          break;
+        }
+        await change.next;
       }
-      await change.next;
+    } finally {
+      ctx.res.removeListener("close", onClose);
     }
   }
   // An `uploading` snapshot waits for the integration's next chunk, not for the worker: not waited for.

@@ -5,11 +5,11 @@
  * read subscribes to its snapshot's id, reads the status, and sleeps until
  * the id is announced or its time is up, then reads again.
  *
- * The connection is opened on the first wait, not at start. When it is
- * down (a database restart), waits re-read every `FALLBACK_MS` instead and
- * the next subscription tries to listen again: an announcement can be
- * missed, an outcome cannot. `close` (a graceful stop) wakes every wait for
- * its last read.
+ * The connection is opened in the background at the first wait, one attempt
+ * at a time, each bounded by CONNECT_TIMEOUT_MS. Until it listens (and after
+ * it is lost, or stops answering its health check), waits re-read every
+ * FALLBACK_MS instead: an announcement can be missed, an outcome cannot.
+ * `close` (a graceful stop) wakes every wait for its last read.
  */
 import { SNAPSHOT_STATUS_CHANNEL } from "@dc/db";
 import pg from "pg";
@@ -21,6 +21,16 @@ export const FALLBACK_MS = 250;
 /** Least time between two attempts to open the listening connection. */
 const RECONNECT_MS = 1_000;
 
+/** Longest an attempt to open the listening connection may take (the pools' connection timeout). */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * How often the listening connection must answer a query. It only receives,
+ * so a connection dropped silently on the way (an idle timeout in between)
+ * would otherwise look healthy while no announcement arrives.
+ */
+const HEALTH_CHECK_MS = 30_000;
+
 export interface StatusChange {
   /** Resolves when the snapshot's status may have changed, when `timeoutMs` has passed, or at `close`. */
   readonly next: Promise<void>;
@@ -31,18 +41,19 @@ export interface StatusChange {
 
 export interface SnapshotStatusWatch {
   /**
-   * Subscribes to changes of snapshot `id` for at most `timeoutMs`. Resolves
-   * once the subscription is in place, so a status read after it cannot miss
-   * a change announced before `next` is awaited.
+   * Subscribes to changes of snapshot `id` for at most `timeoutMs`. A status
+   * read after this call cannot miss a change: either the change is
+   * announced to the subscription, or (no connection listening yet) `next`
+   * resolves within FALLBACK_MS for a read again.
    */
-  readonly subscribe: (id: number, timeoutMs: number) => Promise<StatusChange>;
+  readonly subscribe: (id: number, timeoutMs: number) => StatusChange;
   readonly close: () => Promise<void>;
 }
 
 export const watchSnapshotStatus = (connectionString: string, logger: Logger): SnapshotStatusWatch => {
   const waiters = new Map<number, Set<() => void>>();
   let listener: pg.Client | undefined;
-  let connecting: Promise<void> | undefined;
+  let connecting = false;
   let lastAttempt = 0;
   let closed = false;
 
@@ -55,47 +66,66 @@ export const watchSnapshotStatus = (connectionString: string, logger: Logger): S
     for (const id of [...waiters.keys()]) wake(id);
   };
 
-  const lose = (client: pg.Client) => {
+  const lose = (client: pg.Client, reason: string, error?: unknown) => {
     if (listener !== client) return;
     listener = undefined;
-    // Announcements may have been missed while the connection was failing.
+    logger.warn({ err: error }, `snapshot status watch: ${reason}`);
+    // Announcements may have been missed: every wait reads again.
     wakeAll();
+    client.removeAllListeners("end");
+    void client.end().catch(() => undefined);
   };
 
-  const listen = (): Promise<void> => {
-    if (listener !== undefined || closed || Date.now() - lastAttempt < RECONNECT_MS) return connecting ?? Promise.resolve();
+  const listen = () => {
+    if (listener !== undefined || connecting || closed || Date.now() - lastAttempt < RECONNECT_MS) return;
+    connecting = true;
     lastAttempt = Date.now();
-    connecting = (async () => {
-      const client = new pg.Client({ connectionString, application_name: "debt-collection-api-status-watch" });
-      client.on("notification", (message) => {
-        const id = Number(message.payload);
-        if (Number.isSafeInteger(id)) wake(id);
-      });
-      client.on("error", (error) => {
-        logger.warn({ err: error }, "snapshot status watch: connection lost");
-        lose(client);
-      });
-      client.on("end", () => lose(client));
+    const client = new pg.Client({
+      connectionString,
+      application_name: "debt-collection-api-status-watch",
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+    });
+    client.on("notification", (message) => {
+      const id = Number(message.payload);
+      if (Number.isSafeInteger(id)) wake(id);
+    });
+    client.on("error", (error) => lose(client, "connection lost", error));
+    client.on("end", () => lose(client, "connection ended"));
+    void (async () => {
       try {
         await client.connect();
         await client.query(`listen ${SNAPSHOT_STATUS_CHANNEL}`);
-        if (closed) await client.end();
-        else listener = client;
+        if (closed) throw new Error("closed while connecting");
+        listener = client;
       } catch (error) {
-        logger.warn({ err: error }, "snapshot status watch: cannot listen; waits re-read the status instead");
+        if (!closed) logger.warn({ err: error }, "snapshot status watch: cannot listen; waits re-read the status instead");
         client.removeAllListeners("end");
         await client.end().catch(() => undefined);
       } finally {
-        connecting = undefined;
+        connecting = false;
       }
     })();
-    return connecting;
   };
 
+  const healthCheck = setInterval(() => {
+    const client = listener;
+    if (client === undefined) return;
+    const unanswered = setTimeout(() => lose(client, "health check unanswered"), CONNECT_TIMEOUT_MS);
+    client.query("select 1").then(
+      () => clearTimeout(unanswered),
+      (error: unknown) => {
+        clearTimeout(unanswered);
+        lose(client, "health check failed", error);
+      },
+    );
+  }, HEALTH_CHECK_MS);
+  healthCheck.unref();
+
   return {
-    subscribe: async (id, timeoutMs) => {
-      if (!closed) await listen();
+    subscribe: (id, timeoutMs) => {
       if (closed) return { next: Promise.resolve(), cancel: () => undefined, closed: true };
+      listen();
       let resolve!: () => void;
       const next = new Promise<void>((done) => (resolve = done));
       const timer = setTimeout(resolve, listener === undefined ? Math.min(timeoutMs, FALLBACK_MS) : timeoutMs);
@@ -109,16 +139,18 @@ export const watchSnapshotStatus = (connectionString: string, logger: Logger): S
         clearTimeout(timer);
         set.delete(woken);
         if (set.size === 0 && waiters.get(id) === set) waiters.delete(id);
+        resolve();
       };
       void next.then(cancel);
       return { next, cancel, closed: false };
     },
     close: async () => {
       closed = true;
+      clearInterval(healthCheck);
       wakeAll();
-      await connecting;
       const client = listener;
       listener = undefined;
+      client?.removeAllListeners("end");
       await client?.end().catch(() => undefined);
     },
   };
