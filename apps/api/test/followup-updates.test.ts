@@ -2,6 +2,7 @@ import { formatIsoOffset } from "@dc/contract";
 import { describe, expect, it } from "vitest";
 import { collectionRows } from "./support/collection-rows.ts";
 import { expectContract } from "./support/contract-validator.ts";
+import { payloadTooLargeBody } from "./support/json-api.ts";
 import { startTestApi } from "./support/harness.ts";
 
 const t = await startTestApi();
@@ -171,12 +172,7 @@ describe.each(["PUT", "PATCH"] as const)("%s /followups/{id}", (method) => {
     const huge = await send(method, key, { summary: "x".repeat(1024 * 1024) });
     expect(huge.status).toBe(413);
     const body = await expectContract(huge, method, ONE);
-    expect(body).toEqual({
-      error: true,
-      code: 413,
-      message: "Request body too large: the limit is 1048576 bytes",
-      error_code: "payload_too_large",
-    });
+    expect(body).toEqual(payloadTooLargeBody(1_048_576));
     expect(await stored(key)).toEqual(before);
   });
 

@@ -15,7 +15,7 @@ import { createLogger } from "../src/logger.ts";
 import { startApi } from "../src/server.ts";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";
-import { jsonApi } from "./support/json-api.ts";
+import { jsonApi, payloadTooLargeBody } from "./support/json-api.ts";
 
 const t = await startTestApi();
 const { ids, config } = t.api.services;
@@ -143,12 +143,7 @@ describe("POST /webhooks/endpoints", () => {
     const huge = await api.post(LIST, writer, { url: "http://127.0.0.1:9/x", description: "x".repeat(1024 * 1024) });
     expect(huge.status).toBe(413);
     const body = await expectContract(huge, "post", LIST);
-    expect(body).toEqual({
-      error: true,
-      code: 413,
-      message: "Request body too large: the limit is 1048576 bytes",
-      error_code: "payload_too_large",
-    });
+    expect(body).toEqual(payloadTooLargeBody(1_048_576));
     expect(await endpointRows()).toEqual(before);
   });
 
@@ -272,12 +267,7 @@ describe("reading, updating and deleting", () => {
     const huge = await api.patch(one(created.id), writer, { description: "x".repeat(1024 * 1024) });
     expect(huge.status).toBe(413);
     const body = await expectContract(huge, "patch", ONE);
-    expect(body).toEqual({
-      error: true,
-      code: 413,
-      message: "Request body too large: the limit is 1048576 bytes",
-      error_code: "payload_too_large",
-    });
+    expect(body).toEqual(payloadTooLargeBody(1_048_576));
     expect(await endpointRows()).toEqual(before);
   });
 
