@@ -3,7 +3,8 @@
  * document cannot drift from what the server sends. Every HTTP test reads its
  * bodies through `expectContract`, which also holds that the headers the
  * document declares per response (Location, Retry-After, RateLimit-*,
- * WWW-Authenticate) are not sent where it does not declare them.
+ * WWW-Authenticate) are not sent where it does not declare them, and that
+ * the headers it marks required (Location) are sent.
  */
 import { openApiDocument } from "@dc/contract/document";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -33,9 +34,14 @@ export const expectContract = async <T = any>(response: Response, method: string
   expect(operation, `${method} ${path} is not in the OpenAPI document`).toBeDefined();
   const status = String(response.status);
   expect(Object.keys(operation!.responses), `${method} ${path} does not document status ${status}`).toContain(status);
-  const declared = Object.keys(operation!.responses[status]?.headers ?? {}).map((name) => name.toLowerCase());
+  const declaredHeaders = Object.entries(operation!.responses[status]?.headers ?? {});
+  const declared = declaredHeaders.map(([name]) => name.toLowerCase());
   const undeclared = DECLARED_HEADERS.filter((name) => response.headers.has(name) && !declared.includes(name));
   expect(undeclared, `${method} ${path} ${status} sends headers the document does not declare`).toEqual([]);
+  const missing = declaredHeaders
+    .filter(([name, header]) => (header as { required?: boolean }).required === true && !response.headers.has(name))
+    .map(([name]) => name);
+  expect(missing, `${method} ${path} ${status} lacks headers the document requires`).toEqual([]);
   const validate = ajv.compile({
     $ref: `openapi.json#/${pointer("paths", path, method.toLowerCase(), "responses", status, "content", "application/json", "schema")}`,
   });
