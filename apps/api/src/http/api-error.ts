@@ -88,7 +88,8 @@ export interface RenderedError {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-const envelope = (status: number, message: string, extra: Record<string, unknown> = {}) => ({
+/** The error envelope of contract 7.1; also written by parser-refusals.ts, for requests Koa never sees. */
+export const envelope = (status: number, message: string, extra: Record<string, unknown> = {}) => ({
   error: true as const,
   message,
   code: status,

@@ -11,6 +11,7 @@ import { type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } 
 import type { Duplex } from "node:stream";
 import { messages } from "@dc/contract";
 import type { Logger } from "pino";
+import { envelope } from "./api-error.ts";
 
 interface Refusal {
   readonly status: number;
@@ -33,12 +34,7 @@ const refusalFor = (parserCode: string | undefined): Refusal => {
 
 /** The whole HTTP/1.1 response for a refusal, body included. */
 export const refusalResponse = (refusal: Refusal): string => {
-  const body = JSON.stringify({
-    error: true,
-    message: refusal.message,
-    code: refusal.status,
-    error_code: refusal.errorCode,
-  });
+  const body = JSON.stringify(envelope(refusal.status, refusal.message, { error_code: refusal.errorCode }));
   return [
     `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ""}`,
     "Content-Type: application/json; charset=utf-8",

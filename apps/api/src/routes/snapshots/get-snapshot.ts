@@ -9,9 +9,8 @@
  * (docs/decisions/0307). The wait holds no database connection.
  */
 import { type Endpoints, SNAPSHOT_STATUS_MAX_WAIT_SECONDS, snapshotMessages } from "@dc/contract";
-import type { Snapshot } from "@dc/db";
 import type { HandlerOf } from "../../http/handler.ts";
-import { acknowledgement } from "./snapshot-ack.ts";
+import { acknowledgement, awaitsWorker } from "./snapshot-ack.ts";
 import type { StatusChange } from "./status-watch.ts";
 import { readSnapshot, requireSnapshot } from "./snapshot-lookup.ts";
 
@@ -29,14 +28,12 @@ export const preferredWaitSeconds = (prefer: string): number | undefined => {
   return undefined;
 };
 
-const unsettled = (snapshot: Snapshot) => snapshot.status === "pending" || snapshot.status === "processing";
-
 export const getSnapshot: HandlerOf<Endpoints["getSnapshot"]> = async ({ params, principal, services, ctx }) => {
   const found = await requireSnapshot(services, principal, params);
   const { campaign } = found;
   let { snapshot } = found;
   const waitSeconds = preferredWaitSeconds(ctx.get("prefer"));
-  if (waitSeconds !== undefined && unsettled(snapshot)) {
+  if (waitSeconds !== undefined && awaitsWorker(snapshot)) {
     const deadline = performance.now() + waitSeconds * 1_000;
     // A client that goes away ends its wait: it would otherwise hold its company's place (0013) for nothing.
     let abandoned = false;
@@ -47,13 +44,13 @@ export const getSnapshot: HandlerOf<Endpoints["getSnapshot"]> = async ({ params,
     };
     ctx.res.once("close", onClose);
     try {
-      while (unsettled(snapshot) && !abandoned) {
+      while (awaitsWorker(snapshot) && !abandoned) {
         const remainingMs = deadline - performance.now();
         if (remainingMs <= 0) break;
         // Subscribed before the read: a change committed after the read still wakes this wait.
         change = services.snapshotStatus.subscribe(snapshot.id, remainingMs);
         snapshot = await readSnapshot(services, principal, campaign, params.snapshotReference);
-        if (!unsettled(snapshot) || change.closed || abandoned) {
+        if (!awaitsWorker(snapshot) || change.closed || abandoned) {
           change.cancel();
           break;
         }

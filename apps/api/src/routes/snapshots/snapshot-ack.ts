@@ -28,6 +28,10 @@ const decodeWarnings = Schema.decodeUnknownSync(Schema.NullOr(Schema.Array(Snaps
 export const isSettled = (snapshot: Pick<Snapshot, "status">): boolean =>
   snapshot.status === "completed" || snapshot.status === "failed";
 
+/** Accepted and not yet settled: the worker owes its outcome (a staged snapshot still `uploading` waits for the integration). */
+export const awaitsWorker = (snapshot: Pick<Snapshot, "status">): boolean =>
+  snapshot.status === "pending" || snapshot.status === "processing";
+
 /** The acknowledgement of a snapshot; the warning keys appear once it is completed. */
 export const acknowledgement = (snapshot: Snapshot, apiReference: string): SnapshotAcknowledgement => ({
   api_reference: apiReference,
