@@ -4,6 +4,7 @@
  * and failing safely on an unexpected error.
  */
 import type { Context } from "koa";
+import { classifyUnexpected, renderApiError, ServiceUnavailable } from "../http/api-error.ts";
 import { type AuthorizationCheck, redirectWith, type ValidAuthorization } from "../oauth/authorization-request.ts";
 import type { AppServices } from "../services.ts";
 import { type Browser, csrfTokenFor } from "./browser-session.ts";
@@ -85,9 +86,29 @@ export const showFlowPage = async (
   sendPage(ctx, 200, html, redirectUri);
 };
 
-/** An unexpected failure: logged with the request id, answered with a page that reveals nothing. */
+/**
+ * A failure the page's code did not expect. The database unreachable or
+ * restarting is a 503 page asking to try again shortly, with the api's
+ * `Retry-After` (logged as a warning, as the api logs it); anything else is
+ * logged as an error with the request id and answered with a 500 page. Neither
+ * page reveals anything of the failure.
+ */
 export const failSafely = (ctx: Context, services: AppServices, error: unknown): void => {
-  services.logger.error({ err: error, requestId: ctx.state["requestId"] }, "authorization page failed");
+  const requestId = ctx.state["requestId"];
+  if (classifyUnexpected(error) instanceof ServiceUnavailable) {
+    services.logger.warn({ err: error, requestId }, "authorization page: database unavailable");
+    for (const [name, value] of Object.entries(renderApiError(new ServiceUnavailable()).headers ?? {})) ctx.set(name, value);
+    sendPage(
+      ctx,
+      503,
+      messagePage({
+        title: "Temporarily unavailable",
+        message: "The service is briefly unavailable. Please try again in a few seconds.",
+      }),
+    );
+    return;
+  }
+  services.logger.error({ err: error, requestId }, "authorization page failed");
   sendPage(
     ctx,
     500,

@@ -3076,6 +3076,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     issueTokenAlias: {
@@ -3150,6 +3160,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     revokeToken: {
@@ -3218,6 +3238,16 @@ export interface operations {
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4435,6 +4465,16 @@ export interface operations {
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting: nothing was written; retry after `Retry-After` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8841,6 +8881,17 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description The database is unreachable or restarting: nothing was done; the page asks to try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds after which to try again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     submitAuthorization: {
@@ -8918,6 +8969,17 @@ export interface operations {
             /** @description Unexpected failure (the page carries no internals) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The database is unreachable or restarting: nothing was done; the page asks to try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds after which to try again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {

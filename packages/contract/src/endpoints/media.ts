@@ -75,6 +75,7 @@ export const getMedia = endpoint({
     api(404, mediaMessages.notFound, "The followup or its media no longer exists"),
     api(410, mediaMessages.expired, "The link is older than 1 hour; read the followup again for a fresh one"),
     errorCases.internal,
+    errorCases.serviceUnavailable,
   ],
   rateLimit: "standard",
 });

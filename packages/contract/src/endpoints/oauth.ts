@@ -72,6 +72,7 @@ const clientErrors: ReadonlyArray<ErrorCase> = [
     ["Retry-After"],
   ),
   errorCases.internal,
+  errorCases.serviceUnavailable,
 ];
 
 const tokenErrors: ReadonlyArray<ErrorCase> = [
@@ -186,6 +187,14 @@ export const AuthorizationForm = Schema.Struct({
 
 const redirectHeaders = { Location: "The client's redirect URI with `code` and `state`, or `error` and `state`" };
 
+/** Both authorization pages: the database is unreachable or restarting. */
+const unavailablePage = {
+  status: 503,
+  html: true,
+  description: "The database is unreachable or restarting: nothing was done; the page asks to try again shortly",
+  headers: { "Retry-After": "Seconds after which to try again" },
+} as const;
+
 export const authorize = page({
   operationId: "authorize",
   method: "get",
@@ -221,6 +230,7 @@ export const authorize = page({
       description: "The signed-in user belongs to another company than the client's: they may only switch accounts",
     },
     { status: 500, html: true, description: "Unexpected failure (the page carries no internals)" },
+    unavailablePage,
   ],
 });
 
@@ -259,6 +269,7 @@ export const submitAuthorization = page({
       headers: { "Retry-After": "Seconds until sign-in may be tried again" },
     },
     { status: 500, html: true, description: "Unexpected failure (the page carries no internals)" },
+    unavailablePage,
   ],
 });
 

@@ -103,7 +103,9 @@ export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({ params, b
 
   const changesIdentity = body.internal_id !== undefined || body.invoice_reference !== undefined;
   // Retried as a whole if it deadlocks, e.g. with a snapshot applying to the debt's campaign.
-  await retriedTransaction(services.db, async (trx) => {
+  // The answer is read in the same transaction: a failure after the update must not leave it written
+  // under a 500, and a debt deleted just after the commit must not turn the update into a 404.
+  const found = await retriedTransaction(services.db, async (trx) => {
     if (changesIdentity) await waitForCampaignApply(trx, companyId, debtId);
     const current = await trx
       .selectFrom("debts")
@@ -156,9 +158,10 @@ export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({ params, b
       throw error;
     }
     await recordDebtEvents(trx, services.ids, companyId, "debt.updated", [debtId], now);
+    const updated = await findDebtView(trx, companyId, debtId);
+    if (updated === undefined) throw new Error(`debt ${debtId} updated but not found in the same transaction`);
+    return updated;
   });
-  const found = await findDebtView(services.reads, companyId, debtId);
-  if (found === undefined) throw new NotFound({ message: messages.debtNotFound });
   return {
     body: {
       error: false,

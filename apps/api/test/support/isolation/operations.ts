@@ -68,6 +68,9 @@ const all: ReadonlyArray<DocumentedOperation> = Object.entries(document.paths).f
   }),
 );
 
+/** Every operation of the document. */
+export const documentedOperations = (): ReadonlyArray<DocumentedOperation> => all;
+
 /** Every operation with at least one path parameter: the sweep's subjects. */
 export const idBearingOperations = (): ReadonlyArray<DocumentedOperation> =>
   all.filter((entry) => entry.pathParameters.length > 0);

@@ -1,0 +1,323 @@
+/**
+ * Unexpected failures, swept over the OpenAPI document: every operation is
+ * sent, valid and meant to succeed, once for each statement it runs, with
+ * that statement made to fail (test/support/statement-faults.ts). Whatever
+ * the statement (admission, a read, BEGIN, a write, COMMIT), the answer must
+ * be the documented error with no internals and nothing may be written; once
+ * the request runs fewer statements than the fault waits for, it succeeds,
+ * which proves each failure was the fault's doing. Two kinds of failure:
+ *
+ * - one the api cannot classify (a bug, an unforeseen condition): 500
+ *   `Internal server error`, and the error in the log, not the response;
+ * - the database unavailable (PostgreSQL ended the session): 503
+ *   `Service temporarily unavailable` with `Retry-After`.
+ */
+import { armFault, disarmFault, unavailableError, unexpectedError } from "./support/statement-faults.ts";
+import { Writable } from "node:stream";
+import { messages } from "@dc/contract";
+import { sql } from "kysely";
+import { afterAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.ts";
+import { createLogger } from "../src/logger.ts";
+import { startApi } from "../src/server.ts";
+import { expectContract } from "./support/contract-validator.ts";
+import { startTestApi } from "./support/harness.ts";
+import { seedCompany } from "./support/isolation/companies.ts";
+import { type DocumentedOperation, documentedOperations, fillPath } from "./support/isolation/operations.ts";
+import { authorizePath, csrfTokenOf, registerClient } from "./support/oauth-flow.ts";
+import { accountRow, rowsBody } from "./support/snapshots.ts";
+
+const t = await startTestApi();
+const company = await seedCompany(t, "Faultline Receivables", "faultline");
+const redirectUri = "https://faultline.example/callback";
+const client = await registerClient(t, company.tenant, { redirectUris: [redirectUri] });
+const authorizeParameters = { response_type: "code", client_id: client.client_id, redirect_uri: redirectUri, state: "f-1" };
+
+// A second api on the same database, whose rate limits no sweep can exhaust and whose log the test reads.
+const logLines: string[] = [];
+const api = await startApi({
+  config: loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", RATE_LIMIT_SCALE: "1000000" }),
+  databaseUrl: t.databaseUrl,
+  clock: t.clock,
+  logger: createLogger(
+    "info",
+    new Writable({
+      write(chunk, _encoding, callback) {
+        logLines.push(String(chunk));
+        callback();
+      },
+    }),
+  ),
+});
+afterAll(() => api.stop());
+
+/** The sign-in form of the authorization page: its cookie and anti-forgery token. */
+const signInForm = async () => {
+  const page = await fetch(`${api.url}${authorizePath(authorizeParameters)}`, { redirect: "manual" });
+  expect(page.status, await page.clone().text()).toBe(200);
+  const cookie = page.headers
+    .getSetCookie()
+    .map((header) => header.split(";")[0])
+    .join("; ");
+  return { cookie, csrfToken: csrfTokenOf(await page.text()) };
+};
+
+interface Call {
+  readonly path: string;
+  readonly method: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: string;
+}
+
+const bearer = { authorization: `Bearer ${company.token}` };
+const json = (body: unknown) => ({
+  headers: { ...bearer, "content-type": "application/json" },
+  body: typeof body === "string" ? body : JSON.stringify(body),
+});
+const form = (fields: Record<string, string>, headers: Record<string, string> = {}) => ({
+  headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+  body: new URLSearchParams(fields).toString(),
+});
+const clientCredentials = { client_id: company.tenant.client_id, client_secret: company.tenant.client_secret };
+
+/** A fresh token of the company, for the revocation: each operation's own, since its success revokes it. */
+const freshToken = async () => {
+  const response = await t.tokenResponse({ grant_type: "client_credentials", ...clientCredentials });
+  return ((await response.json()) as { access_token: string }).access_token;
+};
+
+/** A debt and a webhook endpoint per failure kind, each deleted by the success that ends its sweep. */
+const created = async (path: string, body: unknown) => {
+  const response = await send({ path, method: "POST", ...json(body) });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return ((await response.json()) as { data: { id: string } }).data.id;
+};
+
+/**
+ * The path parameters that make each operation succeed on the seeded
+ * company, in the sweep of failure kind `variant` (fresh snapshot references
+ * where the operation creates the snapshot, a spare debt and endpoint to delete).
+ */
+const pathValues = (operationId: string, variant: Variant): Record<string, string> => ({
+  id:
+    {
+      deleteDebt: variant.spareDebtId,
+      deleteWebhookEndpoint: variant.spareEndpointId,
+      getFollowup: company.followupId,
+      updateFollowup: company.followupId,
+      patchFollowup: company.followupId,
+      getDebtor: company.debtorId,
+      getCreditor: company.tenant.creditor_id,
+      updateCreditor: company.tenant.creditor_id,
+      patchCreditor: company.tenant.creditor_id,
+    }[operationId] ?? (operationId.includes("Webhook") ? company.endpointId : company.debtId),
+  debtId: company.debtId,
+  debtorId: company.debtorId,
+  creditorId: company.tenant.creditor_id,
+  eventId: company.eventId,
+  apiReference: company.tenant.campaign_api_reference,
+  snapshotReference:
+    {
+      submitSnapshot: `faultline-${variant.name}-one-request`,
+      getSnapshot: company.snapshotReference("submitted"),
+      startStagedSnapshot: `faultline-${variant.name}-staged`,
+      uploadSnapshotChunk: company.snapshotReference("started"),
+      finalizeSnapshot: company.snapshotReference("complete"),
+    }[operationId] ?? "",
+  chunkIndex: "0",
+  key: decodeURIComponent(new URL(company.audioUrl).pathname.split("/").at(-1)!),
+});
+
+const snapshotRows = rowsBody([accountRow(3, { internal_id: "faultline-acct-3", lastname: "faultline" })]);
+
+type Extra = Omit<Call, "path" | "method">;
+
+/** What each operation sends besides its path: valid, and accepted on the seeded company. */
+const requests: Readonly<Record<string, (variant: Variant) => Promise<Extra> | Extra>> = {
+  issueToken: () => form({ grant_type: "client_credentials", ...clientCredentials }),
+  issueTokenAlias: () => form({ grant_type: "client_credentials", ...clientCredentials }),
+  revokeToken: async () => form({ token: await freshToken(), ...clientCredentials }),
+  authorize: () => ({}),
+  submitAuthorization: async () => {
+    const { cookie, csrfToken } = await signInForm();
+    return form(
+      {
+        ...authorizeParameters,
+        csrf_token: csrfToken,
+        action: "sign_in",
+        email: company.tenant.user_email,
+        password: company.tenant.user_password,
+      },
+      { cookie },
+    );
+  },
+  getMedia: () => ({}),
+  createFollowup: () => json({ debt_id: company.debtId, type: "email", summary: "faultline reminder" }),
+  updateFollowup: () => json({ notes: "faultline note", status: "on_hold" }),
+  patchFollowup: () => json({ summary: "faultline summary" }),
+  createCreditor: ({ name }) => json({ name: `Faultline ${name} Creditor`, email: `${name}@faultline.example` }),
+  updateCreditor: () => json({ city: "Faultline City" }),
+  patchCreditor: () => json({ phone: "+33600000001" }),
+  createDebt: ({ name }) =>
+    json({
+      lastname: "Faultline",
+      amount: 42.5,
+      currency: "EUR",
+      internal_id: `faultline-${name}-new`,
+      debtor_reference: `faultline-${name}-debtor`,
+    }),
+  createDebtsBatch: ({ name }) =>
+    json({
+      batch_name: `faultline ${name} batch`,
+      debts: [
+        { temp_id: "a", lastname: "Faultline", amount: 10, currency: "EUR", internal_id: `faultline-${name}-batch-1` },
+        { temp_id: "b", lastname: "Faultline", amount: 11, currency: "EUR", internal_id: `faultline-${name}-batch-2` },
+      ],
+    }),
+  updateDebt: () => json({ object: "faultline object", due_date: "2026-12-31" }),
+  patchDebt: () => json({ city: "Faultline Town" }),
+  submitSnapshot: () => json(snapshotRows),
+  startStagedSnapshot: () => json({ expected_row_count: 1 }),
+  uploadSnapshotChunk: () => json(snapshotRows),
+  finalizeSnapshot: () => ({ headers: bearer }),
+  createWebhookEndpoint: ({ name }) => json({ url: `http://127.0.0.1:9/faultline-${name}` }),
+  updateWebhookEndpoint: () => json({ description: "faultline sweep" }),
+};
+
+const operations = documentedOperations();
+
+const callFor = async (operation: DocumentedOperation, variant: Variant): Promise<Call> => {
+  const path = fillPath(operation.path, pathValues(operation.operationId, variant));
+  const query =
+    operation.operationId === "getMedia"
+      ? new URL(company.audioUrl).search
+      : operation.operationId === "authorize"
+        ? authorizePath(authorizeParameters).slice("/oauth/authorize".length)
+        : "";
+  const extra = await (requests[operation.operationId] ?? (() => ({ headers: bearer })))(variant);
+  return { path: `${path}${query}`, method: operation.method.toUpperCase(), ...extra };
+};
+
+const send = (call: Call) =>
+  fetch(`${api.url}${call.path}`, {
+    method: call.method,
+    redirect: "manual",
+    ...(call.headers === undefined ? {} : { headers: call.headers }),
+    ...(call.body === undefined ? {} : { body: call.body }),
+  });
+
+/**
+ * Every row of every table and the job queue, as a digest per table; but the
+ * rate-limit counters, which count every admitted request, answered or not.
+ */
+const everything = async () => {
+  const tables = await sql<{ name: string }>`
+    select table_name as name from information_schema.tables
+    where table_schema = 'public' and table_type = 'BASE TABLE' and table_name <> 'rate_limit_counters'
+    order by table_name`.execute(t.db);
+  if (tables.rows.length < 30) throw new Error(`only ${tables.rows.length} tables found`);
+  const digests = await Promise.all(
+    [...tables.rows.map(({ name }) => sql.table(name)), sql.table("graphile_worker._private_jobs")].map(
+      async (table) =>
+        (
+          await sql<{ digest: string }>`
+            select count(*) || ' rows ' || coalesce(md5(string_agg(r::text, '|' order by r::text)), '-') as digest
+            from ${table} as r`.execute(t.db)
+        ).rows[0]!.digest,
+    ),
+  );
+  return Object.fromEntries(digests.map((digest, index) => [tables.rows[index]?.name ?? "jobs", digest]));
+};
+
+/** A request cannot run more statements than this; reaching it means the sweep is broken. */
+const MAX_STATEMENTS = 60;
+
+interface Variant {
+  readonly name: string;
+  readonly spareDebtId: string;
+  readonly spareEndpointId: string;
+}
+
+const variant = async (name: string): Promise<Variant> => ({
+  name,
+  spareDebtId: await created("/external-api/v1/debts", {
+    lastname: "Spare",
+    amount: 5,
+    currency: "EUR",
+    internal_id: `faultline-${name}-spare`,
+  }),
+  spareEndpointId: await created("/external-api/v1/webhooks/endpoints", { url: `http://127.0.0.1:9/${name}-spare` }),
+});
+
+const failures = [
+  {
+    kind: "an unexpected failure",
+    variant: await variant("unexpected"),
+    status: 500,
+    message: messages.internal,
+    error: unexpectedError,
+    retryAfter: null,
+  },
+  {
+    kind: "the database unavailable",
+    variant: await variant("unavailable"),
+    status: 503,
+    message: messages.serviceUnavailable,
+    error: unavailableError,
+    retryAfter: "5",
+  },
+] as const;
+
+describe("the sweep covers the document", () => {
+  it("finds every operation, and a request for each that needs a body", () => {
+    expect(operations.length).toBeGreaterThanOrEqual(50);
+    const missing = operations
+      .filter((operation) => operation.hasBody && requests[operation.operationId] === undefined)
+      .map((operation) => operation.operationId);
+    expect(missing).toEqual([]);
+  });
+});
+
+describe.each(failures)("$kind at any statement", (failure) => {
+  for (const operation of operations) {
+    const label = `${operation.method.toUpperCase()} ${operation.path} (${operation.operationId})`;
+    it(`${label}: ${failure.status} with no internals and nothing written, at every statement`, async () => {
+      let statements = 0;
+      for (let failAt = 1; ; failAt++) {
+        expect(failAt, `${label} never succeeded`).toBeLessThanOrEqual(MAX_STATEMENTS);
+        const call = await callFor(operation, failure.variant);
+        const before = await everything();
+        const logged = logLines.length;
+        armFault(failAt, failure.error);
+        const response = await send(call);
+        const text = await response.clone().text();
+        const outcome = await disarmFault();
+        if (outcome.failed === undefined) {
+          // Fewer statements than the fault waited for: the request ran untouched, and succeeded.
+          expect(response.status, `${label}, no fault: ${text}`).toBeLessThan(400);
+          statements = outcome.issued;
+          break;
+        }
+        const where = `${label}, statement ${failAt} failed (${outcome.failed.slice(0, 80)})`;
+        expect(response.status, `${where}: ${text}`).toBe(failure.status);
+        expect(text, where).not.toMatch(/injected|SECRET-INTERNAL-DETAIL|administrator command|\bat .+:\d+:\d+/);
+        expect(response.headers.get("retry-after"), where).toBe(failure.retryAfter);
+        if (operation.operationId === "authorize" || operation.operationId === "submitAuthorization") {
+          expect(response.headers.get("content-type"), where).toBe("text/html; charset=utf-8");
+        } else {
+          expect(await expectContract(response, operation.method, operation.path), where).toEqual({
+            error: true,
+            message: failure.message,
+            code: failure.status,
+          });
+        }
+        expect(await everything(), `${where}: something was written`).toEqual(before);
+        if (failure.status === 500) {
+          const line = logLines.slice(logged).find((entry) => entry.includes("SECRET-INTERNAL-DETAIL"));
+          expect(line, `${where}: the error is not logged`).toBeDefined();
+        }
+      }
+      expect(statements, `${label} ran no statement`).toBeGreaterThan(0);
+    });
+  }
+});
