@@ -1,0 +1,256 @@
+/**
+ * The per-company cap on requests in progress (docs/decisions/0013), swept
+ * over every bearer-protected operation of the contract, found by walking
+ * `endpoints` (an operation added later is covered without touching this
+ * file). One api capped at 1 request per company holds one createDebt of
+ * company "Capped" in progress, its body sent only in part (the body is read
+ * after admission). Every protected operation sent by "Capped" meanwhile,
+ * with a token holding every scope, dummy path parameters and a body of its
+ * content type, must answer exactly the contract's 429
+ * too_many_concurrent_requests with `Retry-After: 1`, read through the
+ * OpenAPI document, and write nothing: the cap refuses after admission and
+ * before the path, query and body are read. Admission itself advances the
+ * company's rate-limit counter (documented in 0013), which is not tenant data.
+ * Another company is served meanwhile, and "Capped" is admitted again once
+ * the held request is answered: the refusal is about the cap.
+ */
+import { request as httpRequest } from "node:http";
+import { Writable } from "node:stream";
+import { allScopes, endpoints, rateLimitSubject, type Scope } from "@dc/contract";
+import { openApiDocument } from "@dc/contract/document";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.ts";
+import { createLogger } from "../src/logger.ts";
+import { startApi, type RunningApi } from "../src/server.ts";
+import { expectContract } from "./support/contract-validator.ts";
+import { startTestApi } from "./support/harness.ts";
+import { type Fingerprint, fingerprint, jobCount } from "./support/isolation/fingerprint.ts";
+
+const t = await startTestApi();
+const PROFILE = endpoints.getCompanyProfile.path;
+
+/** The number of bearer-protected operations in the contract when this sweep was written. */
+const PROTECTED_OPERATIONS_WHEN_WRITTEN = 45;
+
+const protectedOperations = Object.entries(endpoints).flatMap(([operationId, declared]) =>
+  declared.scope === null
+    ? []
+    : [
+        {
+          operationId,
+          method: declared.method,
+          path: declared.path,
+          scope: declared.scope as Scope,
+          body: declared.body,
+          rateLimited: rateLimitSubject(declared) !== undefined,
+        },
+      ],
+);
+
+type ProtectedOperation = (typeof protectedOperations)[number];
+
+const tooManyConcurrentRequests = {
+  error: true,
+  message: "Too many concurrent requests",
+  code: 429,
+  error_code: "too_many_concurrent_requests",
+};
+
+const document = openApiDocument() as {
+  paths: Record<
+    string,
+    Record<
+      string,
+      { responses: Record<string, { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }> }
+    >
+  >;
+};
+
+/**
+ * The 429 bodies the document shows for an operation. Its 429 schema is the
+ * one error envelope, whose `error_code` is any string: the examples are what
+ * say which 429s the operation declares (rate_limited, too_many_concurrent_requests).
+ */
+const documented429Bodies = (operation: ProtectedOperation) =>
+  Object.values(
+    document.paths[operation.path]?.[operation.method]?.responses["429"]?.content?.["application/json"]?.examples ?? {},
+  ).map((example) => example.value);
+
+const startCappedApi = (cap: number) =>
+  startApi({
+    config: loadConfig({
+      NODE_ENV: "test",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "silent",
+      MAX_CONCURRENT_REQUESTS_PER_COMPANY: String(cap),
+    }),
+    databaseUrl: t.databaseUrl,
+    clock: t.clock,
+    logger: createLogger("silent", new Writable({ write: (_chunk, _encoding, callback) => callback() })),
+  });
+
+interface HeldRequest {
+  /** The status and body of the answer, once the rest of the body was sent. */
+  readonly response: Promise<{ status: number; body: string }>;
+  /** Sends the rest of the body (once; later calls do nothing). */
+  readonly finish: () => void;
+}
+
+/** A createDebt whose body is sent only in part until `finish` is called. */
+const heldCreate = (api: RunningApi, token: string): HeldRequest => {
+  const body = JSON.stringify({
+    firstname: "Held",
+    lastname: "Open",
+    email: "held@example.com",
+    amount: 10,
+    currency: "EUR",
+    internal_id: "held-during-sweep",
+  });
+  const url = new URL(`${api.url}${endpoints.createDebt.path}`);
+  let answered: (value: { status: number; body: string }) => void = () => {};
+  let failed: (error: unknown) => void = () => {};
+  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    answered = resolve;
+    failed = reject;
+  });
+  const request = httpRequest(
+    {
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body),
+      },
+    },
+    (incoming) => {
+      let text = "";
+      incoming.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      incoming.on("end", () => answered({ status: incoming.statusCode ?? 0, body: text }));
+    },
+  );
+  request.on("error", failed);
+  request.write(body.slice(0, 10));
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    request.end(body.slice(10));
+  };
+  return { response, finish };
+};
+
+/**
+ * Waits until the company's createDebt has been admitted: admission counts
+ * it in `rate_limit_counters` (a probe request would itself take the place).
+ */
+const admittedCreate = async (companyId: number) => {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const counter = await t.db
+      .selectFrom("rate_limit_counters")
+      .select("count")
+      .where("key", "=", `company:${companyId}:createDebt`)
+      .executeTakeFirst();
+    if ((counter?.count ?? 0) >= 1) return;
+    if (Date.now() > deadline) throw new Error("the held createDebt was not admitted within 10 s");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+/** Gives an admitted request time to take its place of the cap. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+let capped: RunningApi | undefined;
+let held: HeldRequest | undefined;
+let cappedToken = "";
+let otherToken = "";
+let cappedCompanyId = 0;
+/** What "Capped" holds and the job queue, once the held request was admitted (and before its body arrived). */
+let before: { rows: Fingerprint; jobs: number } | undefined;
+
+const stored = async () => ({ rows: await fingerprint(t.db, [cappedCompanyId]), jobs: await jobCount(t.db) });
+
+const send = (operation: ProtectedOperation, token: string) =>
+  fetch(`${capped!.url}${operation.path.replace(/\{[^}]+\}/g, "dummy")}`, {
+    method: operation.method.toUpperCase(),
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(operation.body === undefined ? {} : { "content-type": operation.body.contentType }),
+    },
+    ...(operation.body === undefined ? {} : { body: operation.body.contentType === "application/json" ? "{}" : "" }),
+  });
+
+beforeAll(async () => {
+  const cappedTenant = await t.tenant("Capped");
+  cappedToken = await t.token(cappedTenant, allScopes.join(" "));
+  otherToken = await t.token(await t.tenant("Other"), allScopes.join(" "));
+  const { id } = await t.db.selectFrom("companies").select("id").where("name", "=", "Capped").executeTakeFirstOrThrow();
+  cappedCompanyId = Number(id);
+  capped = await startCappedApi(1);
+  held = heldCreate(capped, cappedToken);
+  await admittedCreate(cappedCompanyId);
+  await settle();
+  before = await stored();
+});
+
+afterAll(async () => {
+  // Always released, so the capped api can stop (it waits for requests in progress).
+  held?.finish();
+  await held?.response.catch(() => undefined);
+  await capped?.stop();
+});
+
+describe("cap on requests in progress, swept over the contract", () => {
+  it("covers the contract's protected operations", () => {
+    const operationIds = protectedOperations.map((operation) => operation.operationId);
+    expect(operationIds).toContain("getCompanyProfile");
+    expect(operationIds).toContain("createDebt");
+    expect(operationIds.length).toBeGreaterThanOrEqual(PROTECTED_OPERATIONS_WHEN_WRITTEN);
+  });
+
+  describe.each(protectedOperations)("$operationId: $method $path", (operation) => {
+    it("refuses the capped company with exactly the contract's 429 too_many_concurrent_requests", async () => {
+      const response = await send(operation, cappedToken);
+      expect(response.status, `${operation.method} ${operation.path} answered ${response.status}`).toBe(429);
+      expect(response.headers.get("retry-after")).toBe("1");
+      // Admitted and counted before the cap refused it: the answer carries the budget's headers.
+      if (operation.rateLimited) {
+        for (const name of ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"]) {
+          expect(response.headers.get(name), `${name} on ${operation.method} ${operation.path}`).toMatch(/^\d+$/);
+        }
+      }
+      expect(await expectContract(response, operation.method, operation.path)).toEqual(tooManyConcurrentRequests);
+      expect(
+        documented429Bodies(operation),
+        `${operation.method} ${operation.path} does not document 429 too_many_concurrent_requests`,
+      ).toContainEqual(tooManyConcurrentRequests);
+    });
+  });
+
+  it("wrote nothing for the refused requests: the capped company's rows and the job queue are as they were", async () => {
+    expect(await stored()).toEqual(before);
+  });
+
+  it("serves another company meanwhile, while the capped company is still refused", async () => {
+    const other = await fetch(`${capped!.url}${PROFILE}`, { headers: { authorization: `Bearer ${otherToken}` } });
+    expect(other.status).toBe(200);
+    await expectContract(other, "get", PROFILE);
+    const still = await fetch(`${capped!.url}${PROFILE}`, { headers: { authorization: `Bearer ${cappedToken}` } });
+    expect(still.status).toBe(429);
+    expect(await expectContract(still, "get", PROFILE)).toEqual(tooManyConcurrentRequests);
+  });
+
+  it("admits the capped company again once the held request is answered", async () => {
+    held!.finish();
+    expect((await held!.response).status).toBe(201);
+    const again = await fetch(`${capped!.url}${PROFILE}`, { headers: { authorization: `Bearer ${cappedToken}` } });
+    expect(again.status).toBe(200);
+    await expectContract(again, "get", PROFILE);
+    // The held request's write landed: the fingerprint does see a write.
+    expect((await stored()).rows).not.toEqual(before!.rows);
+  });
+});
