@@ -31,12 +31,23 @@ const t = await startTestApi();
 const company = await seedCompany(t, "Faultline Receivables", "faultline");
 const redirectUri = "https://faultline.example/callback";
 const client = await registerClient(t, company.tenant, { redirectUris: [redirectUri] });
-const authorizeParameters = { response_type: "code", client_id: client.client_id, redirect_uri: redirectUri, state: "f-1" };
+const authorizeParameters = {
+  response_type: "code",
+  client_id: client.client_id,
+  redirect_uri: redirectUri,
+  state: "f-1",
+};
 
 // A second api on the same database, whose rate limits no sweep can exhaust and whose log the test reads.
 const logLines: string[] = [];
 const api = await startApi({
-  config: loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", RATE_LIMIT_SCALE: "1000000" }),
+  config: loadConfig({
+    NODE_ENV: "test",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "info",
+    RATE_LIMIT_SCALE: "1000000",
+  }),
   databaseUrl: t.databaseUrl,
   clock: t.clock,
   logger: createLogger(
