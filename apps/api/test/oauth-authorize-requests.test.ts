@@ -173,7 +173,8 @@ describe("the page itself", () => {
       >;
     };
     const authorize = document.paths["/oauth/authorize"]!;
-    expect(Object.keys(authorize["get"]!.responses).sort()).toEqual(["200", "302", "400", "403", "500"]);
+    expect(Object.keys(authorize["get"]!.responses).sort()).toEqual(["200", "302", "400", "403", "500", "503"]);
+    expect(authorize["get"]!.responses["503"]!.headers).toHaveProperty("Retry-After");
     expect(authorize["get"]!.responses["302"]!.headers).toHaveProperty("Location");
     expect(authorize["get"]!.responses["200"]!.content).toHaveProperty("text/html");
     expect(authorize["post"]!.responses["303"]!.headers).toHaveProperty("Location");
