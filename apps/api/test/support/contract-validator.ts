@@ -11,8 +11,12 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { expect } from "vitest";
 
+interface DocumentedResponse {
+  readonly headers?: Record<string, unknown>;
+  readonly content?: Record<string, { readonly examples?: Record<string, { readonly value?: unknown }> }>;
+}
 const document = openApiDocument() as {
-  paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>>;
+  paths: Record<string, Record<string, { responses: Record<string, DocumentedResponse> }>>;
 };
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
@@ -47,5 +51,47 @@ export const expectContract = async <T = any>(response: Response, method: string
   });
   const valid = validate(body);
   expect(valid ? [] : validate.errors, `${method} ${path} ${status} body does not match the document: ${JSON.stringify(body).slice(0, 500)}`).toEqual([]);
+  const answered = errorOf(body);
+  if (answered !== undefined) {
+    const documented = Object.values(operation!.responses[status]?.content?.["application/json"]?.examples ?? {}).flatMap(
+      (example) => errorOf(example.value) ?? [],
+    );
+    expect(
+      documented.some((candidate) => sameError(candidate, answered)),
+      `${method} ${path} ${status} does not document this error among its examples: ${JSON.stringify(answered)} is none of ${JSON.stringify(documented)}`,
+    ).toBe(true);
+  }
   return body;
+};
+
+/**
+ * What names an error among an operation's documented errors of one status:
+ * the envelope's `message` and `error_code`, or the OAuth `error`. The schema
+ * alone cannot tell two errors of a status apart (`rate_limited` and
+ * `too_many_concurrent_requests` share one), so every error answer must also
+ * be one of the document's examples for its status.
+ */
+interface AnsweredError {
+  readonly message?: unknown;
+  readonly error_code?: unknown;
+  readonly error?: unknown;
+}
+
+const errorOf = (body: unknown): AnsweredError | undefined => {
+  if (typeof body !== "object" || body === null) return undefined;
+  const fields = body as Record<string, unknown>;
+  if (fields["error"] === true) return { message: fields["message"], error_code: fields["error_code"] };
+  if (typeof fields["error"] === "string") return { error: fields["error"] };
+  return undefined;
+};
+
+/** The same error: equal codes, and messages equal but for their numbers (`Chunk 3 is out of order: next_chunk_index is 1`). */
+const sameError = (documented: AnsweredError, answered: AnsweredError): boolean => {
+  if (documented.error !== answered.error || documented.error_code !== answered.error_code) return false;
+  if (typeof documented.message !== "string" || typeof answered.message !== "string") return documented.message === answered.message;
+  const digitsAsWildcards = documented.message
+    .split(/\d+/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join("\\d+");
+  return new RegExp(`^${digitsAsWildcards}$`).test(answered.message);
 };
