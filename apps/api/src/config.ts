@@ -23,6 +23,10 @@ const Environment = Schema.Struct({
   DATABASE_READ_POOL_SIZE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 200)), {
     default: () => 5,
   }),
+  DATABASE_STATEMENT_TIMEOUT_MS: Schema.optionalWith(
+    Schema.NumberFromString.pipe(Schema.int(), Schema.between(100, 600_000)),
+    { default: () => 15_000 },
+  ),
   MAX_CONCURRENT_REQUESTS_PER_COMPANY: Schema.optionalWith(
     Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 10_000)),
     { default: () => 64 },
@@ -50,6 +54,11 @@ export interface ApiConfig {
   readonly databasePoolSize: number;
   /** Connections of the hot-read pool, beside `databasePoolSize` (docs/decisions/0017). */
   readonly databaseReadPoolSize: number;
+  /**
+   * How long one statement of the api may run, lock waits included, before
+   * PostgreSQL cancels it and the request is answered 503 (docs/decisions/0020).
+   */
+  readonly databaseStatementTimeoutMs: number;
   /** Requests of one company in progress at once on this process; more get 429 (docs/decisions/0013). */
   readonly maxConcurrentRequestsPerCompany: number;
   /** Multiplies every rate-limit budget (load tests); 1 in normal operation. */
@@ -97,6 +106,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>> = p
     logLevel: value.LOG_LEVEL,
     databasePoolSize: value.DATABASE_POOL_SIZE,
     databaseReadPoolSize: value.DATABASE_READ_POOL_SIZE,
+    databaseStatementTimeoutMs: value.DATABASE_STATEMENT_TIMEOUT_MS,
     rateLimitScale: value.RATE_LIMIT_SCALE,
     maxConcurrentRequestsPerCompany: value.MAX_CONCURRENT_REQUESTS_PER_COMPANY,
     metricsToken: value.METRICS_TOKEN,

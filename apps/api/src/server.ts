@@ -30,16 +30,29 @@ export interface StartOptions {
   readonly logger: Logger;
 }
 
+/**
+ * A transaction of the api never waits on its client for long (a request's
+ * body is read before its transaction begins): one left open and idle this
+ * long is a leak, ended by PostgreSQL so its locks are released (docs/decisions/0020).
+ */
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+
 export const startApi = async (options: StartOptions): Promise<RunningApi> => {
+  const bounded = {
+    statementTimeoutMs: options.config.databaseStatementTimeoutMs,
+    idleInTransactionTimeoutMs: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  };
   const db = createDatabase({
     connectionString: options.databaseUrl,
     max: options.config.databasePoolSize,
+    ...bounded,
     applicationName: "debt-collection-api",
     onIdleConnectionError: (error) => options.logger.warn({ err: error }, "idle database connection lost"),
   });
   const reads = createDatabase({
     connectionString: options.databaseUrl,
     max: options.config.databaseReadPoolSize,
+    ...bounded,
     applicationName: "debt-collection-api-reads",
     genericPlans: true,
     onIdleConnectionError: (error) => options.logger.warn({ err: error }, "idle database connection lost"),

@@ -79,6 +79,18 @@ export interface PoolOptions {
    * depend on their values.
    */
   readonly genericPlans?: boolean;
+  /**
+   * PostgreSQL's `statement_timeout` for these connections, in milliseconds:
+   * a statement still running (or waiting for a lock) after it is cancelled
+   * with SQLSTATE 57014. Unset: the server's setting (none by default).
+   */
+  readonly statementTimeoutMs?: number;
+  /**
+   * PostgreSQL's `idle_in_transaction_session_timeout`, in milliseconds: a
+   * session that leaves a transaction open and idle this long is ended, and
+   * its locks released. Unset: the server's setting (none by default).
+   */
+  readonly idleInTransactionTimeoutMs?: number;
   /** How long an idle connection is kept before the pool closes it (default 30 s; 0 keeps it). */
   readonly idleTimeoutMillis?: number;
 }
@@ -101,11 +113,25 @@ export const withServerSetting = (connectionString: string, setting: string): pg
   return { connectionString: parsed.toString() };
 };
 
+/** The server settings `options` asks of each connection, as PostgreSQL's startup `options` text. */
+const serverSettings = (options: PoolOptions): string =>
+  [
+    options.genericPlans === true ? "plan_cache_mode=force_generic_plan" : undefined,
+    options.statementTimeoutMs === undefined ? undefined : `statement_timeout=${options.statementTimeoutMs}`,
+    options.idleInTransactionTimeoutMs === undefined
+      ? undefined
+      : `idle_in_transaction_session_timeout=${options.idleInTransactionTimeoutMs}`,
+  ]
+    .filter((setting) => setting !== undefined)
+    .map((setting) => `-c ${setting}`)
+    .join(" ");
+
 export const createPool = (options: PoolOptions): pg.Pool => {
+  const settings = serverSettings(options);
   const pool = new pg.Pool({
-    ...(options.genericPlans === true
-      ? withServerSetting(options.connectionString, "-c plan_cache_mode=force_generic_plan")
-      : { connectionString: options.connectionString }),
+    ...(settings === ""
+      ? { connectionString: options.connectionString }
+      : withServerSetting(options.connectionString, settings)),
     max: options.max ?? 10,
     application_name: options.applicationName ?? "debt-collection",
     types: typeParsers,

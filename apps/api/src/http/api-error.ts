@@ -185,8 +185,23 @@ export const internalErrorResponse: RenderedError = { status: 500, body: envelop
  */
 const INPUT_SQLSTATE = /^22/;
 
-// A deadlock or serialization failure that reached here (one not retried where it happened) is transient too.
-const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "08000", "08001", "08003", "08006", "40001", "40P01"]);
+// A deadlock or serialization failure that reached here (one not retried where it happened) is transient too,
+// and so is a statement cancelled by the api's statement timeout (57014) or a lock not granted in time (55P03):
+// the transaction is rolled back, and the same request may well succeed a moment later (docs/decisions/0020).
+const UNAVAILABLE_SQLSTATES = new Set([
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+  "08000",
+  "08001",
+  "08003",
+  "08006",
+  "40001",
+  "40P01",
+  "57014",
+  "55P03",
+]);
 const UNAVAILABLE_NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE"]);
 
 /**
