@@ -30,6 +30,9 @@ export interface StartOptions {
   readonly logger: Logger;
 }
 
+/** The `application_name` of the api's two pools, as `pg_stat_activity` shows them. */
+export const API_POOL_NAMES = { main: "debt-collection-api", reads: "debt-collection-api-reads" } as const;
+
 /**
  * A transaction of the api never waits on its client for long (a request's
  * body is read before its transaction begins): one left open and idle this
@@ -46,14 +49,14 @@ export const startApi = async (options: StartOptions): Promise<RunningApi> => {
     connectionString: options.databaseUrl,
     max: options.config.databasePoolSize,
     ...bounded,
-    applicationName: "debt-collection-api",
+    applicationName: API_POOL_NAMES.main,
     onIdleConnectionError: (error) => options.logger.warn({ err: error }, "idle database connection lost"),
   });
   const reads = createDatabase({
     connectionString: options.databaseUrl,
     max: options.config.databaseReadPoolSize,
     ...bounded,
-    applicationName: "debt-collection-api-reads",
+    applicationName: API_POOL_NAMES.reads,
     genericPlans: true,
     onIdleConnectionError: (error) => options.logger.warn({ err: error }, "idle database connection lost"),
   });

@@ -1,7 +1,7 @@
 /**
  * Unexpected failures, swept over the OpenAPI document: every operation is
  * sent, valid and meant to succeed, once for each statement it runs, with
- * that statement made to fail (test/support/statement-faults.ts). Whatever
+ * that statement made to fail (`armFault` of @dc/db/testing). Whatever
  * the statement (admission, a read, BEGIN, a write, COMMIT), the answer must
  * be the documented error with no internals and nothing may be written; once
  * the request runs fewer statements than the fault waits for, it succeeds,
@@ -12,14 +12,14 @@
  * - the database unavailable (PostgreSQL ended the session): 503
  *   `Service temporarily unavailable` with `Retry-After`.
  */
-import { armFault, disarmFault, unavailableError, unexpectedError } from "./support/statement-faults.ts";
+import { armFault, disarmFault, unavailableError, unexpectedError } from "@dc/db/testing";
 import { Writable } from "node:stream";
 import { messages } from "@dc/contract";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { createLogger } from "../src/logger.ts";
-import { startApi } from "../src/server.ts";
+import { API_POOL_NAMES, startApi } from "../src/server.ts";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";
 import { seedCompany } from "./support/isolation/companies.ts";
@@ -240,6 +240,9 @@ const everything = async () => {
   return Object.fromEntries(digests.map((digest, index) => [tables.rows[index]?.name ?? "jobs", digest]));
 };
 
+/** Only the api's own statements fail: not the test's, nor the snapshot-status listener's. */
+const apiConnections: ReadonlySet<string> = new Set(Object.values(API_POOL_NAMES));
+
 /** A request cannot run more statements than this; reaching it means the sweep is broken. */
 const MAX_STATEMENTS = 60;
 
@@ -299,7 +302,7 @@ describe.each(failures)("$kind at any statement", (failure) => {
         const call = await callFor(operation, failure.variant);
         const before = await everything();
         const logged = logLines.length;
-        armFault(failAt, failure.error);
+        armFault(failAt, failure.error, apiConnections);
         const response = await send(call);
         const text = await response.clone().text();
         const outcome = await disarmFault();

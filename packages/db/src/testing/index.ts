@@ -7,3 +7,10 @@ export {
   measurePostgresFloor,
   SNAPSHOT_BENCH_ROWS,
 } from "./snapshot-bench.ts";
+export {
+  armFault,
+  disarmFault,
+  type FaultOutcome,
+  unavailableError,
+  unexpectedError,
+} from "./statement-faults.ts";

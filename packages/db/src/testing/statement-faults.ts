@@ -1,23 +1,21 @@
 /**
- * Makes one statement of the api fail on purpose, to prove what the api does
- * with a failure it did not expect, wherever in a request it happens.
+ * Makes one statement of a process under test fail on purpose, to prove what
+ * it does with a failure it did not expect, wherever in its work it happens.
  *
- * Every query node-postgres is asked to run on one of the api's own
- * connections (its two pools, told apart by `application_name`) is counted
- * while a fault is armed; the `failAt`-th is not sent to PostgreSQL at all and
- * fails with the armed error instead, as a lost connection or a bug in a
- * query would. The test's own connections and the api's snapshot-status
- * listener are never counted. Import this module before the api starts: a
- * pool connection captures `query` when it connects.
+ * While a fault is armed, every query node-postgres is asked to run on a
+ * connection whose `application_name` is one of the armed names (the api's
+ * pools, the worker's) is counted; the `failAt`-th is not sent to PostgreSQL
+ * at all and fails with the armed error instead, as a lost connection or a
+ * bug in a query would. Other connections (the test's own) are never
+ * counted. Import this module before the code under test connects: a pool
+ * connection captures `query` when it connects.
  */
 import pg from "pg";
-
-/** The `application_name`s of the api's pools (apps/api/src/server.ts). */
-const API_CONNECTIONS: ReadonlySet<string> = new Set(["debt-collection-api", "debt-collection-api-reads"]);
 
 interface Armed {
   readonly failAt: number;
   readonly error: () => Error;
+  readonly applicationNames: ReadonlySet<string>;
 }
 
 let armed: Armed | undefined;
@@ -33,7 +31,7 @@ const statementText = (first: unknown): string =>
 (pg.Client.prototype as unknown as { query: Query }).query = function query(this: pg.Client, ...args: unknown[]) {
   const { application_name: name } = (this as unknown as { connectionParameters: { application_name?: string } })
     .connectionParameters;
-  if (armed === undefined || name === undefined || !API_CONNECTIONS.has(name)) return original.apply(this, args);
+  if (armed === undefined || name === undefined || !armed.applicationNames.has(name)) return original.apply(this, args);
   issued += 1;
   if (issued !== armed.failAt) return original.apply(this, args);
   failed = statementText(args[0]);
@@ -48,22 +46,22 @@ const statementText = (first: unknown): string =>
 
 /** What happened while a fault was armed. */
 export interface FaultOutcome {
-  /** The api statements counted (the failed one included). */
+  /** The statements counted (the failed one included). */
   readonly issued: number;
   /** The text of the statement made to fail, or undefined when the request ran fewer than `failAt` statements. */
   readonly failed: string | undefined;
 }
 
-/** Arms a fault: the `failAt`-th api statement from now fails with `error()`. */
-export const armFault = (failAt: number, error: () => Error): void => {
-  armed = { failAt, error };
+/** Arms a fault: the `failAt`-th statement from now on a connection named in `applicationNames` fails with `error()`. */
+export const armFault = (failAt: number, error: () => Error, applicationNames: ReadonlySet<string>): void => {
+  armed = { failAt, error, applicationNames };
   issued = 0;
   failed = undefined;
 };
 
 /**
- * Disarms the fault once the api has been quiet for `quietMs` (a request may
- * run a statement after its answer is sent), and says what happened.
+ * Disarms the fault once the armed connections have been quiet for `quietMs`
+ * (a request may run a statement after its answer is sent), and says what happened.
  */
 export const disarmFault = async (quietMs = 40): Promise<FaultOutcome> => {
   for (;;) {
