@@ -74,7 +74,9 @@ export const errorCases = {
   serviceUnavailable: api(
     503,
     messages.serviceUnavailable,
-    "The database is unreachable or restarting: nothing was written; retry after `Retry-After`",
+    "The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's " +
+      "transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves " +
+      "the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat",
     undefined,
     ["Retry-After"],
   ),
