@@ -76,6 +76,24 @@ describe("failed client authentication", () => {
       }).toString(),
     });
     expect(revoke.status).toBe(429);
+    const slowDown = {
+      error: "slow_down",
+      error_description: "Too many failed client authentications; retry after the time in Retry-After",
+    };
+    expect(await expectContract(revoke, "post", "/oauth/revoke")).toEqual(slowDown);
+    // The alias of the token endpoint shares the throttle.
+    const alias = await t.request("/token", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+      }).toString(),
+    });
+    expect(alias.status).toBe(429);
+    expect(alias.headers.get("retry-after")).toBe(String(secondsToWindowEnd()));
+    expect(await expectContract(alias, "post", "/token")).toEqual(slowDown);
 
     t.clock.advance(secondsToWindowEnd() * 1000);
     expect((await credentials(client)).status).toBe(200);
