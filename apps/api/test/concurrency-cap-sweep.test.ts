@@ -14,15 +14,11 @@
  * Another company is served meanwhile, and "Capped" is admitted again once
  * the held request is answered: the refusal is about the cap.
  */
-import { request as httpRequest } from "node:http";
-import { Writable } from "node:stream";
 import { allScopes, endpoints, rateLimitSubject, type Scope } from "@dc/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.ts";
-import { createLogger } from "../src/logger.ts";
-import { startApi, type RunningApi } from "../src/server.ts";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";
+import { admittedCreates, heldCreate, type HeldRequest, settle } from "./support/held-requests.ts";
 import { type Fingerprint, fingerprint, jobCount } from "./support/isolation/fingerprint.ts";
 
 const t = await startTestApi();
@@ -55,95 +51,7 @@ const tooManyConcurrentRequests = {
   error_code: "too_many_concurrent_requests",
 };
 
-const startCappedApi = (cap: number) =>
-  startApi({
-    config: loadConfig({
-      NODE_ENV: "test",
-      PORT: "0",
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "silent",
-      MAX_CONCURRENT_REQUESTS_PER_COMPANY: String(cap),
-    }),
-    databaseUrl: t.databaseUrl,
-    clock: t.clock,
-    logger: createLogger("silent", new Writable({ write: (_chunk, _encoding, callback) => callback() })),
-  });
-
-interface HeldRequest {
-  /** The status and body of the answer, once the rest of the body was sent. */
-  readonly response: Promise<{ status: number; body: string }>;
-  /** Sends the rest of the body (once; later calls do nothing). */
-  readonly finish: () => void;
-}
-
-/** A createDebt whose body is sent only in part until `finish` is called. */
-const heldCreate = (api: RunningApi, token: string): HeldRequest => {
-  const body = JSON.stringify({
-    firstname: "Held",
-    lastname: "Open",
-    email: "held@example.com",
-    amount: 10,
-    currency: "EUR",
-    internal_id: "held-during-sweep",
-  });
-  const url = new URL(`${api.url}${endpoints.createDebt.path}`);
-  let answered: (value: { status: number; body: string }) => void = () => {};
-  let failed: (error: unknown) => void = () => {};
-  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    answered = resolve;
-    failed = reject;
-  });
-  const request = httpRequest(
-    {
-      host: url.hostname,
-      port: url.port,
-      path: url.pathname,
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${token}`,
-        "content-type": "application/json",
-        "content-length": Buffer.byteLength(body),
-      },
-    },
-    (incoming) => {
-      let text = "";
-      incoming.on("data", (chunk: Buffer) => (text += chunk.toString()));
-      incoming.on("end", () => answered({ status: incoming.statusCode ?? 0, body: text }));
-    },
-  );
-  request.on("error", failed);
-  request.write(body.slice(0, 10));
-  let finished = false;
-  const finish = () => {
-    if (finished) return;
-    finished = true;
-    request.end(body.slice(10));
-  };
-  return { response, finish };
-};
-
-/**
- * Waits until the company's createDebt has been admitted: admission counts
- * it in `rate_limit_counters` (a probe request would itself take the place).
- */
-const admittedCreate = async (companyId: number) => {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const counter = await t.db
-      .selectFrom("rate_limit_counters")
-      .select("count")
-      .where("key", "=", `company:${companyId}:createDebt`)
-      .executeTakeFirst();
-    if ((counter?.count ?? 0) >= 1) return;
-    if (Date.now() > deadline) throw new Error("the held createDebt was not admitted within 10 s");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
-
-/** Gives an admitted request time to take its place of the cap. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
-
-let capped: RunningApi | undefined;
+let capped: Awaited<ReturnType<typeof t.startAnotherApi>> | undefined;
 let held: HeldRequest | undefined;
 let cappedToken = "";
 let otherToken = "";
@@ -169,9 +77,9 @@ beforeAll(async () => {
   otherToken = await t.token(await t.tenant("Other"), allScopes.join(" "));
   const { id } = await t.db.selectFrom("companies").select("id").where("name", "=", "Capped").executeTakeFirstOrThrow();
   cappedCompanyId = Number(id);
-  capped = await startCappedApi(1);
-  held = heldCreate(capped, cappedToken);
-  await admittedCreate(cappedCompanyId);
+  capped = await t.startAnotherApi({ environment: { MAX_CONCURRENT_REQUESTS_PER_COMPANY: "1" } });
+  held = heldCreate(capped.url, cappedToken, "held-during-sweep");
+  await admittedCreates(t.db, cappedCompanyId, 1);
   await settle();
   before = await stored();
 });

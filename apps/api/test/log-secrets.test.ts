@@ -8,32 +8,15 @@
  * no captured line may contain any of those values.
  */
 import { randomBytes } from "node:crypto";
-import { Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.ts";
-import { createLogger } from "../src/logger.ts";
-import { startApi } from "../src/server.ts";
 import { collectionRows } from "./support/collection-rows.ts";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";
 import { authorizationCode, registerClient } from "./support/oauth-flow.ts";
 
 const t = await startTestApi();
-const verboseLines: string[] = [];
-const verbose = await startApi({
-  config: loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "trace" }),
-  databaseUrl: t.databaseUrl,
-  clock: t.clock,
-  logger: createLogger(
-    "trace",
-    new Writable({
-      write(chunk, _encoding, callback) {
-        verboseLines.push(String(chunk));
-        callback();
-      },
-    }),
-  ),
-});
+const verbose = await t.startAnotherApi({ environment: { LOG_LEVEL: "trace" } });
+const verboseLines = verbose.logLines;
 afterAll(() => verbose.stop());
 
 /** The harness, aimed at the verbose app (the OAuth flow helpers send through `request`). */

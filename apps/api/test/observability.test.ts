@@ -1,9 +1,6 @@
 import { connect } from "node:net";
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.ts";
-import { createLogger } from "../src/logger.ts";
-import { startApi } from "../src/server.ts";
+import type { ApiConfig } from "../src/config.ts";
 import { startTestApi } from "./support/harness.ts";
 
 const t = await startTestApi();
@@ -32,12 +29,7 @@ describe("operational endpoints", () => {
   });
 
   it("/readyz is 503 while the database cannot be reached, and /healthz stays 200", async () => {
-    const orphan = await startApi({
-      config: loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" }),
-      databaseUrl: "postgres://postgres:postgres@127.0.0.1:9/nowhere",
-      clock: t.clock,
-      logger: createLogger("silent", new Writable({ write: (_chunk, _encoding, callback) => callback() })),
-    });
+    const orphan = await t.startAnotherApi({ databaseUrl: "postgres://postgres:postgres@127.0.0.1:9/nowhere" });
     try {
       const ready = await fetch(`${orphan.url}/readyz`);
       expect(ready.status).toBe(503);
@@ -70,13 +62,7 @@ describe("operational endpoints", () => {
 });
 
 describe("who may read /metrics", () => {
-  const startWith = (config: Partial<ReturnType<typeof loadConfig>>) =>
-    startApi({
-      config: { ...loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" }), ...config },
-      databaseUrl: t.databaseUrl,
-      clock: t.clock,
-      logger: createLogger("silent", new Writable({ write: (_chunk, _encoding, callback) => callback() })),
-    });
+  const startWith = (config: Partial<ApiConfig>) => t.startAnotherApi({ config });
 
   it("with METRICS_TOKEN: that bearer token only", async () => {
     const token = "metrics-scraper-token-0123456789abcdef";

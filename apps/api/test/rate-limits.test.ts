@@ -1,9 +1,5 @@
-import { Writable } from "node:stream";
 import { endpoints, rateLimits, rateLimitSubject } from "@dc/contract";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.ts";
-import { createLogger } from "../src/logger.ts";
-import { startApi } from "../src/server.ts";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi, TEST_START } from "./support/harness.ts";
 import { jsonApi } from "./support/json-api.ts";
@@ -97,12 +93,7 @@ describe("per-company rate limits (contract part 8)", () => {
   });
 
   it("share one budget between api processes over the same database", async () => {
-    const second = await startApi({
-      config: loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" }),
-      databaseUrl: t.databaseUrl,
-      clock: t.clock,
-      logger: createLogger("silent", new Writable({ write: (_chunk, _encoding, callback) => callback() })),
-    });
+    const second = await t.startAnotherApi();
     try {
       const tenant = await t.tenant("Spread Corp");
       const token = await t.token(tenant);

@@ -1,8 +1,5 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.ts";
-import { createLogger } from "../src/logger.ts";
-import { startApi } from "../src/server.ts";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi, TEST_START } from "./support/harness.ts";
 import { accountRow, rowsBody, sampleCounts, snapshotTestKit, STATUS_PATH } from "./support/snapshots.ts";
@@ -257,12 +254,7 @@ describe("waiting for the outcome with Prefer: wait (docs/decisions/0307)", () =
 
   it("answers a waiting read at once, with the status as it is, when the api stops", async () => {
     const s = await submitted("wait-stop");
-    const second = await startApi({
-      config: loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" }),
-      databaseUrl: t.databaseUrl,
-      clock: t.clock,
-      logger: createLogger("silent"),
-    });
+    const second = await t.startAnotherApi();
     const answer = fetch(`${second.url}${s.url}`, {
       headers: { authorization: `Bearer ${s.reader}`, prefer: "wait=30" },
     });

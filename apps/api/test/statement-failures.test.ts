@@ -13,13 +13,10 @@
  *   `Service temporarily unavailable` with `Retry-After`.
  */
 import { armFault, disarmFault, unavailableError, unexpectedError } from "@dc/db/testing";
-import { Writable } from "node:stream";
 import { messages } from "@dc/contract";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.ts";
-import { createLogger } from "../src/logger.ts";
-import { API_POOL_NAMES, startApi } from "../src/server.ts";
+import { API_POOL_NAMES } from "../src/server.ts";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";
 import { seedCompany } from "./support/isolation/companies.ts";
@@ -39,27 +36,8 @@ const authorizeParameters = {
 };
 
 // A second api on the same database, whose rate limits no sweep can exhaust and whose log the test reads.
-const logLines: string[] = [];
-const api = await startApi({
-  config: loadConfig({
-    NODE_ENV: "test",
-    PORT: "0",
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "info",
-    RATE_LIMIT_SCALE: "1000000",
-  }),
-  databaseUrl: t.databaseUrl,
-  clock: t.clock,
-  logger: createLogger(
-    "info",
-    new Writable({
-      write(chunk, _encoding, callback) {
-        logLines.push(String(chunk));
-        callback();
-      },
-    }),
-  ),
-});
+const api = await t.startAnotherApi({ environment: { LOG_LEVEL: "info", RATE_LIMIT_SCALE: "1000000" } });
+const { logLines } = api;
 afterAll(() => api.stop());
 
 /** The sign-in form of the authorization page: its cookie and anti-forgery token. */

@@ -5,40 +5,18 @@
  * `Retry-After`, its transaction rolled back and the connection given back,
  * instead of holding a connection of the pool for as long as the lock lasts.
  */
-import { Writable } from "node:stream";
 import { messages } from "@dc/contract";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.ts";
-import { createLogger } from "../src/logger.ts";
-import { startApi } from "../src/server.ts";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";
 import { jsonApi } from "./support/json-api.ts";
 
 const t = await startTestApi();
-const logLines: string[] = [];
-const bounded = await startApi({
-  config: loadConfig({
-    NODE_ENV: "test",
-    PORT: "0",
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "info",
-    DATABASE_STATEMENT_TIMEOUT_MS: "300",
-    DATABASE_POOL_SIZE: "1",
-  }),
-  databaseUrl: t.databaseUrl,
-  clock: t.clock,
-  logger: createLogger(
-    "info",
-    new Writable({
-      write(chunk, _encoding, callback) {
-        logLines.push(String(chunk));
-        callback();
-      },
-    }),
-  ),
+const bounded = await t.startAnotherApi({
+  environment: { LOG_LEVEL: "info", DATABASE_STATEMENT_TIMEOUT_MS: "300", DATABASE_POOL_SIZE: "1" },
 });
+const { logLines } = bounded;
 afterAll(() => bounded.stop());
 
 const DEBTS = "/external-api/v1/debts";

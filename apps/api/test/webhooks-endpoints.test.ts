@@ -7,12 +7,8 @@
  */
 import { MAX_WEBHOOK_ENDPOINTS } from "@dc/contract";
 import { makeWebhookSecretBox, recordEvent } from "@dc/db";
-import { Writable } from "node:stream";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.ts";
-import { createLogger } from "../src/logger.ts";
-import { startApi } from "../src/server.ts";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";
 import { jsonApi, payloadTooLargeBody } from "./support/json-api.ts";
@@ -169,12 +165,7 @@ describe("POST /webhooks/endpoints", () => {
 });
 
 // The same database and key, with the production policy: private destinations refused, https required.
-const production = await startApi({
-  config: { ...loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1" }), environment: "production", webhooksAllowPrivateDestinations: false },
-  databaseUrl: t.databaseUrl,
-  clock: t.clock,
-  logger: createLogger("silent", new Writable({ write: (_chunk, _encoding, callback) => callback() })),
-});
+const production = await t.startAnotherApi({ config: { environment: "production", webhooksAllowPrivateDestinations: false } });
 afterAll(() => production.stop());
 
 describe("destination checks under the production policy", () => {

@@ -8,25 +8,54 @@ import { useTestDatabase } from "@dc/db/testing";
 import { afterAll } from "vitest";
 import { createTenant, type CreatedTenant } from "../../src/admin/tenants.ts";
 import { manualClock } from "../../src/clock.ts";
-import { loadConfig } from "../../src/config.ts";
+import { type ApiConfig, loadConfig } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
 import { startApi } from "../../src/server.ts";
 
 export const TEST_START = new Date("2026-11-21T10:00:00.000Z");
 
+/** A log destination that keeps each line in `lines`. */
+const lineSink = (lines: string[]) =>
+  new Writable({
+    write(chunk, _encoding, callback) {
+      lines.push(String(chunk));
+      callback();
+    },
+  });
+
+export interface AnotherApiOptions {
+  /** Environment settings beside the test defaults (`LOG_LEVEL` is `silent` unless given). */
+  readonly environment?: Readonly<Record<string, string>>;
+  /** Configuration that no environment setting reaches (the production policy in a test, say). */
+  readonly config?: Partial<ApiConfig>;
+  /** Another database than this file's (one that cannot be reached, say). */
+  readonly databaseUrl?: string;
+}
+
 export const startTestApi = async () => {
   const { db, url: databaseUrl } = await useTestDatabase();
   const clock = manualClock(TEST_START);
   const logLines: string[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, callback) {
-      logLines.push(String(chunk));
-      callback();
-    },
-  });
   const config = loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" });
-  const api = await startApi({ config, databaseUrl, clock, logger: createLogger("info", sink) });
+  const api = await startApi({ config, databaseUrl, clock, logger: createLogger("info", lineSink(logLines)) });
   afterAll(() => api.stop());
+
+  /**
+   * Another api process on this file's database and clock, with its own
+   * settings; `logLines` collects what it logs. The caller stops it.
+   */
+  const startAnotherApi = async (options: AnotherApiOptions = {}) => {
+    const lines: string[] = [];
+    const environment = { NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", ...options.environment };
+    const anotherConfig = { ...loadConfig(environment), ...options.config };
+    const another = await startApi({
+      config: anotherConfig,
+      databaseUrl: options.databaseUrl ?? databaseUrl,
+      clock,
+      logger: createLogger(anotherConfig.logLevel, lineSink(lines)),
+    });
+    return { ...another, logLines: lines };
+  };
 
   const request = (path: string, init: RequestInit = {}) => fetch(`${api.url}${path}`, init);
 
@@ -53,5 +82,5 @@ export const startTestApi = async () => {
   const get = (path: string, accessToken?: string) =>
     request(path, { headers: accessToken === undefined ? {} : { authorization: `Bearer ${accessToken}` } });
 
-  return { api, db, databaseUrl, clock, logLines, request, tokenResponse, token, tenant, get };
+  return { api, db, databaseUrl, clock, logLines, request, tokenResponse, token, tenant, get, startAnotherApi };
 };
