@@ -14,10 +14,11 @@
  * Another company is served meanwhile, and "Capped" is admitted again once
  * the held request is answered: the refusal is about the cap.
  */
-import { allScopes, endpoints, rateLimitSubject, type Scope } from "@dc/contract";
+import { allScopes, endpoints } from "@dc/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";
+import { type ProtectedOperation, protectedOperations, sendWithDummies } from "./support/protected-operations.ts";
 import { admittedCreates, heldCreate, type HeldRequest, settle } from "./support/held-requests.ts";
 import { type Fingerprint, fingerprint, jobCount } from "./support/isolation/fingerprint.ts";
 
@@ -26,23 +27,6 @@ const PROFILE = endpoints.getCompanyProfile.path;
 
 /** The number of bearer-protected operations in the contract when this sweep was written. */
 const PROTECTED_OPERATIONS_WHEN_WRITTEN = 45;
-
-const protectedOperations = Object.entries(endpoints).flatMap(([operationId, declared]) =>
-  declared.scope === null
-    ? []
-    : [
-        {
-          operationId,
-          method: declared.method,
-          path: declared.path,
-          scope: declared.scope as Scope,
-          body: declared.body,
-          rateLimited: rateLimitSubject(declared) !== undefined,
-        },
-      ],
-);
-
-type ProtectedOperation = (typeof protectedOperations)[number];
 
 const tooManyConcurrentRequests = {
   error: true,
@@ -61,15 +45,7 @@ let before: { rows: Fingerprint; jobs: number } | undefined;
 
 const stored = async () => ({ rows: await fingerprint(t.db, [cappedCompanyId]), jobs: await jobCount(t.db) });
 
-const send = (operation: ProtectedOperation, token: string) =>
-  fetch(`${capped!.url}${operation.path.replace(/\{[^}]+\}/g, "dummy")}`, {
-    method: operation.method.toUpperCase(),
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(operation.body === undefined ? {} : { "content-type": operation.body.contentType }),
-    },
-    ...(operation.body === undefined ? {} : { body: operation.body.contentType === "application/json" ? "{}" : "" }),
-  });
+const send = (operation: ProtectedOperation, token: string) => sendWithDummies(capped!.url, operation, token);
 
 beforeAll(async () => {
   const cappedTenant = await t.tenant("Capped");

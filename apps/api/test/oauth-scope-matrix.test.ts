@@ -8,27 +8,14 @@
  * parameters may well make it a 400 or 404). Bodies are read through the
  * OpenAPI document.
  */
-import { allScopes, endpoints, messages, type Scope } from "@dc/contract";
+import { allScopes, messages, type Scope } from "@dc/contract";
 import { describe, expect, it } from "vitest";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";
+import { type ProtectedOperation, protectedOperations, sendWithDummies } from "./support/protected-operations.ts";
 
 const t = await startTestApi();
 const acme = await t.tenant("Acme Collections");
-
-const protectedOperations = Object.entries(endpoints).flatMap(([operationId, declared]) =>
-  declared.scope === null
-    ? []
-    : [
-        {
-          operationId,
-          method: declared.method,
-          path: declared.path,
-          scope: declared.scope as Scope,
-          body: declared.body,
-        },
-      ],
-);
 
 const tokens = new Map<string, Promise<string>>();
 const tokenFor = (scopes: ReadonlyArray<Scope>) => {
@@ -37,15 +24,7 @@ const tokenFor = (scopes: ReadonlyArray<Scope>) => {
   return tokens.get(key)!;
 };
 
-const call = async (operation: (typeof protectedOperations)[number], token: string | undefined) =>
-  t.request(operation.path.replace(/\{[^}]+\}/g, "dummy"), {
-    method: operation.method.toUpperCase(),
-    headers: {
-      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-      ...(operation.body === undefined ? {} : { "content-type": operation.body.contentType }),
-    },
-    ...(operation.body === undefined ? {} : { body: operation.body.contentType === "application/json" ? "{}" : "" }),
-  });
+const call = (operation: ProtectedOperation, token: string | undefined) => sendWithDummies(t.api.url, operation, token);
 
 describe("scope matrix", () => {
   it("covers the contract's protected operations", () => {
