@@ -14,6 +14,9 @@ import { buildTaskList } from "./task-list.ts";
 import { toWorkerLogger } from "./worker-logger.ts";
 import type { WebhookDeliverySettings } from "./webhooks/settings.ts";
 
+/** The `application_name` of the worker's own pool (the tasks' queries), as `pg_stat_activity` shows it. */
+export const WORKER_POOL_NAME = "dc-worker";
+
 export interface StartWorkerOptions {
   /** Database holding both our tables and graphile-worker's schema (already migrated). */
   readonly connectionString: string;
@@ -68,7 +71,7 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
   const metrics = options.metrics ?? createWorkerMetrics(logger);
   // Each job holds at most one connection of this pool at a time; the spare
   // one serves the stale-lock sweep and metrics scrapes.
-  const db = createDatabase({ connectionString, max: concurrency + 1, applicationName: "dc-worker" });
+  const db = createDatabase({ connectionString, max: concurrency + 1, applicationName: WORKER_POOL_NAME });
   const events: WorkerEvents = new EventEmitter();
   const liveness = announceLiveness(events, connectionString, logger);
   const detachMetrics = metrics.attach(events, db);
