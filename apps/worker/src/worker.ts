@@ -11,6 +11,7 @@ import { cronItems } from "./crontab.ts";
 import { createWorkerMetrics, type WorkerMetrics } from "./observability/metrics.ts";
 import { announceLiveness, sweepIntervalMs, sweepStaleLocks } from "./stale-locks.ts";
 import { buildTaskList } from "./task-list.ts";
+import { failSpentSnapshots } from "./tasks/apply-snapshot.ts";
 import { toWorkerLogger } from "./worker-logger.ts";
 import type { WebhookDeliverySettings } from "./webhooks/settings.ts";
 
@@ -110,11 +111,17 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
     throw error;
   });
 
-  // Jobs a crashed worker left locked are freed now, then checked periodically.
+  // Jobs a crashed worker left locked are freed now, then checked periodically;
+  // then open snapshots whose apply job is spent get the failure their last
+  // attempt could not record (docs/decisions/0354). Neither step throws.
   // The sweep in flight is awaited on stop, before the pool it uses is closed.
-  let sweeping = sweepStaleLocks(db, staleLockSeconds, liveness.own, logger);
+  const sweep = async (): Promise<void> => {
+    await sweepStaleLocks(db, staleLockSeconds, liveness.own, logger);
+    await failSpentSnapshots({ db, clock, logger });
+  };
+  let sweeping = sweep();
   const sweeper = setInterval(() => {
-    sweeping = sweepStaleLocks(db, staleLockSeconds, liveness.own, logger);
+    sweeping = sweep();
   }, sweepIntervalMs(staleLockSeconds));
   sweeper.unref();
   const stopRunner = async (): Promise<void> => {

@@ -470,6 +470,35 @@ const eventTypes = async (companyId: number) =>
       from webhook_events e where e.company_id = ${companyId} order by e.id`.execute(db)
   ).rows;
 
+/** Queues the snapshot's job as after 9 failed attempts: the next is its last. */
+const enqueueLastAttempt = (arranged: Arranged) =>
+  db.transaction().execute(async (trx) => {
+    await enqueueApply(trx, arranged.snapshotId, arranged.campaignId);
+    await sql`update graphile_worker._private_jobs set attempts = 9 where key = ${jobKey(arranged.snapshotId)}`.execute(
+      trx,
+    );
+  });
+
+/**
+ * What a last attempt that could not apply the snapshot must leave: the
+ * snapshot `failed` with `processing_error`, its `snapshot.failed` event
+ * (with its delivery) and nothing else written, no job left behind.
+ */
+const expectFailureRecorded = async (arranged: Arranged, before: Record<string, string>, where: string) => {
+  expect(await jobOf(arranged.snapshotId), `${where}: the job is left behind`).toBeUndefined();
+  expect(await snapshotState(db, arranged.snapshotId), where).toMatchObject({
+    status: "failed",
+    core_applied: false,
+    counts: null,
+    failure: processingError,
+    completed_at: now,
+  });
+  const recorded = ["webhook_events", "webhook_deliveries", "other jobs", "snapshot under test"];
+  expect(omit(await rawState(arranged), recorded), `${where}: something was written`).toEqual(omit(before, recorded));
+  expect(await eventTypes(arranged.companyId), where).toEqual([{ type: "snapshot.failed", deliveries: 1 }]);
+  expect(await ledgerViolations(db, arranged.companyId), where).toEqual([]);
+};
+
 /**
  * Applies a fresh copy of the snapshot with statement `failAt` made to fail,
  * on the job's first attempt or, with `lastAttempt`, on its last (the job
@@ -490,12 +519,8 @@ const runWithFault = async (
   const before = await rawState(arranged);
   const attempt = lastAttempt ? 10 : 1;
   armFault(failAt, failure.error, workerConnections);
-  await db.transaction().execute(async (trx) => {
-    await enqueueApply(trx, snapshotId, arranged.campaignId);
-    if (lastAttempt) {
-      await sql`update graphile_worker._private_jobs set attempts = 9 where key = ${jobKey(snapshotId)}`.execute(trx);
-    }
-  });
+  if (lastAttempt) await enqueueLastAttempt(arranged);
+  else await enqueueApply(db, snapshotId, arranged.campaignId);
   const first = await attemptEnded(snapshotId, attempt);
   const outcome = await disarmFault();
   const where = `${failure.kind} at statement ${failAt} of attempt ${attempt} (${outcome.failed?.replace(/\s+/g, " ").slice(0, 100)})`;
@@ -510,20 +535,9 @@ const runWithFault = async (
   statements.push(outcome.failed);
 
   if (lastAttempt) {
-    // The last attempt: the snapshot fails with processing_error, the job completes, no debt changed.
     expect(first.completed, `${where}: the job is left behind`).toBe(true);
-    expect(await snapshotState(db, snapshotId), where).toMatchObject({
-      status: "failed",
-      core_applied: false,
-      counts: null,
-      failure: processingError,
-      completed_at: now,
-    });
-    const recorded = ["webhook_events", "webhook_deliveries", "other jobs", "snapshot under test"];
-    expect(omit(await rawState(arranged), recorded), `${where}: something was written`).toEqual(omit(before, recorded));
-    expect(await eventTypes(companyId), where).toEqual([{ type: "snapshot.failed", deliveries: 1 }]);
+    await expectFailureRecorded(arranged, before, where);
     expect(processedLines(snapshotId), where).toEqual([["snapshot processed", 10, "failed", 50]]);
-    expect(await ledgerViolations(db, companyId), where).toEqual([]);
     return outcome;
   }
 
@@ -635,6 +649,76 @@ describe("apply_snapshot with one statement failing", () => {
     { timeout: 120_000 },
     async () => {
       expect(await sweep(unexpected, { lastAttempt: true })).toHaveLength(reference.statements);
+    },
+  );
+});
+
+describe("a last attempt whose failure cannot be recorded", () => {
+  it(
+    "leaves the job spent and nothing written, and the worker's next sweep records the failure once, at every statement",
+    { timeout: 120_000 },
+    async () => {
+      // The apply fails by itself when it records payments, so each last attempt
+      // goes on to record the failure, whose statements the fault reaches too.
+      await sql`create function fail_payments() returns trigger language plpgsql as $$
+        begin raise exception 'payments are unavailable'; end $$`.execute(db);
+      await sql`create trigger fail_payments before insert on payments for each row execute function fail_payments()`.execute(
+        db,
+      );
+      try {
+        const statements: Statements = [];
+        const leftSpent: Array<number> = [];
+        for (let failAt = 1; ; failAt++) {
+          expect(failAt, "the job never ran untouched").toBeLessThanOrEqual(MAX_STATEMENTS);
+          const arranged = await arrange();
+          const { snapshotId } = arranged;
+          const before = await rawState(arranged);
+          armFault(failAt, unexpectedError, workerConnections);
+          await enqueueLastAttempt(arranged);
+          const ended = await attemptEnded(snapshotId, 10);
+          const outcome = await disarmFault();
+          const where = `statement ${failAt} (${outcome.failed?.replace(/\s+/g, " ").slice(0, 100)})`;
+          if (outcome.failed !== undefined) statements.push(outcome.failed);
+          if (!ended.completed) {
+            // Recording the failure failed: the job is spent, the snapshot open, nothing written.
+            leftSpent.push(failAt);
+            expect(ended.job, where).toMatchObject({ attempts: 10, max_attempts: 10, locked_at: null });
+            expect(await snapshotState(db, snapshotId), where).toMatchObject({ status: "processing", failure: null });
+            expect(await rawState(arranged), `${where}: something was written`).toEqual(before);
+          }
+          // A new worker: its start-up sweep records what the attempt could not. (It also
+          // drops the connection a failed ROLLBACK leaves inside its transaction: the
+          // injector never sends the statement, where a real failure would end the connection.)
+          if (worker !== undefined) await stopTestWorker(worker);
+          worker = await startTestWorker();
+          await expectFailureRecorded(arranged, before, where);
+          if (!ended.completed) {
+            expect(
+              records.some(
+                (record) =>
+                  record["snapshotId"] === snapshotId &&
+                  record["msg"] === "snapshot failure not recorded: left to the spent-job sweep",
+              ),
+              where,
+            ).toBe(true);
+            const swept = records.filter(
+              (record) => record["msg"] === "snapshots failed: their jobs were spent without recording it",
+            );
+            expect(swept.at(-1)?.["snapshotIds"], where).toEqual([snapshotId]);
+          }
+          if (outcome.failed === undefined) break;
+        }
+        // The attempt recorded the failure itself up to its rollback; each statement of the record failing left it to the sweep.
+        const rollback = statements.findIndex((text) => text.trim() === "rollback") + 1;
+        expect(rollback, "the apply never failed by itself").toBeGreaterThan(0);
+        expect(statements.length).toBeGreaterThan(rollback);
+        expect(leftSpent.filter((failAt) => failAt !== rollback)).toEqual(
+          Array.from({ length: statements.length - rollback }, (_, i) => rollback + 1 + i),
+        );
+      } finally {
+        await sql`drop trigger fail_payments on payments`.execute(db);
+        await sql`drop function fail_payments()`.execute(db);
+      }
     },
   );
 });

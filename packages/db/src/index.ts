@@ -10,6 +10,7 @@ export * from "./queries/snapshots/index.ts";
 export * from "./queries/snapshots/apply-plan.ts";
 export * from "./queries/snapshots/canonical-instant.ts";
 export * from "./queries/snapshots/find-earlier-snapshot.ts";
+export * from "./queries/snapshots/find-spent-snapshot-jobs.ts";
 export * from "./queries/snapshots/insert-debts.ts";
 export * from "./queries/snapshots/load-current-debts.ts";
 export * from "./queries/snapshots/load-snapshot.ts";

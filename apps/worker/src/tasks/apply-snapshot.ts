@@ -7,16 +7,20 @@
  * job's last attempt, or when a retry cannot help, the snapshot is marked
  * `failed` with `processing_error` and the job completes
  * (docs/decisions/0354), its `snapshot.failed` event recorded in the same
- * transaction.
+ * transaction. When that recording fails too, the job is left spent and
+ * `failSpentSnapshots` (run by the worker's periodic sweep) records it.
  */
 import {
   APPLY_SNAPSHOT_TASK,
+  completeSpentJob,
   type Database,
   type EventIds,
   findEarlierOpenSnapshot,
+  findSpentSnapshotJobs,
   markSnapshotApplyFailed,
   recordSnapshotEvent,
   snapshotFailure,
+  type SpentSnapshotJob,
 } from "@dc/db";
 import { Schema } from "effect";
 import type { Task } from "graphile-worker";
@@ -54,6 +58,27 @@ const processingError = (error: unknown) =>
       : "The snapshot could not be processed. No debt was changed.",
   );
 
+/**
+ * Marks snapshot `snapshotId` `failed` with `processing_error` and records
+ * its `snapshot.failed` event, in one transaction, unless it already ended.
+ * With `spentJobId`, only if that job is still spent, which it then deletes
+ * in the same transaction. Returns whether the snapshot was marked.
+ */
+const recordProcessingError = (
+  db: Kysely<Database>,
+  snapshotId: number,
+  error: unknown,
+  now: Date,
+  spentJobId?: string,
+): Promise<boolean> =>
+  db.transaction().execute(async (trx) => {
+    if (spentJobId !== undefined && !(await completeSpentJob(trx, spentJobId))) return false;
+    const companyId = await markSnapshotApplyFailed(trx, snapshotId, processingError(error), now);
+    if (companyId === undefined) return false;
+    await recordSnapshotEvent(trx, { companyId, snapshotId, type: "snapshot.failed", occurredAt: now });
+    return true;
+  });
+
 /** The `apply_snapshot` task. */
 export const applySnapshotTask = ({ db, clock, logger, metrics, ids }: ApplySnapshotDependencies): Task =>
   defineTask(ApplySnapshotPayload, logger, async ({ snapshot_id: snapshotId }, helpers) => {
@@ -88,13 +113,18 @@ export const applySnapshotTask = ({ db, clock, logger, metrics, ids }: ApplySnap
         metrics.observeSnapshotApply({ outcome: "retry", seconds: seconds() });
         throw error;
       }
-      const now = clock.now();
-      const marked = await db.transaction().execute(async (trx) => {
-        const companyId = await markSnapshotApplyFailed(trx, snapshotId, processingError(error), now);
-        if (companyId === undefined) return false;
-        await recordSnapshotEvent(trx, { companyId, snapshotId, type: "snapshot.failed", occurredAt: now });
-        return true;
-      });
+      let marked: boolean;
+      try {
+        marked = await recordProcessingError(db, snapshotId, error, clock.now());
+      } catch (recordError) {
+        // Thrown, the job is left spent (graphile-worker will not run it again)
+        // and the snapshot open: the worker's periodic sweep records the failure.
+        log.error(
+          { err: recordError, cause: error, durationMs: durationMs() },
+          "snapshot failure not recorded: left to the spent-job sweep",
+        );
+        throw recordError;
+      }
       log.error(
         { err: error, outcome: "failed", code: "processing_error", marked, durationMs: durationMs() },
         "snapshot processed",
@@ -102,3 +132,41 @@ export const applySnapshotTask = ({ db, clock, logger, metrics, ids }: ApplySnap
       metrics.observeSnapshotApply({ outcome: "failed", seconds: seconds(), failureCode: "processing_error" });
     }
   });
+
+/**
+ * Records the `processing_error` of every open snapshot whose apply job is
+ * spent (`findSpentSnapshotJobs`): its last attempt could not, because
+ * recording the failure failed too, or because the worker died during it.
+ * Each is marked `failed`, its `snapshot.failed` event recorded and its job
+ * deleted in one transaction. Errors are logged, never thrown: the next
+ * sweep tries again. Returns the snapshots marked.
+ */
+export const failSpentSnapshots = async ({
+  db,
+  clock,
+  logger,
+}: Pick<ApplySnapshotDependencies, "db" | "clock" | "logger">): Promise<Array<number>> => {
+  const marked: Array<number> = [];
+  let spent: Array<SpentSnapshotJob>;
+  try {
+    spent = await findSpentSnapshotJobs(db);
+  } catch (error) {
+    logger.warn({ err: error, task: APPLY_SNAPSHOT }, "could not look for snapshots with spent jobs");
+    return marked;
+  }
+  // One at a time, each on its own: a snapshot whose record keeps failing does not hold back the others.
+  for (const { snapshotId, jobId } of spent) {
+    try {
+      if (await recordProcessingError(db, snapshotId, undefined, clock.now(), jobId)) marked.push(snapshotId);
+    } catch (error) {
+      logger.warn({ err: error, task: APPLY_SNAPSHOT, snapshotId }, "could not record the failure of a snapshot with a spent job");
+    }
+  }
+  if (marked.length > 0) {
+    logger.warn(
+      { task: APPLY_SNAPSHOT, snapshotIds: marked, outcome: "failed", code: "processing_error" },
+      "snapshots failed: their jobs were spent without recording it",
+    );
+  }
+  return marked;
+};

@@ -1,0 +1,53 @@
+/**
+ * Snapshots whose `apply_snapshot` job will never run again while they are
+ * still open (docs/decisions/0354): the job has used every attempt and is
+ * not running, so graphile-worker leaves it alone (a permanently failed job)
+ * and the snapshot would stay `pending` or `processing` for good. The job's
+ * last attempt normally records the snapshot's failure itself; these are the
+ * snapshots whose last attempt could not (the recording failed as well, or
+ * the worker died during it).
+ */
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../../schema.ts";
+
+/** An open snapshot and its spent job. */
+export interface SpentSnapshotJob {
+  readonly snapshotId: number;
+  /** graphile-worker's job id (a bigint, as text). */
+  readonly jobId: string;
+}
+
+/**
+ * Up to `limit` open snapshots whose apply job is spent, oldest job first.
+ * Reads graphile-worker's jobs (few: only those waiting or failed), then
+ * each snapshot by its id.
+ */
+export const findSpentSnapshotJobs = async (db: Kysely<Database>, limit = 100): Promise<Array<SpentSnapshotJob>> => {
+  const { rows } = await sql<{ snapshot_id: number; job_id: string }>`
+    select s.id as snapshot_id, j.id::text as job_id
+    from graphile_worker.jobs j
+    join snapshots s on s.id = substring(j.key from '^apply_snapshot:([0-9]{1,18})$')::int8
+    where j.task_identifier = 'apply_snapshot' and j.attempts >= j.max_attempts and j.locked_at is null
+      and s.status in ('pending', 'processing')
+    order by j.id
+    limit ${limit}
+  `.execute(db);
+  return rows.map((row) => ({ snapshotId: row.snapshot_id, jobId: row.job_id }));
+};
+
+/**
+ * Deletes job `jobId` if it is still spent and not running (graphile-worker's
+ * `complete_jobs`), so no permanently failed job is left behind for a
+ * snapshot whose failure is recorded. Call in the transaction that records
+ * it, first: false (the job was retried or removed meanwhile) means the
+ * snapshot is not to be touched.
+ */
+export const completeSpentJob = async (trx: Kysely<Database>, jobId: string): Promise<boolean> => {
+  const { rows } = await sql<{ id: string }>`
+    select c.id::text from graphile_worker.complete_jobs(array(
+      select j.id from graphile_worker.jobs j
+      where j.id = ${jobId}::int8 and j.attempts >= j.max_attempts and j.locked_at is null
+    )) as c
+  `.execute(trx);
+  return rows.length === 1;
+};
