@@ -19,6 +19,15 @@ describe("loadConfig: database pools", () => {
       expect(() => loadConfig({ DATABASE_READ_POOL_SIZE: size })).toThrow(/DATABASE_READ_POOL_SIZE/);
     }
   });
+
+  it("bounds statements at 15 s by default, or DATABASE_STATEMENT_TIMEOUT_MS from 100 to 600,000 (decision 0020)", () => {
+    expect(loadConfig({}).databaseStatementTimeoutMs).toBe(15_000);
+    expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: "100" }).databaseStatementTimeoutMs).toBe(100);
+    expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: "600000" }).databaseStatementTimeoutMs).toBe(600_000);
+    for (const timeout of ["0", "99", "600001", "2.5", "soon"]) {
+      expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: timeout })).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS/);
+    }
+  });
 });
 
 describe("loadConfig: keys and metrics", () => {
