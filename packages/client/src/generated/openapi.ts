@@ -8881,7 +8881,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The database is unreachable or restarting: nothing was done; the page asks to try again shortly */
+            /** @description The database is unreachable or restarting, or a statement outlasted the api's statement timeout: nothing was done; the page asks to try again shortly */
             503: {
                 headers: {
                     /** @description Seconds after which to try again */
@@ -8975,7 +8975,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The database is unreachable or restarting: nothing was done; the page asks to try again shortly */
+            /** @description The database is unreachable or restarting, or a statement outlasted the api's statement timeout: nothing was done; the page asks to try again shortly */
             503: {
                 headers: {
                     /** @description Seconds after which to try again */

@@ -187,11 +187,13 @@ export const AuthorizationForm = Schema.Struct({
 
 const redirectHeaders = { Location: "The client's redirect URI with `code` and `state`, or `error` and `state`" };
 
-/** Both authorization pages: the database is unreachable or restarting. */
+/** Both authorization pages: the database is unreachable or restarting, or a statement timed out (decision 0020). */
 const unavailablePage = {
   status: 503,
   html: true,
-  description: "The database is unreachable or restarting: nothing was done; the page asks to try again shortly",
+  description:
+    "The database is unreachable or restarting, or a statement outlasted the api's statement timeout: nothing was done; " +
+    "the page asks to try again shortly",
   headers: { "Retry-After": "Seconds after which to try again" },
 } as const;
 
