@@ -95,22 +95,28 @@ export interface PoolOptions {
   readonly idleTimeoutMillis?: number;
 }
 
+/** The placeholder host that lets `URL` read a socket URL without a host (`postgres://user@/db?host=/sock`), as pg does. */
+const NO_HOST = "___NO_HOST___";
+
 /**
  * The connection string with `setting` added to the server settings
  * (`options`) it may already carry: node-postgres lets the string's
  * `options` replace its `options` option, so the setting goes into a URL.
- * A string that is not a URL (`/socket/directory dbname`) carries no
- * settings, and gets the option.
+ * A URL without a host (a socket given by `?host=`) is read as node-postgres
+ * reads it, with a placeholder host. A string that is not a URL
+ * (`/socket/directory dbname`) carries no settings, and gets the option.
  */
 export const withServerSetting = (connectionString: string, setting: string): pg.PoolConfig => {
+  const hostless = connectionString.includes("@/");
   let parsed: URL;
   try {
-    parsed = new URL(connectionString);
+    parsed = new URL(hostless ? connectionString.replace("@/", `@${NO_HOST}/`) : connectionString);
   } catch {
     return { connectionString, options: setting };
   }
   parsed.searchParams.set("options", [parsed.searchParams.get("options"), setting].filter(Boolean).join(" "));
-  return { connectionString: parsed.toString() };
+  const written = parsed.toString();
+  return { connectionString: hostless ? written.replace(`@${NO_HOST}/`, "@/") : written };
 };
 
 /** The server settings `options` asks of each connection, as PostgreSQL's startup `options` text. */

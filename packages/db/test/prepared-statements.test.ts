@@ -4,6 +4,7 @@
  * A pool with `genericPlans` plans such a statement once (docs/decisions/0017).
  */
 import { sql } from "kysely";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase, PREPARED, withServerSetting } from "../src/connection.ts";
 import { listDebtPage } from "../src/queries/list-debts.ts";
@@ -92,6 +93,23 @@ describe("generic plans", () => {
     });
     expect(withServerSetting("postgres://app@db:5432/collections?options=-c%20x%3D1", "-c y=2")).toEqual({
       connectionString: "postgres://app@db:5432/collections?options=-c+x%3D1+-c+y%3D2",
+    });
+  });
+
+  it("keep both the URL's settings and the setting for a socket URL without a host", () => {
+    const merged = withServerSetting("postgres://app:s%40cret@/collections?host=/var/run/pg&options=-c%20x%3D1", "-c y=2");
+    expect(merged).toEqual({
+      connectionString: "postgres://app:s%40cret@/collections?host=%2Fvar%2Frun%2Fpg&options=-c+x%3D1+-c+y%3D2",
+    });
+    // What node-postgres makes of it: the socket, the user, both settings.
+    const client = new pg.Client(merged) as unknown as { connectionParameters: Record<string, unknown> };
+    const { options, host, user, password, database } = client.connectionParameters;
+    expect({ options, host, user, password, database }).toEqual({
+      options: "-c x=1 -c y=2",
+      host: "/var/run/pg",
+      user: "app",
+      password: "s@cret",
+      database: "collections",
     });
   });
 });
