@@ -27,6 +27,10 @@ const Environment = Schema.Struct({
     Schema.NumberFromString.pipe(Schema.int(), Schema.between(100, 600_000)),
     { default: () => 15_000 },
   ),
+  DATABASE_BULK_STATEMENT_TIMEOUT_MS: Schema.optionalWith(
+    Schema.NumberFromString.pipe(Schema.int(), Schema.between(1_000, 3_600_000)),
+    { default: () => 120_000 },
+  ),
   MAX_CONCURRENT_REQUESTS_PER_COMPANY: Schema.optionalWith(
     Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 10_000)),
     { default: () => 64 },
@@ -59,6 +63,12 @@ export interface ApiConfig {
    * PostgreSQL cancels it and the request is answered 503 (docs/decisions/0020).
    */
   readonly databaseStatementTimeoutMs: number;
+  /**
+   * The statement budget of the operations whose one statement grows with
+   * the company's backlog (replaying or settling an endpoint's deliveries);
+   * their lock waits keep `databaseStatementTimeoutMs` (docs/decisions/0020).
+   */
+  readonly databaseBulkStatementTimeoutMs: number;
   /** Requests of one company in progress at once on this process; more get 429 (docs/decisions/0013). */
   readonly maxConcurrentRequestsPerCompany: number;
   /** Multiplies every rate-limit budget (load tests); 1 in normal operation. */
@@ -107,6 +117,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>> = p
     databasePoolSize: value.DATABASE_POOL_SIZE,
     databaseReadPoolSize: value.DATABASE_READ_POOL_SIZE,
     databaseStatementTimeoutMs: value.DATABASE_STATEMENT_TIMEOUT_MS,
+    databaseBulkStatementTimeoutMs: value.DATABASE_BULK_STATEMENT_TIMEOUT_MS,
     rateLimitScale: value.RATE_LIMIT_SCALE,
     maxConcurrentRequestsPerCompany: value.MAX_CONCURRENT_REQUESTS_PER_COMPANY,
     metricsToken: value.METRICS_TOKEN,

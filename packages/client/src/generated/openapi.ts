@@ -3076,7 +3076,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3160,7 +3160,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3244,7 +3244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3337,7 +3337,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3433,7 +3433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3529,7 +3529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3630,7 +3630,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3741,7 +3741,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3878,7 +3878,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4002,7 +4002,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4101,7 +4101,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4241,7 +4241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4381,7 +4381,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4471,7 +4471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4567,7 +4567,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4668,7 +4668,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4769,7 +4769,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4870,7 +4870,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4969,7 +4969,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5070,7 +5070,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5195,7 +5195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5294,7 +5294,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5434,7 +5434,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5574,7 +5574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5689,7 +5689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5826,7 +5826,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5951,7 +5951,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6081,7 +6081,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6211,7 +6211,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6341,7 +6341,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6440,7 +6440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6592,7 +6592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6691,7 +6691,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6843,7 +6843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6957,7 +6957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7075,7 +7075,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7257,7 +7257,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7427,7 +7427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7611,7 +7611,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7764,7 +7764,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7865,7 +7865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8002,7 +8002,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8101,7 +8101,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8200,7 +8200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8340,7 +8340,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8454,7 +8454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8572,7 +8572,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8683,7 +8683,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8797,7 +8797,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: retry writes with their identity (`internal_id`, the snapshot reference), which makes them safe to repeat */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];

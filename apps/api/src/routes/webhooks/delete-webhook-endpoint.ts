@@ -5,6 +5,7 @@
  */
 import { type Endpoints, webhookMessages } from "@dc/contract";
 import { disablePendingDeliveries } from "@dc/db";
+import { allowBulkStatements } from "../../http/bulk-statements.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { endpointIdOf, findEndpoint } from "./endpoint-json.ts";
 
@@ -13,6 +14,7 @@ export const deleteWebhookEndpoint: HandlerOf<Endpoints["deleteWebhookEndpoint"]
   const { companyId } = principal;
   await services.db.transaction().execute(async (trx) => {
     await findEndpoint(trx, companyId, id, { forUpdate: true });
+    await allowBulkStatements(trx, services.config);
     await disablePendingDeliveries(trx, { companyId, endpointId: id, now: services.clock.now() });
     await trx.deleteFrom("webhook_endpoints").where("company_id", "=", companyId).where("id", "=", id).execute();
   });

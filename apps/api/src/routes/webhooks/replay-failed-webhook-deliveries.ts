@@ -6,6 +6,7 @@
 import { type Endpoints, webhookErrorCodes, webhookMessages } from "@dc/contract";
 import { replayFailedDeliveries } from "@dc/db";
 import { Conflict } from "../../http/api-error.ts";
+import { allowBulkStatements } from "../../http/bulk-statements.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { endpointIdOf, findEndpoint } from "./endpoint-json.ts";
 
@@ -19,6 +20,7 @@ export const replayFailedWebhookDeliveries: HandlerOf<Endpoints["replayFailedWeb
   const queued = await services.db.transaction().execute(async (trx) => {
     const endpoint = await findEndpoint(trx, companyId, endpointId, { forUpdate: true });
     if (!endpoint.enabled) throw new Conflict({ errorCode: webhookErrorCodes.endpointDisabled, message: webhookMessages.endpointDisabled });
+    await allowBulkStatements(trx, services.config);
     return replayFailedDeliveries(trx, { companyId, endpointId, now: services.clock.now() });
   });
   return { body: { error: false, message: webhookMessages.replayed, data: { deliveries_queued: queued } } };

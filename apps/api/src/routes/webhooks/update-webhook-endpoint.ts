@@ -7,6 +7,7 @@
 import { type Endpoints, webhookMessages } from "@dc/contract";
 import { disablePendingDeliveries } from "@dc/db";
 import { ValidationFailed } from "../../http/api-error.ts";
+import { allowBulkStatements } from "../../http/bulk-statements.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { assertWebhookDestination } from "../../webhooks/destination-policy.ts";
 import { endpointColumns, endpointIdOf, findEndpoint, presentEndpoint } from "./endpoint-json.ts";
@@ -23,7 +24,10 @@ export const updateWebhookEndpoint: HandlerOf<Endpoints["updateWebhookEndpoint"]
     const current = await findEndpoint(trx, companyId, id, { forUpdate: true });
     const disabling = body.enabled === false && current.enabled;
     const enabling = body.enabled === true && !current.enabled;
-    if (disabling) await disablePendingDeliveries(trx, { companyId, endpointId: id, now });
+    if (disabling) {
+      await allowBulkStatements(trx, services.config);
+      await disablePendingDeliveries(trx, { companyId, endpointId: id, now });
+    }
     return trx
       .updateTable("webhook_endpoints")
       .set({
