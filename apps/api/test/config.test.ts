@@ -28,6 +28,14 @@ describe("loadConfig: database pools", () => {
       expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: timeout })).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS/);
     }
   });
+
+  it("gives the backlog operations 120 s by default, or DATABASE_BULK_STATEMENT_TIMEOUT_MS from 1,000 to 3,600,000", () => {
+    expect(loadConfig({}).databaseBulkStatementTimeoutMs).toBe(120_000);
+    expect(loadConfig({ DATABASE_BULK_STATEMENT_TIMEOUT_MS: "1000" }).databaseBulkStatementTimeoutMs).toBe(1_000);
+    for (const timeout of ["999", "3600001", "later"]) {
+      expect(() => loadConfig({ DATABASE_BULK_STATEMENT_TIMEOUT_MS: timeout })).toThrow(/DATABASE_BULK_STATEMENT_TIMEOUT_MS/);
+    }
+  });
 });
 
 describe("loadConfig: keys and metrics", () => {
