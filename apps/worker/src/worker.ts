@@ -12,6 +12,7 @@ import { createWorkerMetrics, type WorkerMetrics } from "./observability/metrics
 import { announceLiveness, sweepIntervalMs, sweepStaleLocks } from "./stale-locks.ts";
 import { buildTaskList } from "./task-list.ts";
 import { failSpentSnapshots } from "./tasks/apply-snapshot.ts";
+import { rescheduleSpentDeliveries } from "./tasks/deliver-webhook.ts";
 import { toWorkerLogger } from "./worker-logger.ts";
 import type { WebhookDeliverySettings } from "./webhooks/settings.ts";
 
@@ -113,11 +114,15 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
 
   // Jobs a crashed worker left locked are freed now, then checked periodically;
   // then open snapshots whose apply job is spent get the failure their last
-  // attempt could not record (docs/decisions/0354). Neither step throws.
+  // attempt could not record (docs/decisions/0354); with webhook delivery,
+  // pending deliveries whose job is spent get it counted as a failed attempt
+  // and their next one scheduled (docs/decisions/0455). No step throws.
   // The sweep in flight is awaited on stop, before the pool it uses is closed.
+  const { webhooks } = options;
   const sweep = async (): Promise<void> => {
     await sweepStaleLocks(db, staleLockSeconds, liveness.own, logger);
     await failSpentSnapshots({ db, clock, logger });
+    if (webhooks !== undefined) await rescheduleSpentDeliveries({ db, clock, logger }, webhooks);
   };
   let sweeping = sweep();
   const sweeper = setInterval(() => {

@@ -28,13 +28,20 @@
  *   by `webhook-id`;
  * - a delivery is `succeeded` only once the receiver answered 2xx.
  *
+ * On the job's last graphile-worker attempt (5) a failure leaves the job
+ * spent: graphile-worker never runs it again. The worker's periodic sweep
+ * (here, a new worker's start-up sweep) then counts it as one failed attempt,
+ * recorded without a status and with an error that names no internals, and
+ * the retry schedule goes on, so the delivery is still delivered, or ends
+ * `failed` (and replayable) once the schedule is used up.
+ *
  * Once the job runs fewer statements than the fault waits for, it completes
  * untouched, which proves each failure was the fault's doing. Each position
  * gets a fresh company seeded the same way: the endpoint under test, another
  * endpoint with a pending delivery of another event, both jobs held back
  * until the fault is armed.
  */
-import { makeIds, recordEvents } from "@dc/db";
+import { makeIds, recordEvents, replayFailedDeliveries } from "@dc/db";
 import {
   armFault,
   disarmFault,
@@ -65,7 +72,7 @@ import {
 } from "./webhooks-fixtures.ts";
 
 const { db, url } = await useTestDatabase();
-const { logger } = captureLogger();
+const { logger, records } = captureLogger();
 
 const SECOND = 1000;
 /**
@@ -592,5 +599,142 @@ describe("deliver_webhook with one statement failing", () => {
     const swept = await sweep(unexpected, "ordered, behind a failed earlier event");
     expect(swept.statements).toHaveLength(6);
     expect(swept.unsent).toHaveLength(swept.statements.length);
+  });
+});
+
+/** What the worker's sweep records for a run of a delivery job that its job could not (decision 0455, addendum). */
+const SPENT_ATTEMPT_ERROR = "internal error: the attempt could not be completed";
+
+describe("deliver_webhook failing on its job's last attempt", () => {
+  it(`${unexpected.kind}: the job is spent, and the worker's next sweep counts a failed attempt and schedules the retry that delivers it, at every statement`, async () => {
+    const statements: Array<string> = [];
+    for (let failAt = 1; ; failAt++) {
+      expect(failAt, "the job never completed untouched").toBeLessThanOrEqual(MAX_STATEMENTS);
+      const arranged = await arrange();
+      const { deliveryId, jobId } = arranged;
+      statusByPath.set(arranged.path, 200);
+      // As after 4 runs that threw: the next is the job's last.
+      await sql`update graphile_worker._private_jobs set attempts = 4 where id = ${jobId}::int8`.execute(db);
+      const before = await otherState(arranged);
+      armFault(failAt, unexpectedError, workerConnections);
+      const last = await runNow(jobId, 5);
+      const outcome = await disarmFault();
+      const where = `statement ${failAt} (${outcome.failed?.replace(/\s+/g, " ").slice(0, 100)})`;
+      if (outcome.failed === undefined) {
+        await expectUntouchedRun(arranged, "answered 2xx", last, 0, where);
+        expect(await otherState(arranged), `${where}: something else was written`).toEqual(before);
+        expect(outcome.issued).toBe(statements.length);
+        break;
+      }
+      statements.push(outcome.failed);
+
+      // Spent: graphile-worker will not run it again; nothing written.
+      expect(last.completed, `${where}: the job completed`).toBe(false);
+      expect(last.completed ? undefined : last.job, where).toMatchObject({
+        attempts: 5,
+        max_attempts: 5,
+        locked_at: null,
+      });
+      expect(await deliveryOf(db, deliveryId), `${where}: the delivery changed`).toEqual(arranged.recorded);
+      expect(await attemptsOf(db, deliveryId), where).toEqual([]);
+      const sent = arrivals(arranged);
+      expect(sent.length, where).toBe(failAt === 1 ? 0 : 1);
+
+      // A new worker: its start-up sweep finds the spent job of a pending delivery.
+      if (worker !== undefined) await stopTestWorker(worker);
+      worker = await startTestWorker();
+      expect(await jobById(jobId), `${where}: the spent job is left behind`).toBeUndefined();
+      const nextAttemptAt = new Date(now.getTime() + 5 * SECOND);
+      expect(await deliveryOf(db, deliveryId), `${where}: the delivery is lost`).toEqual({
+        ...arranged.recorded,
+        attempt_count: 1,
+        retry_index: 1,
+        next_attempt_at: nextAttemptAt,
+        updated_at: now,
+      });
+      expect(await attemptsOf(db, deliveryId), where).toMatchObject([
+        {
+          status_code: null,
+          attempted_at: now,
+          duration_ms: 0,
+          error: SPENT_ATTEMPT_ERROR,
+          response_body_excerpt: null,
+        },
+      ]);
+      const swept = records.filter(
+        (line) => line["msg"] === "webhook delivery jobs spent: each counted as a failed attempt",
+      );
+      expect(swept.at(-1)?.["deliveryIds"], where).toEqual([deliveryId]);
+      const next = await jobByKey(deliveryId);
+      expect(next, where).toMatchObject({ run_at: nextAttemptAt, attempts: 0, max_attempts: 5, queue_name: null });
+
+      // The retry delivers it, the same request as ever; recorded as the second attempt.
+      expect((await runNow(next!.id, 1)).completed, `${where}: the retry did not complete`).toBe(true);
+      const all = arrivals(arranged);
+      expect(
+        all.map((arrival) => arrival.status),
+        where,
+      ).toEqual([...sent.map(() => 200), 200]);
+      expectSentAsUntouched(
+        arranged,
+        all.map((arrival) => arrival.request),
+        where,
+      );
+      expect(
+        (await attemptsOf(db, deliveryId)).map((attempt) => attempt.status_code),
+        where,
+      ).toEqual([null, 200]);
+      expect(await deliveryOf(db, deliveryId), where).toEqual({
+        ...arranged.recorded,
+        status: "succeeded",
+        attempt_count: 2,
+        retry_index: 1,
+        last_status_code: 200,
+        completed_at: now,
+        updated_at: now,
+      });
+      expect(await jobByKey(deliveryId), `${where}: a job is left behind`).toBeUndefined();
+      expect(await otherState(arranged), `${where}: something else was written`).toEqual(before);
+    }
+    expect(statements.length).toBe(5);
+  });
+
+  it("a spent job of a delivery whose retries are used up: the sweep records the attempt and fails the delivery, which can be replayed", async () => {
+    const arranged = await arrange();
+    const { deliveryId, jobId } = arranged;
+    await db
+      .updateTable("webhook_deliveries")
+      .set({ attempt_count: 10, retry_index: 10 })
+      .where("id", "=", deliveryId)
+      .execute();
+    await sql`update graphile_worker._private_jobs set attempts = 5, last_error = 'injected' where id = ${jobId}::int8`.execute(
+      db,
+    );
+    const recorded = await deliveryOf(db, deliveryId);
+    const before = await otherState(arranged);
+
+    if (worker !== undefined) await stopTestWorker(worker);
+    worker = await startTestWorker();
+
+    expect(await jobById(jobId)).toBeUndefined();
+    expect(await jobByKey(deliveryId)).toBeUndefined();
+    expect(await deliveryOf(db, deliveryId)).toEqual({
+      ...recorded,
+      status: "failed",
+      attempt_count: 11,
+      completed_at: now,
+      updated_at: now,
+    });
+    expect(await attemptsOf(db, deliveryId)).toMatchObject([{ status_code: null, error: SPENT_ATTEMPT_ERROR }]);
+    expect(arrivals(arranged)).toEqual([]);
+    expect(await otherState(arranged)).toEqual(before);
+    // Failed, it is replayable again (a pending delivery is not).
+    const replayed = await db
+      .transaction()
+      .execute((trx) =>
+        replayFailedDeliveries(trx, { companyId: arranged.companyId, endpointId: arranged.endpoint.id, now }),
+      );
+    expect(replayed).toBe(1);
+    expect(await jobByKey(deliveryId)).toMatchObject({ attempts: 0 });
   });
 });

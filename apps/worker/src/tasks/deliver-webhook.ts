@@ -4,9 +4,12 @@
  * the change, or by a retry, a replay or an ordered endpoint's wait). HTTP
  * failures are recorded and rescheduled by the task itself with `run_at`;
  * only infrastructure errors (database, a secret that does not open) are
- * thrown for graphile-worker to retry.
+ * thrown for graphile-worker to retry. A job spent by such errors is
+ * counted as one failed attempt by the worker's periodic sweep
+ * (`rescheduleSpentDeliveries`), so the delivery is never left pending for
+ * good.
  */
-import { DELIVER_WEBHOOK_TASK, type Database, makeWebhookSecretBox } from "@dc/db";
+import { DELIVER_WEBHOOK_TASK, type Database, findSpentDeliveryJobs, makeWebhookSecretBox, type SpentDeliveryJob } from "@dc/db";
 import { Schema } from "effect";
 import type { Task } from "graphile-worker";
 import type { Kysely } from "kysely";
@@ -14,7 +17,7 @@ import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import { defineTask } from "../define-task.ts";
 import type { WorkerMetrics } from "../observability/metrics.ts";
-import { deliverWebhook } from "../webhooks/deliver.ts";
+import { deliverWebhook, recordSpentDeliveryJob } from "../webhooks/deliver.ts";
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, type WebhookDeliverySettings } from "../webhooks/settings.ts";
 
 /** The task's identifier in graphile-worker. */
@@ -52,4 +55,41 @@ export const deliverWebhookTask = ({ db, clock, logger, metrics }: DeliverWebhoo
     );
     metrics.countWebhookDelivery(report.outcome);
   });
+};
+
+/**
+ * Settles every pending delivery whose job is spent (`findSpentDeliveryJobs`):
+ * its runs threw until graphile-worker gave up on it (the database failing
+ * through its five attempts, a secret that does not open, a worker killed
+ * during its last run). Each is counted as one failed attempt, in a
+ * transaction of its own that deletes the spent job and schedules the next
+ * attempt per the retry schedule, or fails the delivery when the schedule is
+ * used up (docs/decisions/0455). Errors are logged, never thrown: the next
+ * sweep tries again. Returns the deliveries settled.
+ */
+export const rescheduleSpentDeliveries = async (
+  { db, clock, logger }: Pick<DeliverWebhookDependencies, "db" | "clock" | "logger">,
+  settings: Pick<WebhookDeliverySettings, "random">,
+): Promise<Array<number>> => {
+  const settled: Array<number> = [];
+  let spent: Array<SpentDeliveryJob>;
+  try {
+    spent = await findSpentDeliveryJobs(db);
+  } catch (error) {
+    logger.warn({ err: error, task: DELIVER_WEBHOOK }, "could not look for webhook deliveries with spent jobs");
+    return settled;
+  }
+  // One at a time, each on its own: a delivery whose record keeps failing does not hold back the others.
+  for (const job of spent) {
+    try {
+      const outcome = await recordSpentDeliveryJob({ db, clock, ...(settings.random === undefined ? {} : { random: settings.random }) }, job);
+      if (outcome !== undefined) settled.push(job.deliveryId);
+    } catch (error) {
+      logger.warn({ err: error, task: DELIVER_WEBHOOK, deliveryId: job.deliveryId }, "could not settle a webhook delivery with a spent job");
+    }
+  }
+  if (settled.length > 0) {
+    logger.warn({ task: DELIVER_WEBHOOK, deliveryIds: settled }, "webhook delivery jobs spent: each counted as a failed attempt");
+  }
+  return settled;
 };

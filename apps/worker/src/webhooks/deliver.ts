@@ -7,14 +7,18 @@
  * disables the endpoint; anything else is retried per the schedule until it
  * is exhausted. An ordered endpoint delivers its oldest pending event first:
  * a later one waits (its job is moved after the head's next attempt).
+ * A job spent by runs that threw is counted as one failed attempt by the
+ * worker's sweep (`recordSpentDeliveryJob`).
  */
 import {
+  completeSpentJob,
   type Database,
   type DestinationPolicy,
   disablePendingDeliveries,
   type HostResolver,
   resolverWithDeadline,
   scheduleDeliveryJob,
+  type SpentDeliveryJob,
   systemResolver,
   vetDestination,
   type WebhookSecretBox,
@@ -122,6 +126,60 @@ const attempt = async (deps: DeliveryDependencies, companyId: number, delivery: 
 
 const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
 
+/**
+ * Records attempt `result` of `delivery` in `trx`: its attempts row, the
+ * delivery's new state and, for a failure with retries left, the job of the
+ * next attempt at its scheduled time (410 also disables the endpoint).
+ * Applies only if the delivery is still pending at the retry index it was
+ * read with.
+ */
+const recordAttempt = async (
+  trx: Kysely<Database>,
+  deps: Pick<DeliveryDependencies, "random">,
+  companyId: number,
+  delivery: Pick<Delivery, "id" | "endpoint_id" | "ordered" | "retry_index">,
+  now: Date,
+  result: SendResult,
+): Promise<{ readonly outcome: DeliveryOutcome; readonly nextAttemptAt: Date | null }> => {
+  const deliveryId = delivery.id;
+  const gone = result.statusCode === 410;
+  const succeeded = isSuccess(result.statusCode);
+  const delay = succeeded || gone ? undefined : retryDelayMs(delivery.retry_index, deps.random ?? Math.random, parseRetryAfter(asHeader(result.headers["retry-after"]), now));
+  const nextAttemptAt = delay === undefined ? null : new Date(now.getTime() + delay);
+  const status = succeeded ? "succeeded" : nextAttemptAt !== null ? "pending" : "failed";
+  const outcome: DeliveryOutcome = succeeded ? "succeeded" : gone ? "endpoint_gone" : nextAttemptAt !== null ? "retry_scheduled" : "failed";
+  await sql`
+    insert into webhook_delivery_attempts (company_id, delivery_id, attempted_at, status_code, duration_ms, error, response_body_excerpt)
+    select company_id, id, ${now}::timestamptz, ${result.statusCode}::int, ${result.durationMs}::int, ${result.error}::text, ${result.bodyExcerpt}::text
+    from webhook_deliveries where company_id = ${companyId} and id = ${deliveryId}`.execute(trx);
+  const updated = await sql<{ status: string }>`
+    update webhook_deliveries set
+      attempt_count = attempt_count + 1,
+      last_status_code = ${result.statusCode}::int,
+      updated_at = ${now}::timestamptz,
+      status = case when status = 'pending' then ${status}::text else status end,
+      retry_index = case when status = 'pending' and ${status}::text = 'pending' then retry_index + 1 else retry_index end,
+      next_attempt_at = case when status = 'pending' then ${nextAttemptAt}::timestamptz else next_attempt_at end,
+      completed_at = case when status = 'pending' and ${status}::text <> 'pending' then ${now}::timestamptz else completed_at end
+    where company_id = ${companyId} and id = ${deliveryId} and retry_index = ${delivery.retry_index}
+    returning status`.execute(trx);
+  const stillOurs = updated.rows[0]?.status === status;
+  if (gone && stillOurs) {
+    await trx
+      .updateTable("webhook_endpoints")
+      .set({ enabled: false, disabled_reason: "gone", disabled_at: now, updated_at: now })
+      .where("company_id", "=", companyId)
+      .where("id", "=", delivery.endpoint_id)
+      .where("enabled", "=", true)
+      .execute();
+    await disablePendingDeliveries(trx, { companyId, endpointId: delivery.endpoint_id, now });
+  }
+  if (nextAttemptAt !== null && stillOurs) {
+    await scheduleDeliveryJob(trx, { companyId, deliveryId, endpointId: delivery.endpoint_id, ordered: delivery.ordered, runAt: nextAttemptAt });
+  }
+  return { outcome, nextAttemptAt };
+};
+
 /** Runs one attempt of delivery `deliveryId` of `companyId`, if it is still pending. */
 export const deliverWebhook = async (
   deps: DeliveryDependencies,
@@ -149,44 +207,7 @@ export const deliverWebhook = async (
   }
 
   const result = await attempt(deps, companyId, delivery, now);
-  const gone = result.statusCode === 410;
-  const succeeded = isSuccess(result.statusCode);
-  const delay = succeeded || gone ? undefined : retryDelayMs(delivery.retry_index, deps.random ?? Math.random, parseRetryAfter(asHeader(result.headers["retry-after"]), now));
-  const nextAttemptAt = delay === undefined ? null : new Date(now.getTime() + delay);
-  const status = succeeded ? "succeeded" : nextAttemptAt !== null ? "pending" : "failed";
-  const outcome: DeliveryOutcome = succeeded ? "succeeded" : gone ? "endpoint_gone" : nextAttemptAt !== null ? "retry_scheduled" : "failed";
-
-  await db.transaction().execute(async (trx) => {
-    await sql`
-      insert into webhook_delivery_attempts (company_id, delivery_id, attempted_at, status_code, duration_ms, error, response_body_excerpt)
-      select company_id, id, ${now}::timestamptz, ${result.statusCode}::int, ${result.durationMs}::int, ${result.error}::text, ${result.bodyExcerpt}::text
-      from webhook_deliveries where company_id = ${companyId} and id = ${deliveryId}`.execute(trx);
-    const updated = await sql<{ status: string }>`
-      update webhook_deliveries set
-        attempt_count = attempt_count + 1,
-        last_status_code = ${result.statusCode}::int,
-        updated_at = ${now}::timestamptz,
-        status = case when status = 'pending' then ${status}::text else status end,
-        retry_index = case when status = 'pending' and ${status}::text = 'pending' then retry_index + 1 else retry_index end,
-        next_attempt_at = case when status = 'pending' then ${nextAttemptAt}::timestamptz else next_attempt_at end,
-        completed_at = case when status = 'pending' and ${status}::text <> 'pending' then ${now}::timestamptz else completed_at end
-      where company_id = ${companyId} and id = ${deliveryId} and retry_index = ${delivery.retry_index}
-      returning status`.execute(trx);
-    const stillOurs = updated.rows[0]?.status === status;
-    if (gone && stillOurs) {
-      await trx
-        .updateTable("webhook_endpoints")
-        .set({ enabled: false, disabled_reason: "gone", disabled_at: now, updated_at: now })
-        .where("company_id", "=", companyId)
-        .where("id", "=", delivery.endpoint_id)
-        .where("enabled", "=", true)
-        .execute();
-      await disablePendingDeliveries(trx, { companyId, endpointId: delivery.endpoint_id, now });
-    }
-    if (nextAttemptAt !== null && stillOurs) {
-      await scheduleDeliveryJob(trx, { companyId, deliveryId, endpointId: delivery.endpoint_id, ordered: delivery.ordered, runAt: nextAttemptAt });
-    }
-  });
+  const { outcome, nextAttemptAt } = await db.transaction().execute((trx) => recordAttempt(trx, deps, companyId, delivery, now, result));
   deps.logger.info(
     {
       deliveryId,
@@ -203,6 +224,41 @@ export const deliverWebhook = async (
     "webhook attempt",
   );
   return { outcome, statusCode: result.statusCode, ...(nextAttemptAt === null ? {} : { nextAttemptAt }) };
+};
+
+/**
+ * The error recorded for a delivery job spent by runs that threw
+ * (infrastructure failures): whether they reached the receiver is unknown,
+ * and what failed is for the worker's log, not the company's history.
+ */
+export const SPENT_JOB_ATTEMPT_ERROR = "internal error: the attempt could not be completed";
+
+/**
+ * Settles spent job `jobId` of pending delivery `deliveryId` (its runs threw
+ * until graphile-worker stopped retrying it: nothing would ever run the
+ * delivery again, and a replay leaves pending deliveries alone). In one
+ * transaction: deletes the job if it is still spent and records one failed
+ * attempt without status (`SPENT_JOB_ATTEMPT_ERROR`), so the retry schedule
+ * goes on, with its job, or the delivery is `failed` when the schedule is
+ * used up (replayable then). Returns the outcome, or undefined when the job
+ * or the delivery has moved on meanwhile.
+ */
+export const recordSpentDeliveryJob = async (
+  deps: Pick<DeliveryDependencies, "db" | "clock" | "random">,
+  { companyId, deliveryId, jobId }: SpentDeliveryJob,
+): Promise<DeliveryOutcome | undefined> => {
+  const delivery = await loadDelivery(deps.db, companyId, deliveryId);
+  if (delivery === undefined || delivery.status !== "pending") return undefined;
+  const now = deps.clock.now();
+  return deps.db.transaction().execute(async (trx) => {
+    if (!(await completeSpentJob(trx, jobId))) return undefined;
+    if (!delivery.enabled) {
+      await disablePendingDeliveries(trx, { companyId, endpointId: delivery.endpoint_id, now });
+      return "skipped";
+    }
+    const spent: SendResult = { statusCode: null, headers: {}, bodyExcerpt: null, error: SPENT_JOB_ATTEMPT_ERROR, durationMs: 0 };
+    return (await recordAttempt(trx, deps, companyId, delivery, now, spent)).outcome;
+  });
 };
 
 const asHeader = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);

@@ -60,3 +60,31 @@ export const scheduleDeliveryJob = async (
       job_key := ${webhookDeliveryJobKey(job.deliveryId)}::text
     )`.execute(db);
 };
+
+/** A pending delivery and its spent job. */
+export interface SpentDeliveryJob {
+  readonly companyId: number;
+  readonly deliveryId: number;
+  /** graphile-worker's job id (a bigint, as text). */
+  readonly jobId: string;
+}
+
+/**
+ * Up to `limit` pending deliveries whose job is spent: it threw on every one
+ * of its attempts and is not running, so graphile-worker will not run it
+ * again and, without the worker's sweep, the delivery would stay pending for
+ * good. Only a job still holding the delivery's key (a job whose key moved to
+ * a newer one is not the delivery's any more). Oldest job first.
+ */
+export const findSpentDeliveryJobs = async (db: Kysely<Database>, limit = 100): Promise<Array<SpentDeliveryJob>> => {
+  const { rows } = await sql<{ company_id: number; delivery_id: number; job_id: string }>`
+    select d.company_id, d.id as delivery_id, j.id::text as job_id
+    from graphile_worker.jobs j
+    join webhook_deliveries d on d.id = substring(j.key from '^webhook_delivery:([0-9]{1,18})$')::int8
+    where j.task_identifier = ${DELIVER_WEBHOOK_TASK} and j.attempts >= j.max_attempts and j.locked_at is null
+      and d.status = 'pending'
+    order by j.id
+    limit ${limit}
+  `.execute(db);
+  return rows.map((row) => ({ companyId: row.company_id, deliveryId: row.delivery_id, jobId: row.job_id }));
+};
