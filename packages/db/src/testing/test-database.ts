@@ -33,8 +33,22 @@ export const useTestDatabase = async (): Promise<TestDatabase> => {
   const db = createDatabase({ connectionString: url, max: 10 });
   afterAll(async () => {
     await db.destroy();
+    // A pool's end resolves before its connections have closed. A drop that forced one still closing
+    // would end it with 57P01, which its client (its pool gone) can only raise as an uncaught error.
+    await connectionsClosed(admin, name);
     await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
     await admin.destroy();
   });
   return { db, url };
+};
+
+/** Waits, at most `boundMs`, until no session is connected to database `name` (the drop then forces what is left). */
+const connectionsClosed = async (admin: Kysely<Database>, name: string, boundMs = 3_000): Promise<void> => {
+  const deadline = Date.now() + boundMs;
+  for (;;) {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from pg_stat_activity where datname = ${name}`.execute(admin);
+    if (rows[0]?.n === 0 || Date.now() > deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 };
