@@ -36,7 +36,8 @@ import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fixedClock } from "../src/clock.ts";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
-import { type RunningWorker, startWorker, WORKER_POOL_NAME } from "../src/worker.ts";
+import type { RunningWorker } from "../src/worker.ts";
+import { startQuietWorker, stopQuietWorker, workerConnections } from "./fault-sweep-worker.ts";
 import { captureLogger } from "./log-capture.ts";
 import { row, secondRows, seedRows } from "./snapshot-event-fixtures.ts";
 import {
@@ -55,9 +56,6 @@ const seededAt = new Date("2030-06-01T09:00:00.000Z");
 const now = new Date("2030-06-15T12:00:00.000Z");
 const { logger, records } = captureLogger();
 
-/** Only the worker's own statements are counted: not the test's, nor graphile-worker's. */
-const workerConnections: ReadonlySet<string> = new Set([WORKER_POOL_NAME]);
-
 /** The apply job cannot run more statements than this; reaching it means the sweep is broken. */
 const MAX_STATEMENTS = 200;
 
@@ -68,16 +66,6 @@ const MAX_STATEMENTS = 200;
 const seed = [...seedRows, row("i", 30)];
 const snapshotRows = [...secondRows, row("i", 45)];
 
-/** Waits until the worker's pool has run its start-up sweep and been quiet since (at most 2 s). */
-const settle = async (): Promise<void> => {
-  const deadline = Date.now() + 2_000;
-  for (;;) {
-    armFault(Number.MAX_SAFE_INTEGER, unexpectedError, workerConnections);
-    const { issued } = await disarmFault(100);
-    if (issued > 0 || Date.now() > deadline) return;
-  }
-};
-
 /**
  * The real worker. Jobs start only when announced (add_job, a queue
  * unlocked, the test's NOTIFY), never by a poll. Its stale-lock sweep runs
@@ -85,36 +73,10 @@ const settle = async (): Promise<void> => {
  * of its own, started and quiet before any fault is armed, and ends long
  * before its first periodic sweep.
  */
-const startTestWorker = async (): Promise<RunningWorker> => {
-  const started = await startWorker({
-    connectionString: url,
-    concurrency: 1,
-    clock: fixedClock(now),
-    logger,
-    ids: testIds,
-    staleLockSeconds: 14_400,
-    pollIntervalMs: 3_600_000,
-  });
-  await settle();
-  return started;
-};
+const startTestWorker = (): Promise<RunningWorker> =>
+  startQuietWorker({ connectionString: url, clock: fixedClock(now), logger, ids: testIds });
 
-/**
- * Stops a worker and waits until its connections are closed: a pool's end
- * resolves before its connections are, and one still closing when the
- * file's database is dropped reports the drop to a pool that is gone.
- */
-const stopTestWorker = async (running: RunningWorker): Promise<void> => {
-  await running.stop();
-  await waitFor("the worker's connections to close", async () => {
-    const { rows } = await sql<{ n: number }>`
-      select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and pid <> pg_backend_pid() and application_name <> 'debt-collection'`.execute(
-      db,
-    );
-    return rows[0]?.n === 0 ? true : undefined;
-  });
-};
+const stopTestWorker = (running: RunningWorker): Promise<void> => stopQuietWorker(running, db);
 
 let worker: RunningWorker | undefined;
 beforeEach(async () => {

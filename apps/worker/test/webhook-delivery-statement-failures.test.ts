@@ -55,7 +55,8 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fixedClock } from "../src/clock.ts";
 import { WEBHOOK_USER_AGENT } from "../src/webhooks/settings.ts";
-import { type RunningWorker, startWorker, WORKER_POOL_NAME } from "../src/worker.ts";
+import type { RunningWorker } from "../src/worker.ts";
+import { startQuietWorker, stopQuietWorker, workerConnections } from "./fault-sweep-worker.ts";
 import { captureLogger } from "./log-capture.ts";
 import { waitFor } from "./wait-for.ts";
 import {
@@ -84,9 +85,6 @@ const SECOND = 1000;
 const now = new Date(Math.floor(Date.now() / SECOND) * SECOND + 120 * SECOND);
 const timestamp = String(now.getTime() / SECOND);
 
-/** Only the worker's own statements are counted: not the test's, nor graphile-worker's. */
-const workerConnections: ReadonlySet<string> = new Set([WORKER_POOL_NAME]);
-
 /** A delivery job cannot run more statements than this; reaching it means the sweep is broken. */
 const MAX_STATEMENTS = 40;
 
@@ -102,48 +100,21 @@ receiver.setDefault((request, response) => {
 });
 afterAll(() => receiver.close());
 
-/** Waits until the worker's pool has run its start-up sweep and been quiet since (at most 2 s). */
-const settle = async (): Promise<void> => {
-  const deadline = Date.now() + 2_000;
-  for (;;) {
-    armFault(Number.MAX_SAFE_INTEGER, unexpectedError, workerConnections);
-    const { issued } = await disarmFault(100);
-    if (issued > 0 || Date.now() > deadline) return;
-  }
-};
-
 /**
  * The real worker, with webhook delivery (no jitter). Jobs start only when
  * announced (add_job, the test's NOTIFY), never by a poll; its periodic
  * sweep (every 60 s) never comes within a test.
  */
-const startTestWorker = async (): Promise<RunningWorker> => {
-  const started = await startWorker({
+const startTestWorker = (): Promise<RunningWorker> =>
+  startQuietWorker({
     connectionString: url,
-    concurrency: 1,
     clock: fixedClock(now),
     logger,
     ids: makeIds(TEST_MASTER_KEY),
-    staleLockSeconds: 14_400,
-    pollIntervalMs: 3_600_000,
     webhooks: { idEncryptionKey: TEST_MASTER_KEY, allowPrivateDestinations: true, random: () => 0.5, timeoutMs: 5_000 },
   });
-  await settle();
-  return started;
-};
 
-/** Stops a worker and waits until its connections are closed (see apply-statement-failures.test.ts). */
-const stopTestWorker = async (running: RunningWorker): Promise<void> => {
-  await running.stop();
-  await waitFor("the worker's connections to close", async () => {
-    const { rows } = await sql<{ n: number }>`
-      select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and pid <> pg_backend_pid() and application_name <> 'debt-collection'`.execute(
-      db,
-    );
-    return rows[0]?.n === 0 ? true : undefined;
-  });
-};
+const stopTestWorker = (running: RunningWorker): Promise<void> => stopQuietWorker(running, db);
 
 let worker: RunningWorker | undefined;
 beforeEach(async () => {

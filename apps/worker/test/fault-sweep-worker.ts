@@ -1,0 +1,56 @@
+/**
+ * The real worker as the statement-fault sweeps run it: only its own pool's
+ * statements are counted (`WORKER_POOL_NAME`); jobs start only when
+ * announced, never by a poll; its periodic sweep (every hour here) never
+ * comes within a test; and it is started and stopped quiet, so no fault is
+ * armed while it still runs its start-up sweep or still holds connections.
+ */
+import { armFault, disarmFault, unexpectedError } from "@dc/db/testing";
+import type { Database } from "@dc/db";
+import { type Kysely, sql } from "kysely";
+import { type RunningWorker, startWorker, type StartWorkerOptions, WORKER_POOL_NAME } from "../src/worker.ts";
+import { waitFor } from "./wait-for.ts";
+
+/** Only the worker's own statements are counted: not the test's, nor graphile-worker's. */
+export const workerConnections: ReadonlySet<string> = new Set([WORKER_POOL_NAME]);
+
+/** Waits until the worker's pool has run its start-up sweep and been quiet since (at most 2 s). */
+const settle = async (): Promise<void> => {
+  const deadline = Date.now() + 2_000;
+  for (;;) {
+    armFault(Number.MAX_SAFE_INTEGER, unexpectedError, workerConnections);
+    const { issued } = await disarmFault(100);
+    if (issued > 0 || Date.now() > deadline) return;
+  }
+};
+
+/** Starts the real worker with `options`, one job at a time, no polling and an hourly sweep, and waits until it is quiet. */
+export const startQuietWorker = async (
+  options: Omit<StartWorkerOptions, "concurrency" | "staleLockSeconds" | "pollIntervalMs">,
+): Promise<RunningWorker> => {
+  const started = await startWorker({
+    ...options,
+    concurrency: 1,
+    staleLockSeconds: 14_400,
+    pollIntervalMs: 3_600_000,
+  });
+  await settle();
+  return started;
+};
+
+/**
+ * Stops a worker and waits until its connections are closed: a pool's end
+ * resolves before its connections are, and the next test's worker must not
+ * meet them (nor the file's database drop).
+ */
+export const stopQuietWorker = async (running: RunningWorker, db: Kysely<Database>): Promise<void> => {
+  await running.stop();
+  await waitFor("the worker's connections to close", async () => {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and pid <> pg_backend_pid() and application_name <> 'debt-collection'`.execute(
+      db,
+    );
+    return rows[0]?.n === 0 ? true : undefined;
+  });
+};
