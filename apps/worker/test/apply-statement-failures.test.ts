@@ -26,10 +26,12 @@
  */
 import {
   armFault,
+  companyDigest,
   disarmFault,
   type FaultOutcome,
   unavailableError,
   unexpectedError,
+  rowsDigest,
   useTestDatabase,
 } from "@dc/db/testing";
 import { sql } from "kysely";
@@ -149,33 +151,13 @@ const holdBack = async (snapshotId: number): Promise<void> => {
  * `processing` mark writes; plus every job queued but the snapshot's own.
  */
 const rawState = async ({ companyId, snapshotId }: Arranged): Promise<Record<string, string>> => {
-  const tables = (
-    await sql<{ name: string }>`
-      select c.table_name as name from information_schema.columns c
-      join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
-      where c.table_schema = 'public' and c.column_name = 'company_id' and t.table_type = 'BASE TABLE'
-      order by c.table_name`.execute(db)
-  ).rows.map(({ name }) => name);
-  if (tables.length < 20) throw new Error(`only ${tables.length} company tables found`);
-  const digest = async (from: ReturnType<typeof sql>) =>
-    (
-      await sql<{ digest: string }>`
-        select count(*) || ' rows ' || coalesce(md5(string_agg(r::text, '|' order by r::text)), '-') as digest
-        from ${from}`.execute(db)
-    ).rows[0]!.digest;
-  const entries = await Promise.all(
-    tables.map(async (name) => {
-      const others = name === "snapshots" ? sql`and r.id <> ${snapshotId}` : sql``;
-      return [name, await digest(sql`${sql.table(name)} as r where r.company_id = ${companyId} ${others}`)] as const;
-    }),
-  );
   const snapshot = await sql<{ row: string }>`
     select (to_jsonb(s) - 'status' - 'updated_at')::text as row from snapshots s where id = ${snapshotId}`.execute(db);
   return {
-    ...Object.fromEntries(entries),
-    companies: await digest(sql`companies as r where r.id = ${companyId}`),
+    ...(await companyDigest(db, companyId, { snapshots: sql`r.id = ${snapshotId}` })),
     "snapshot under test": snapshot.rows[0]?.row ?? "-",
-    "other jobs": await digest(
+    "other jobs": await rowsDigest(
+      db,
       sql`graphile_worker._private_jobs as r where r.key is distinct from ${jobKey(snapshotId)}`,
     ),
   };

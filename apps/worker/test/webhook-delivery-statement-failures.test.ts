@@ -44,10 +44,12 @@
 import { makeIds, recordEvents, replayFailedDeliveries } from "@dc/db";
 import {
   armFault,
+  companyDigest,
   disarmFault,
   type FaultOutcome,
   unavailableError,
   unexpectedError,
+  rowsDigest,
   useTestDatabase,
 } from "@dc/db/testing";
 import { sql } from "kysely";
@@ -254,39 +256,17 @@ const holdBack = async (jobId: string): Promise<void> => {
  * as a digest per table (found in the catalog: every table with a
  * `company_id`), and every job of the company but the delivery's.
  */
-const otherState = async ({ companyId, deliveryId }: Arranged): Promise<Record<string, string>> => {
-  const tables = (
-    await sql<{ name: string }>`
-      select c.table_name as name from information_schema.columns c
-      join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
-      where c.table_schema = 'public' and c.column_name = 'company_id' and t.table_type = 'BASE TABLE'
-      order by c.table_name`.execute(db)
-  ).rows.map(({ name }) => name);
-  if (tables.length < 20) throw new Error(`only ${tables.length} company tables found`);
-  const digest = async (from: ReturnType<typeof sql>) =>
-    (
-      await sql<{ digest: string }>`
-        select count(*) || ' rows ' || coalesce(md5(string_agg(r::text, '|' order by r::text)), '-') as digest
-        from ${from}`.execute(db)
-    ).rows[0]!.digest;
-  const entries = await Promise.all(
-    tables.map(async (name) => {
-      const others =
-        name === "webhook_deliveries"
-          ? sql`and r.id <> ${deliveryId}`
-          : name === "webhook_delivery_attempts"
-            ? sql`and r.delivery_id <> ${deliveryId}`
-            : sql``;
-      return [name, await digest(sql`${sql.table(name)} as r where r.company_id = ${companyId} ${others}`)] as const;
-    }),
-  );
-  return {
-    ...Object.fromEntries(entries),
-    companies: await digest(sql`companies as r where r.id = ${companyId}`),
-    "other jobs": await digest(sql`graphile_worker._private_jobs as r
-      where r.payload->>'company_id' = ${String(companyId)} and r.payload->>'delivery_id' <> ${String(deliveryId)}`),
-  };
-};
+const otherState = async ({ companyId, deliveryId }: Arranged): Promise<Record<string, string>> => ({
+  ...(await companyDigest(db, companyId, {
+    webhook_deliveries: sql`r.id = ${deliveryId}`,
+    webhook_delivery_attempts: sql`r.delivery_id = ${deliveryId}`,
+  })),
+  "other jobs": await rowsDigest(
+    db,
+    sql`graphile_worker._private_jobs as r
+      where r.payload->>'company_id' = ${String(companyId)} and r.payload->>'delivery_id' <> ${String(deliveryId)}`,
+  ),
+});
 
 /** What the receiver got for the endpoint under test: each request, with the status it answered. */
 const arrivals = ({ path }: Arranged) => {

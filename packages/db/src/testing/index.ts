@@ -14,3 +14,4 @@ export {
   unavailableError,
   unexpectedError,
 } from "./statement-faults.ts";
+export { companyDigest, rowsDigest } from "./company-digest.ts";
