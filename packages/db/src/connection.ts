@@ -81,7 +81,7 @@ export interface PoolOptions {
   readonly genericPlans?: boolean;
   /**
    * PostgreSQL's `statement_timeout` for these connections, in milliseconds:
-   * a statement still running (or waiting for a lock) after it is cancelled
+   * a statement still running (or waiting for a lock) after this long is cancelled
    * with SQLSTATE 57014. Unset: the server's setting (none by default).
    */
   readonly statementTimeoutMs?: number;
