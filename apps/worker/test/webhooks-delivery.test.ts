@@ -5,10 +5,11 @@
  * redirects, timeouts and secret rotation.
  */
 import { useTestDatabase } from "@dc/db/testing";
+import { sql } from "kysely";
 import { pino } from "pino";
 import { WebhookVerificationError } from "standardwebhooks";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { deliverWebhook, type DeliveryDependencies } from "../src/webhooks/deliver.ts";
+import { deliverWebhook, type DeliveryDependencies, HEAD_DUE_RECHECK_MS } from "../src/webhooks/deliver.ts";
 import { WEBHOOK_USER_AGENT } from "../src/webhooks/settings.ts";
 import {
   answer,
@@ -262,6 +263,25 @@ describe("a webhook attempt", () => {
 });
 
 describe("an ordered endpoint", () => {
+  it("rechecks a later event a second later, not a millisecond, while the head of the line is due but has not run", async () => {
+    const companyId = await insertCompany(db);
+    const endpoint = await insertEndpoint(db, companyId, receiver.url(`/hooks/${companyId}`), { ordered: true });
+    const t0 = clock.now().getTime();
+    await record(db, [
+      { companyId, type: "debt.created", data: { n: 1 }, occurredAt: new Date(t0 - 2 * SECOND) },
+      { companyId, type: "debt.updated", data: { n: 2 }, occurredAt: new Date(t0 - SECOND) },
+    ]);
+    const [head, later] = await db.selectFrom("webhook_deliveries").selectAll().where("company_id", "=", companyId).orderBy("event_occurred_at").execute();
+    // The head's job gone (spent, say): nothing runs it until the worker's sweep.
+    await sql`select graphile_worker.remove_job(${`webhook_delivery:${head!.id}`})`.execute(db);
+    const waiting = await deliverWebhook(deps(), { companyId, deliveryId: later!.id });
+    const recheckAt = new Date(t0 + HEAD_DUE_RECHECK_MS);
+    expect(waiting).toEqual({ outcome: "waiting_for_earlier_event", nextAttemptAt: recheckAt });
+    expect((await jobOf(later!.id))?.run_at).toEqual(recheckAt);
+    expect(requestsTo(companyId)).toEqual([]);
+    expect((await jobOf(later!.id))?.queue_name).toBe(`webhooks:endpoint:${endpoint.id}`);
+  });
+
   it("holds a later event back until the earlier one is settled", async () => {
     const companyId = await insertCompany(db);
     const endpoint = await insertEndpoint(db, companyId, receiver.url(`/hooks/${companyId}`), { ordered: true });

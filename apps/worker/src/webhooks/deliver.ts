@@ -80,6 +80,15 @@ const loadDelivery = (db: Kysely<Database>, companyId: number, deliveryId: numbe
 
 type Delivery = NonNullable<Awaited<ReturnType<typeof loadDelivery>>>;
 
+/**
+ * How long a later event of an ordered endpoint waits when the head of the
+ * line is due now rather than at a future attempt: its job should run first,
+ * and if it cannot (a job spent, until the worker's sweep reschedules it), the
+ * later event looks again a second later instead of a millisecond later, over
+ * and over (docs/decisions/0455).
+ */
+export const HEAD_DUE_RECHECK_MS = 1_000;
+
 /** The oldest pending delivery of the endpoint before this one, by event time then event id. */
 const headOfLine = (db: Kysely<Database>, companyId: number, delivery: Delivery) =>
   db
@@ -196,8 +205,9 @@ export const deliverWebhook = async (
   if (delivery.ordered) {
     const head = await headOfLine(db, companyId, delivery);
     if (head !== undefined) {
-      // Just after the head's next attempt: the queue then runs the head first.
-      const runAt = new Date(Math.max(head.next_attempt_at?.getTime() ?? 0, now.getTime()) + 1);
+      // Just after the head's next attempt: the queue then runs the head first. A head due now is rechecked a second later.
+      const headDue = head.next_attempt_at?.getTime() ?? 0;
+      const runAt = new Date(headDue > now.getTime() ? headDue + 1 : now.getTime() + HEAD_DUE_RECHECK_MS);
       await db.transaction().execute(async (trx) => {
         await trx.updateTable("webhook_deliveries").set({ next_attempt_at: runAt, updated_at: now }).where("company_id", "=", companyId).where("id", "=", deliveryId).execute();
         await scheduleDeliveryJob(trx, { companyId, deliveryId, endpointId: delivery.endpoint_id, ordered: true, runAt });
