@@ -82,15 +82,11 @@ describe("failed client authentication", () => {
     };
     expect(await expectContract(revoke, "post", "/oauth/revoke")).toEqual(slowDown);
     // The alias of the token endpoint shares the throttle.
-    const alias = await t.request("/token", {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "client_credentials",
-        client_id: client.client_id,
-        client_secret: client.client_secret,
-      }).toString(),
-    });
+    const alias = await t.tokenResponse(
+      { grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret },
+      {},
+      "/token",
+    );
     expect(alias.status).toBe(429);
     expect(alias.headers.get("retry-after")).toBe(String(secondsToWindowEnd()));
     expect(await expectContract(alias, "post", "/token")).toEqual(slowDown);

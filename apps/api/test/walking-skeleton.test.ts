@@ -25,16 +25,16 @@ describe("client_credentials token", () => {
   });
 
   it("is served at /token too", async () => {
-    const response = await t.request("/token", {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
+    const response = await t.tokenResponse(
+      {
         grant_type: "client_credentials",
         client_id: acme.client_id,
         client_secret: acme.client_secret,
         scope: "company:read",
-      }).toString(),
-    });
+      },
+      {},
+      "/token",
+    );
     expect(response.status).toBe(200);
     expect(await expectContract(response, "post", "/token")).toEqual({
       access_token: expect.stringMatching(/^dcat_[A-Za-z0-9_-]{43}$/),

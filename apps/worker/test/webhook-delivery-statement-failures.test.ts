@@ -268,6 +268,33 @@ const otherState = async ({ companyId, deliveryId }: Arranged): Promise<Record<s
   ),
 });
 
+/**
+ * The delivery succeeded on its second attempt, the first recorded with
+ * `firstStatus` (null: no answer): two attempts, `succeeded` with the retry
+ * counted, and no job left.
+ */
+const expectDeliveredOnRetry = async (
+  arranged: Arranged,
+  firstStatus: number | null,
+  where: string,
+): Promise<void> => {
+  const { deliveryId } = arranged;
+  expect(
+    (await attemptsOf(db, deliveryId)).map((attempt) => attempt.status_code),
+    where,
+  ).toEqual([firstStatus, 200]);
+  expect(await deliveryOf(db, deliveryId), where).toEqual({
+    ...arranged.recorded,
+    status: "succeeded",
+    attempt_count: 2,
+    retry_index: 1,
+    last_status_code: 200,
+    completed_at: now,
+    updated_at: now,
+  });
+  expect(await jobByKey(deliveryId), `${where}: a job is left behind`).toBeUndefined();
+};
+
 /** What the receiver got for the endpoint under test: each request, with the status it answered. */
 const arrivals = ({ path }: Arranged) => {
   const requests = receiver.requests.filter((request) => request.path === path);
@@ -418,20 +445,7 @@ const expectUntouchedRun = async (
     all.map((arrival) => arrival.request),
     where,
   );
-  expect(
-    (await attemptsOf(db, deliveryId)).map((attempt) => attempt.status_code),
-    where,
-  ).toEqual([503, 200]);
-  expect(await deliveryOf(db, deliveryId), where).toEqual({
-    ...arranged.recorded,
-    status: "succeeded",
-    attempt_count: 2,
-    retry_index: 1,
-    last_status_code: 200,
-    completed_at: now,
-    updated_at: now,
-  });
-  expect(await jobByKey(deliveryId), `${where}: a job is left behind`).toBeUndefined();
+  await expectDeliveredOnRetry(arranged, 503, where);
   return undefined;
 };
 
@@ -631,20 +645,7 @@ describe("deliver_webhook failing on its job's last attempt", () => {
         all.map((arrival) => arrival.request),
         where,
       );
-      expect(
-        (await attemptsOf(db, deliveryId)).map((attempt) => attempt.status_code),
-        where,
-      ).toEqual([null, 200]);
-      expect(await deliveryOf(db, deliveryId), where).toEqual({
-        ...arranged.recorded,
-        status: "succeeded",
-        attempt_count: 2,
-        retry_index: 1,
-        last_status_code: 200,
-        completed_at: now,
-        updated_at: now,
-      });
-      expect(await jobByKey(deliveryId), `${where}: a job is left behind`).toBeUndefined();
+      await expectDeliveredOnRetry(arranged, null, where);
       expect(await otherState(arranged), `${where}: something else was written`).toEqual(before);
     }
     expect(statements.length).toBe(5);

@@ -59,8 +59,13 @@ export const startTestApi = async () => {
 
   const request = (path: string, init: RequestInit = {}) => fetch(`${api.url}${path}`, init);
 
-  const tokenResponse = (form: Record<string, string>, headers: Record<string, string> = {}) =>
-    request("/oauth/token", {
+  /** Posts `form` to the token endpoint (or its `/token` alias). */
+  const tokenResponse = (
+    form: Record<string, string>,
+    headers: Record<string, string> = {},
+    path: "/oauth/token" | "/token" = "/oauth/token",
+  ) =>
+    request(path, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
       body: new URLSearchParams(form).toString(),
