@@ -117,7 +117,7 @@ describe("PUT /campaigns/{apiReference}/snapshots/{snapshotReference} (one reque
       .where("snapshot_id", "=", snapshot.id)
       .executeTakeFirstOrThrow();
     expect(chunk.body).toBe(body);
-    expect(JSON.parse(chunk.body)).toEqual({ rows });
+    expect(JSON.parse(chunk.body ?? "")).toEqual({ rows });
   });
 
   it("accepts an empty snapshot (every active campaign debt will be settled)", async () => {

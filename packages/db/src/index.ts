@@ -6,6 +6,7 @@ export * from "./public-ids.ts";
 export * from "./queries/debt-views.ts";
 export * from "./queries/insert-debts.ts";
 export * from "./queries/list-debts.ts";
+export * from "./queries/retention.ts";
 export * from "./queries/snapshots/index.ts";
 export * from "./queries/snapshots/apply-plan.ts";
 export * from "./queries/snapshots/canonical-instant.ts";

@@ -17,6 +17,7 @@ import * as timeOrderedIds from "./migrations/0012-time-ordered-ids.ts";
 import * as referenceChecks from "./migrations/0013-references-checked-per-statement.ts";
 import * as shardedDebtCounters from "./migrations/0014-sharded-debt-counters.ts";
 import * as snapshotStatusNotifications from "./migrations/0015-snapshot-status-notifications.ts";
+import * as retention from "./migrations/0016-retention.ts";
 import { installQueueWakeup } from "./worker-queue-wakeup.ts";
 
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -32,6 +33,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0013-references-checked-per-statement": referenceChecks,
   "0014-sharded-debt-counters": shardedDebtCounters,
   "0015-snapshot-status-notifications": snapshotStatusNotifications,
+  "0016-retention": retention,
 };
 
 const migrator = <DB>(db: Kysely<DB>): Migrator =>

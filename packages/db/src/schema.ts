@@ -394,11 +394,13 @@ export interface SnapshotChunksTable {
   company_id: number;
   body_sha256: Buffer;
   row_count: number;
-  /** The request body exactly as received: `{"rows": [...]}` (migration 0009). */
-  body: string;
-  /** Each row's `internal_id` and `invoice_reference`, in row order (written as array literals). */
-  internal_ids: ColumnType<Array<string | null>, string, string>;
-  invoice_references: ColumnType<Array<string | null>, string, string>;
+  /** The request body exactly as received: `{"rows": [...]}` (migration 0009); null once purged. */
+  body: ColumnType<string | null, string, null>;
+  /** Each row's `internal_id` and `invoice_reference`, in row order (written as array literals); null once purged. */
+  internal_ids: ColumnType<Array<string | null> | null, string, null>;
+  invoice_references: ColumnType<Array<string | null> | null, string, null>;
+  /** When the retention purge cleared the three columns above (docs/decisions/0021). */
+  body_purged_at: ColumnType<Date | null, never, Date>;
   created_at: DefaultTimestamp;
 }
 

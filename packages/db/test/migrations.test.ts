@@ -105,7 +105,7 @@ describe("migrations", () => {
       .select(["body", "internal_ids", "invoice_references"])
       .where("snapshot_id", "=", Number(snapshotId))
       .executeTakeFirstOrThrow();
-    expect(JSON.parse(chunk.body)).toEqual({
+    expect(JSON.parse(chunk.body ?? "")).toEqual({
       rows: [{ internal_id: "a" }, { invoice_reference: "INV-2", internal_id: null }, { internal_id: "c", invoice_reference: "INV-3" }],
     });
     expect(chunk.internal_ids).toEqual(["a", null, "c"]);

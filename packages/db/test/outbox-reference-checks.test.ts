@@ -1,8 +1,8 @@
 /**
  * The webhook outbox's references (an event's and a delivery's company, a
- * delivery's endpoint and event) are checked per statement within the
- * row's company (migration 0013, decision 0367), with the deletes their
- * foreign keys cascaded.
+ * delivery's endpoint and event, an attempt's delivery) are checked per
+ * statement within the row's company (migrations 0013 and 0016, decision
+ * 0367), with the deletes their foreign keys cascaded.
  */
 import { type Kysely, sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
@@ -101,6 +101,37 @@ describe("webhook outbox references checked per statement", () => {
     expect(await count("webhook_deliveries", kept.companyId)).toBe(1);
   });
 
+  it("refuse an attempt naming another company's delivery, or none, writing nothing", async () => {
+    const t = await tenant();
+    const other = await tenant();
+    const attempt = (companyId: number, deliveryId: number) =>
+      sql`insert into webhook_delivery_attempts (company_id, delivery_id, attempted_at, duration_ms)
+        values (${companyId}, ${deliveryId}, now(), 5)`.execute(db);
+    expect(await sqlState(attempt(t.companyId, other.deliveryId))).toBe("23503");
+    expect(await sqlState(attempt(t.companyId, t.deliveryId + 1_000_000))).toBe("23503");
+    expect(
+      await sqlState(
+        sql`update webhook_delivery_attempts set delivery_id = ${other.deliveryId} where company_id = ${t.companyId}`.execute(
+          db,
+        ),
+      ),
+    ).toBe("23503");
+    expect(await count("webhook_delivery_attempts", t.companyId)).toBe(1);
+    await attempt(t.companyId, t.deliveryId);
+    expect(await count("webhook_delivery_attempts", t.companyId)).toBe(2);
+  });
+
+  it("delete a delivery's attempts with the delivery, and no other delivery's", async () => {
+    const t = await tenant();
+    const kept = await insertDelivery(db, t.companyId, t.endpointId, await insertEvent(db, t.companyId));
+    await sql`insert into webhook_delivery_attempts (company_id, delivery_id, attempted_at, duration_ms)
+      values (${t.companyId}, ${kept}, now(), 5)`.execute(db);
+    await sql`delete from webhook_deliveries where id = ${t.deliveryId}`.execute(db);
+    const left = await sql<{ delivery_id: number }>`
+      select delivery_id from webhook_delivery_attempts where company_id = ${t.companyId}`.execute(db);
+    expect(left.rows.map((row) => Number(row.delivery_id))).toEqual([kept]);
+  });
+
   it("delete an event's deliveries with the event", async () => {
     const t = await tenant();
     await sql`delete from webhook_events where id = ${t.eventId}`.execute(db);
@@ -118,8 +149,11 @@ describe("webhook outbox references checked per statement", () => {
     }
   });
 
-  it("refuse to change the id of an endpoint or an event", async () => {
+  it("refuse to change the id of an endpoint, an event or a delivery", async () => {
     const t = await tenant();
+    expect(await sqlState(sql`update webhook_deliveries set id = default where id = ${t.deliveryId}`.execute(db))).toBe(
+      "23503",
+    );
     expect(await sqlState(sql`update webhook_endpoints set id = default where id = ${t.endpointId}`.execute(db))).toBe(
       "23503",
     );

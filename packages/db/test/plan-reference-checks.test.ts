@@ -185,6 +185,7 @@ describe("plan, installment and payment references checked per statement", () =>
       "payments_installment_id_check",
       "webhook_deliveries_endpoint_id_check",
       "webhook_deliveries_event_id_check",
+      "webhook_delivery_attempts_delivery_id_check",
     ]);
     for (const row of rows) expect(row.config, row.name).toEqual(["enable_seqscan=off", "enable_nestloop=on"]);
   });

@@ -49,8 +49,9 @@ const normalisePlan = (
   return { ...plan, installments };
 };
 
-/** The `rows` array of a stored body, or `undefined` when the body is not `{"rows": [...]}`. */
-const storedRows = (body: string): ReadonlyArray<unknown> | undefined => {
+/** The `rows` array of a stored body, or `undefined` when the body is purged or not `{"rows": [...]}`. */
+const storedRows = (body: string | null): ReadonlyArray<unknown> | undefined => {
+  if (body === null) return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -65,7 +66,8 @@ const storedRows = (body: string): ReadonlyArray<unknown> | undefined => {
  * Validates the rows of `chunks` (ordered by `chunk_index`). Throws
  * `SnapshotUnprocessable` when the stored chunks themselves are unusable:
  * a gap in the indexes, a count that differs from `expectedChunks`, or a
- * chunk whose body is not `{"rows": [...]}`.
+ * chunk whose body is not `{"rows": [...]}` (or was purged, which only
+ * happens to settled snapshots).
  */
 export const readSnapshotRows = (chunks: ReadonlyArray<StoredChunk>, expectedChunks: number): ReadRows => {
   if (chunks.length !== expectedChunks) {

@@ -2,7 +2,8 @@
  * The identity fields of every stored row of a snapshot, in snapshot order
  * with snapshot-wide row indexes, for the rules that span chunks. Only the
  * two identity arrays each chunk was stored with leave the database, not
- * the rows (up to a million).
+ * the rows (up to a million). Only an unsettled snapshot is asked for: the
+ * retention purge clears the arrays of settled ones (docs/decisions/0021).
  */
 import type { Kysely } from "kysely";
 import type { Database } from "../../schema.ts";
@@ -26,13 +27,12 @@ export const listRowIdentityFields = async (
     .orderBy("chunk_index")
     .execute();
   const fields: Array<RowIdentityFields> = [];
-  for (const chunk of chunks) {
-    chunk.internal_ids.forEach((internalId, i) =>
-      fields.push({
-        row_index: fields.length,
-        internal_id: internalId,
-        invoice_reference: chunk.invoice_references[i] ?? null,
-      }),
+  for (const { internal_ids: internalIds, invoice_references: invoiceReferences } of chunks) {
+    if (internalIds === null || invoiceReferences === null) {
+      throw new Error(`snapshot ${snapshot.id} has a purged chunk: its rows are no longer stored`);
+    }
+    internalIds.forEach((internalId, i) =>
+      fields.push({ row_index: fields.length, internal_id: internalId, invoice_reference: invoiceReferences[i] ?? null }),
     );
   }
   return fields;

@@ -79,7 +79,8 @@ export const lockCampaign = async (
 /** One stored chunk: `body` is the request body as received, `{"rows": [...]}`. */
 export interface StoredChunk {
   readonly chunk_index: number;
-  readonly body: string;
+  /** Null once the retention purge cleared it, which it does only to settled snapshots (docs/decisions/0021). */
+  readonly body: string | null;
 }
 
 /** The snapshot's chunks in `chunk_index` order. */

@@ -1,0 +1,102 @@
+/**
+ * The retention purge, one bounded batch per call (docs/decisions/0021):
+ * webhook events past their retention, with their deliveries and attempts,
+ * and the stored bodies of snapshots settled before their cutoff. Each
+ * batch is its own short transaction and skips rows another transaction
+ * holds, so the purge never waits on, nor holds up, the api or a delivery.
+ */
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../schema.ts";
+
+/** What one webhook batch deleted. */
+export interface PurgedWebhookEvents {
+  /** Events examined and locked by the batch (at most its limit): fewer means nothing older is left. */
+  readonly examined: number;
+  readonly events: number;
+  readonly deliveries: number;
+  readonly attempts: number;
+}
+
+/**
+ * Deletes up to `limit` webhook events created before `cutoff`, each with
+ * its deliveries and their attempts, unless a delivery of it is `pending`
+ * (waiting for an attempt: the event stays until that delivery settles).
+ *
+ * Two statements in one transaction, because a replay may put a settled
+ * delivery back to `pending` meanwhile: the first locks the events and
+ * deletes their settled deliveries (a delivery replayed before it is left
+ * alone; one replayed after it finds nothing); the second deletes the
+ * events left with no delivery at all. A replay naming one endpoint reads
+ * its event `for key share` and waits for the batch to commit or skip it.
+ */
+export const purgeWebhookEventsBatch = (
+  db: Kysely<Database>,
+  batch: { readonly cutoff: Date; readonly limit: number },
+): Promise<PurgedWebhookEvents> =>
+  db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{ ids: ReadonlyArray<number>; deliveries: number; attempts: number }>`
+      with doomed as (
+        select e.id, e.company_id from webhook_events e
+        where e.created_at < ${batch.cutoff.toISOString()}::timestamptz
+          and not exists (
+            select 1 from webhook_deliveries d
+            where d.company_id = e.company_id and d.event_id = e.id and d.status = 'pending')
+        limit ${batch.limit}
+        for update of e skip locked
+      ), deliveries as (
+        delete from webhook_deliveries d using doomed
+        where d.company_id = doomed.company_id and d.event_id = doomed.id and d.status <> 'pending'
+        returning d.id, d.company_id
+      )
+      select
+        coalesce((select array_agg(id) from doomed), '{}') as ids,
+        (select count(*) from deliveries)::int4 as deliveries,
+        (select count(*) from webhook_delivery_attempts a
+          join deliveries d on a.company_id = d.company_id and a.delivery_id = d.id)::int4 as attempts
+    `.execute(trx);
+    const { ids, deliveries, attempts } = rows[0] ?? { ids: [], deliveries: 0, attempts: 0 };
+    if (ids.length === 0) return { examined: 0, events: 0, deliveries: 0, attempts: 0 };
+    const events = await sql`
+      delete from webhook_events e
+      where e.id = any (${`{${ids.join(",")}}`}::int8[])
+        and not exists (select 1 from webhook_deliveries d where d.company_id = e.company_id and d.event_id = e.id)
+    `.execute(trx);
+    return { examined: ids.length, events: Number(events.numAffectedRows ?? 0n), deliveries, attempts };
+  });
+
+/** What one snapshot-body batch cleared. */
+export interface PurgedSnapshotBodies {
+  readonly chunks: number;
+  /** Bytes of body text cleared. */
+  readonly bytes: number;
+}
+
+/**
+ * Clears the bodies and identity arrays of up to `limit` chunks of
+ * snapshots settled (`completed` or `failed`) before `cutoff`. The chunk
+ * rows stay, with the digest and row count an identical retry compares.
+ */
+export const purgeSnapshotBodiesBatch = async (
+  db: Kysely<Database>,
+  batch: { readonly cutoff: Date; readonly limit: number; readonly now: Date },
+): Promise<PurgedSnapshotBodies> => {
+  const { rows } = await sql<{ chunks: number; bytes: string }>`
+    with doomed as (
+      select c.snapshot_id, c.chunk_index, octet_length(c.body) as bytes from snapshot_chunks c
+      join snapshots s on s.id = c.snapshot_id and s.company_id = c.company_id
+      where c.body_purged_at is null and s.status in ('completed', 'failed')
+        and s.completed_at < ${batch.cutoff.toISOString()}::timestamptz
+      limit ${batch.limit}
+      for update of c skip locked
+    ), cleared as (
+      update snapshot_chunks c
+      set body = null, internal_ids = null, invoice_references = null,
+        body_purged_at = ${batch.now.toISOString()}::timestamptz
+      from doomed where c.snapshot_id = doomed.snapshot_id and c.chunk_index = doomed.chunk_index
+      returning doomed.bytes
+    )
+    select count(*)::int4 as chunks, coalesce(sum(bytes), 0)::int8 as bytes from cleared
+  `.execute(db);
+  const row = rows[0];
+  return { chunks: row?.chunks ?? 0, bytes: Number(row?.bytes ?? 0) };
+};
