@@ -5,11 +5,14 @@
  */
 import { DEVELOPMENT_ID_ENCRYPTION_KEY } from "@dc/db";
 import { Data, Either, ParseResult, Schema } from "effect";
+import { DEFAULT_RETENTION, type RetentionSettings } from "./retention.ts";
 
 const LogLevel = Schema.Literal("fatal", "error", "warn", "info", "debug", "trace", "silent");
 const NodeEnv = Schema.Literal("development", "production", "test");
 const PositiveIntFromString = (maximum: number) =>
   Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, maximum));
+/** Days kept by the retention purge; 0 keeps for good (docs/decisions/0021). */
+const RetentionDays = Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 36_500));
 /** graphile-worker itself frees locks older than 4 hours; a longer threshold would do nothing. */
 const MAX_STALE_LOCK_SECONDS = 4 * 60 * 60;
 
@@ -26,6 +29,12 @@ const Environment = Schema.Struct({
   ID_ENCRYPTION_KEY: Schema.optional(Schema.String.pipe(Schema.minLength(32))),
   WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: Schema.optional(Schema.Literal("true", "false")),
   WORKER_METRICS_PORT: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 65_535))),
+  WEBHOOK_EVENT_RETENTION_DAYS: Schema.optionalWith(RetentionDays, {
+    default: () => DEFAULT_RETENTION.webhookEventDays,
+  }),
+  SNAPSHOT_BODY_RETENTION_DAYS: Schema.optionalWith(RetentionDays, {
+    default: () => DEFAULT_RETENTION.snapshotBodyDays,
+  }),
 });
 
 
@@ -59,6 +68,12 @@ export interface Config {
    * (docs/decisions/0359; the worker image sets 9464).
    */
   readonly metricsPort: number | undefined;
+  /**
+   * Days the hourly purge keeps webhook events (`WEBHOOK_EVENT_RETENTION_DAYS`,
+   * default 30) and settled snapshots' bodies (`SNAPSHOT_BODY_RETENTION_DAYS`,
+   * default 90); 0 keeps them for good (docs/decisions/0021).
+   */
+  readonly retention: RetentionSettings;
 }
 
 /** The environment cannot run a worker; `message` names every offending variable. */
@@ -114,5 +129,9 @@ export const loadConfig = (
         ? values.NODE_ENV !== "production"
         : values.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS === "true",
     metricsPort: values.WORKER_METRICS_PORT,
+    retention: {
+      webhookEventDays: values.WEBHOOK_EVENT_RETENTION_DAYS,
+      snapshotBodyDays: values.SNAPSHOT_BODY_RETENTION_DAYS,
+    },
   });
 };

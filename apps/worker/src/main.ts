@@ -110,6 +110,7 @@ const start = async (): Promise<RunningWorker> => {
     ids: makeIds(config.idEncryptionKey),
     staleLockSeconds: config.staleLockSeconds,
     metrics,
+    retention: config.retention,
     webhooks: {
       idEncryptionKey: config.idEncryptionKey,
       allowPrivateDestinations: config.webhooksAllowPrivateDestinations,

@@ -8,6 +8,7 @@ import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { Clock } from "./clock.ts";
 import type { WorkerMetrics } from "./observability/metrics.ts";
+import type { RetentionSettings } from "./retention.ts";
 import { APPLY_SNAPSHOT, applySnapshotTask } from "./tasks/apply-snapshot.ts";
 import { PURGE_EXPIRED, purgeExpiredTask } from "./tasks/purge-expired.ts";
 import { DELIVER_WEBHOOK, deliverWebhookTask } from "./tasks/deliver-webhook.ts";
@@ -23,6 +24,8 @@ export interface TaskDependencies {
   readonly ids: EventIds;
   /** Webhook delivery; without it, `deliver_webhook` jobs wait for a worker that has it. */
   readonly webhooks?: WebhookDeliverySettings;
+  /** What the hourly purge keeps; default `DEFAULT_RETENTION`. */
+  readonly retention?: RetentionSettings;
 }
 
 /** Builds graphile-worker's task list. */

@@ -15,6 +15,7 @@ import { failSpentSnapshots } from "./tasks/apply-snapshot.ts";
 import { rescheduleSpentDeliveries } from "./tasks/deliver-webhook.ts";
 import { toWorkerLogger } from "./worker-logger.ts";
 import type { WebhookDeliverySettings } from "./webhooks/settings.ts";
+import type { RetentionSettings } from "./retention.ts";
 
 /** The `application_name` of the worker's own pool (the tasks' queries), as `pg_stat_activity` shows it. */
 export const WORKER_POOL_NAME = "dc-worker";
@@ -38,6 +39,8 @@ export interface StartWorkerOptions {
   readonly staleLockSeconds?: number;
   /** Webhook delivery settings; without them this worker runs no `deliver_webhook` job. */
   readonly webhooks?: WebhookDeliverySettings;
+  /** What the hourly purge keeps (docs/decisions/0021); default `DEFAULT_RETENTION`. */
+  readonly retention?: RetentionSettings;
   /**
    * Where the runs are recorded (serve its registry with
    * observability/server.ts). Default: a registry of its own, not served.
@@ -91,6 +94,7 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
       metrics,
       ids,
       ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
+      ...(options.retention === undefined ? {} : { retention: options.retention }),
     }),
     parsedCronItems: [...cronItems],
     events,

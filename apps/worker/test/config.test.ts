@@ -16,6 +16,7 @@ describe("loadConfig", () => {
         developmentIdKey: true,
         webhooksAllowPrivateDestinations: true,
         metricsPort: undefined,
+        retention: { webhookEventDays: 30, snapshotBodyDays: 90 },
       }),
     );
   });
@@ -28,6 +29,8 @@ describe("loadConfig", () => {
       WORKER_STALE_LOCK_SECONDS: "0",
       LOG_LEVEL: "debug",
       WORKER_METRICS_PORT: "9100",
+      WEBHOOK_EVENT_RETENTION_DAYS: "7",
+      SNAPSHOT_BODY_RETENTION_DAYS: "0",
       EMBEDDED_PG_PORT: "",
       ID_ENCRYPTION_KEY: "production-id-encryption-key-of-at-least-32-bytes",
     });
@@ -43,6 +46,7 @@ describe("loadConfig", () => {
         developmentIdKey: false,
         webhooksAllowPrivateDestinations: false,
         metricsPort: 9100,
+        retention: { webhookEventDays: 7, snapshotBodyDays: 0 },
       }),
     );
   });
@@ -87,6 +91,17 @@ describe("loadConfig", () => {
     for (const port of ["65536", "-1", "9464.5", "metrics"]) {
       const invalid = loadConfig({ WORKER_METRICS_PORT: port });
       expect(Either.isLeft(invalid) && invalid.left.message).toContain("WORKER_METRICS_PORT");
+    }
+  });
+
+  it("refuses a negative or fractional retention, naming the variable", () => {
+    for (const [name, value] of [
+      ["WEBHOOK_EVENT_RETENTION_DAYS", "-1"],
+      ["SNAPSHOT_BODY_RETENTION_DAYS", "1.5"],
+      ["WEBHOOK_EVENT_RETENTION_DAYS", "forever"],
+    ] as const) {
+      const config = loadConfig({ [name]: value });
+      expect(Either.isLeft(config) && config.left.message).toContain(name);
     }
   });
 

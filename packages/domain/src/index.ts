@@ -13,6 +13,7 @@ export * as Money from "./Money.ts";
 export * as PaymentPlan from "./PaymentPlan.ts";
 export * as Reconciliation from "./Reconciliation.ts";
 export * as ReconciliationPlan from "./ReconciliationPlan.ts";
+export * as Retention from "./Retention.ts";
 export * as Snapshot from "./Snapshot.ts";
 export * as SnapshotErrors from "./SnapshotErrors.ts";
 export * as SnapshotRow from "./SnapshotRow.ts";

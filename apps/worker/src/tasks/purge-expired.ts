@@ -1,6 +1,7 @@
 /**
  * `purge_expired`: deletes credentials and counters that can no longer be
- * used. Tokens and codes stay one day past expiry, so a client presenting one
+ * used, then what the retention settings no longer keep (retention.ts).
+ * Tokens and codes stay one day past expiry, so a client presenting one
  * just after it lapsed still meets a row (and the precise error), not silence.
  */
 import { Schema } from "effect";
@@ -10,6 +11,7 @@ import type { Database } from "@dc/db";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import { defineTask } from "../define-task.ts";
+import { DEFAULT_RETENTION, purgeRetained, type RetentionSettings } from "../retention.ts";
 
 /** The task's identifier in graphile-worker. */
 export const PURGE_EXPIRED = "purge_expired";
@@ -79,11 +81,15 @@ export interface PurgeExpiredDependencies {
   readonly db: Kysely<Database>;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Default: `DEFAULT_RETENTION`. */
+  readonly retention?: RetentionSettings;
 }
 
 /** The `purge_expired` task. Database errors propagate, so graphile-worker retries. */
-export const purgeExpiredTask = ({ db, clock, logger }: PurgeExpiredDependencies): Task =>
+export const purgeExpiredTask = ({ db, clock, logger, retention = DEFAULT_RETENTION }: PurgeExpiredDependencies): Task =>
   defineTask(PurgeExpiredPayload, logger, async (_payload, helpers) => {
-    const purged = await purgeExpired(db, clock.now());
-    logger.info({ task: PURGE_EXPIRED, jobId: helpers.job.id, purged }, "expired rows purged");
+    const now = clock.now();
+    const purged = await purgeExpired(db, now);
+    const retained = await purgeRetained(db, now, retention);
+    logger.info({ task: PURGE_EXPIRED, jobId: helpers.job.id, purged, retention: retained }, "expired rows purged");
   });
