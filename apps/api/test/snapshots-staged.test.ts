@@ -1,3 +1,4 @@
+import { purgeSnapshotBodiesBatch } from "@dc/db";
 import { describe, expect, it } from "vitest";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi, TEST_START } from "./support/harness.ts";
@@ -6,9 +7,11 @@ import {
   CHUNK_PATH,
   rowsBody,
   rowsFrom,
+  sampleCounts,
   sha256,
   snapshotTestKit,
   START_PATH,
+  STATUS_PATH,
 } from "./support/snapshots.ts";
 
 const t = await startTestApi();
@@ -343,5 +346,56 @@ describe("PUT .../snapshots/{snapshotReference}/chunks/{chunkIndex}", () => {
     expect(response.status).toBe(404);
     expect((await expectContract(response, "put", CHUNK_PATH)).message).toBe("Campaign not found");
     expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 0, jobs: 0 });
+  });
+});
+
+describe("retries after the retention purge cleared a settled snapshot's bodies (docs/decisions/0021)", () => {
+  /** The hourly purge, with every settled snapshot past its cutoff. */
+  const purgeSettledBodies = async () => {
+    const later = new Date(t.clock.now().getTime() + 1000);
+    const purged = await purgeSnapshotBodiesBatch(t.db, { cutoff: later, limit: 1000, now: later });
+    expect(purged.chunks).toBeGreaterThan(0);
+  };
+  const bodiesOf = async (snapshotId: number) =>
+    (await t.db.selectFrom("snapshot_chunks").select("body").where("snapshot_id", "=", snapshotId).execute()).map(
+      (chunk) => chunk.body,
+    );
+
+  it("still answers an identical chunk with 200 and changed bytes with 409, from the kept digest", async () => {
+    const s = await started(5, "staged-purged");
+    expect((await s.chunk(0, rowsFrom(0, 3))).status).toBe(201);
+    expect((await s.chunk(1, rowsFrom(3, 2))).status).toBe(201);
+    expect((await s.finalize()).status).toBe(202);
+    const snapshot = await kit.snapshotRow(s.companyId, "staged-purged");
+    await kit.simulateWorker(snapshot.id, { status: "completed", counts: sampleCounts, warnings: [], warningCount: 0 });
+    await purgeSettledBodies();
+    expect(await bodiesOf(snapshot.id)).toEqual([null, null]);
+
+    const retry = await s.chunk(1, rowsFrom(3, 2));
+    expect(retry.status).toBe(200);
+    expect((await expectContract(retry, "put", CHUNK_PATH)).message).toBe("Snapshot chunk already accepted");
+    const changed = await s.chunk(1, `${rowsFrom(3, 2)} `);
+    expect(changed.status).toBe(409);
+    expect((await expectContract(changed, "put", CHUNK_PATH)).error_code).toBe("chunk_content_conflict");
+    expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 2, jobs: 1 });
+  });
+
+  it("still answers an identical one-request submit with 200 and the result, and changed bytes with 409", async () => {
+    const { companyId, campaign, token } = await kit.setup();
+    const body = rowsBody([accountRow(1), accountRow(2)]);
+    const url = kit.path(campaign.api_reference, "one-request-purged");
+    expect((await kit.send("PUT", url, token, body)).status).toBe(202);
+    const snapshot = await kit.snapshotRow(companyId, "one-request-purged");
+    await kit.simulateWorker(snapshot.id, { status: "completed", counts: sampleCounts, warnings: [], warningCount: 0 });
+    await purgeSettledBodies();
+    expect(await bodiesOf(snapshot.id)).toEqual([null]);
+
+    const retry = await kit.send("PUT", url, token, body);
+    expect(retry.status).toBe(200);
+    expect((await expectContract(retry, "put", STATUS_PATH)).data).toMatchObject({ status: "completed", counts: sampleCounts });
+    const changed = await kit.send("PUT", url, token, `${body} `);
+    expect(changed.status).toBe(409);
+    expect((await expectContract(changed, "put", STATUS_PATH)).error_code).toBe("snapshot_reference_conflict");
+    expect(await kit.stored(companyId, campaign.id)).toEqual({ snapshots: 1, chunks: 1, jobs: 1 });
   });
 });

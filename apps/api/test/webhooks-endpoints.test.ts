@@ -457,6 +457,25 @@ describe("deliveries and replays", () => {
     await expectError(await replay(event.public_id, reader), "post", REPLAY_EVENT, 403, {});
   });
 
+  it("answers 404, writing nothing, when the retention purge deletes the event during the replay", async () => {
+    const { delivery, event } = await setUp();
+    await fail(delivery.id);
+    const later = await create({ url: "http://127.0.0.1:9/during-purge" });
+    const path = `/external-api/v1/webhooks/events/${event.public_id}/replay?endpoint_id=${later.id}`;
+    let replayed: Promise<Response> | undefined;
+    // What the purge does (@dc/db purgeWebhookEventsBatch): lock the event, delete its settled deliveries and it.
+    await t.db.transaction().execute(async (trx) => {
+      await sql`select id from webhook_events where id = ${event.id} for update`.execute(trx);
+      replayed = api.post(path, writer, undefined);
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the replay reaches the lock and waits
+      await sql`delete from webhook_deliveries where event_id = ${event.id}`.execute(trx);
+      await sql`delete from webhook_events where id = ${event.id}`.execute(trx);
+    });
+    await expectError(await replayed!, "post", REPLAY_EVENT, 404, { message: "Webhook event not found" });
+    const left = await t.db.selectFrom("webhook_deliveries").select("id").where("event_id", "=", event.id).execute();
+    expect(left).toEqual([]);
+  });
+
   it("replays an endpoint's failed deliveries, not the others", async () => {
     const { created, endpointId, delivery } = await setUp();
     await fail(delivery.id);

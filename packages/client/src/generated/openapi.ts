@@ -625,7 +625,7 @@ export interface paths {
          * Submit a complete snapshot in one request
          * @description Sends a campaign's complete receivables (at most 20,000 rows, 10 MiB). Rows are validated at once; any invalid row is a 422 `invalid_snapshot_row` and nothing is stored (docs/decisions/0300). An accepted snapshot is `pending`: it is applied asynchronously, one snapshot of a campaign at a time in acceptance order; poll `status_url`. Every active campaign debt omitted from `rows` is then settled.
          *
-         *     Idempotency: a retry with the same reference and the exact same body bytes answers 202 while pending or processing and 200 with the existing result once completed or failed (nothing is applied twice). Other bytes (whitespace and key order count) are 409 `snapshot_reference_conflict`; a reference holding a staged snapshot is 409 `snapshot_delivery_mode_conflict` (docs/decisions/0302). The `Location` header carries the snapshot status path (`status_url`).
+         *     Idempotency: a retry with the same reference and the exact same body bytes answers 202 while pending or processing and 200 with the existing result once completed or failed (nothing is applied twice). Other bytes (whitespace and key order count) are 409 `snapshot_reference_conflict`; a reference holding a staged snapshot is 409 `snapshot_delivery_mode_conflict` (docs/decisions/0302). The body is stored as sent until 90 days after the snapshot completes or fails; its SHA-256, counts and outcome are kept for good, so identical retries are still recognised after that. The `Location` header carries the snapshot status path (`status_url`).
          *
          *     Required scope: `debts:write`.
          */
@@ -669,7 +669,7 @@ export interface paths {
         get?: never;
         /**
          * Upload a chunk of a staged snapshot
-         * @description Stores one chunk (at most 20,000 rows, 10 MiB) of an `uploading` snapshot with the SHA-256 of its exact body bytes. No debt is modified. Row indexes in errors count over the whole snapshot. Chunks go strictly in order: an index above `next_chunk_index` is 409 `chunk_out_of_order`. An identical retry of an accepted index answers 200; other bytes for it are 409 `chunk_content_conflict`. Rows over all chunks may not exceed `expected_row_count` (422 `expected_row_count_exceeded`); after finalization a new chunk is 409 `snapshot_already_finalized` (docs/decisions/0300, 0301). The `Location` header carries the snapshot status path (`status_url`).
+         * @description Stores one chunk (at most 20,000 rows, 10 MiB) of an `uploading` snapshot with the SHA-256 of its exact body bytes. No debt is modified. Row indexes in errors count over the whole snapshot. Chunks go strictly in order: an index above `next_chunk_index` is 409 `chunk_out_of_order`. An identical retry of an accepted index answers 200; other bytes for it are 409 `chunk_content_conflict`. Rows over all chunks may not exceed `expected_row_count` (422 `expected_row_count_exceeded`); after finalization a new chunk is 409 `snapshot_already_finalized` (docs/decisions/0300, 0301). The body is stored as sent until 90 days after the snapshot completes or fails; its SHA-256, counts and outcome are kept for good, so identical retries are still recognised after that. The `Location` header carries the snapshot status path (`status_url`).
          *
          *     Required scope: `debts:write`.
          */
@@ -796,7 +796,7 @@ export interface paths {
         };
         /**
          * List an endpoint's deliveries
-         * @description The endpoint's deliveries, newest first, each with its event type, status and latest attempts.
+         * @description The endpoint's deliveries, newest first, each with its event type, status and latest attempts. Events are kept 30 days after they are recorded (longer while a delivery of theirs is pending); then the event, its deliveries and their attempts are deleted, and the event can no longer be replayed.
          *
          *     Required scope: `debts:read`.
          */
@@ -820,7 +820,7 @@ export interface paths {
         put?: never;
         /**
          * Replay an endpoint's failed deliveries
-         * @description Puts every `failed` or `disabled` delivery of the endpoint back to pending with a fresh retry schedule. New attempts carry the same `webhook-id` as before, so receivers can deduplicate.
+         * @description Puts every `failed` or `disabled` delivery of the endpoint back to pending with a fresh retry schedule. New attempts carry the same `webhook-id` as before, so receivers can deduplicate. Events are kept 30 days after they are recorded (longer while a delivery of theirs is pending); then the event, its deliveries and their attempts are deleted, and the event can no longer be replayed.
          *
          *     Required scope: `debts:write`.
          */
@@ -842,7 +842,7 @@ export interface paths {
         put?: never;
         /**
          * Replay an event
-         * @description Sends the event again to each enabled endpoint that had a delivery of it, or, with `endpoint_id`, to that endpoint only (even one created after the event). A delivery still pending is left as it is.
+         * @description Sends the event again to each enabled endpoint that had a delivery of it, or, with `endpoint_id`, to that endpoint only (even one created after the event). A delivery still pending is left as it is. Events are kept 30 days after they are recorded (longer while a delivery of theirs is pending); then the event, its deliveries and their attempts are deleted, and the event can no longer be replayed.
          *
          *     Required scope: `debts:write`.
          */

@@ -3,7 +3,7 @@
  * staged delivery (start, chunks, finalize) and the status resource. Choices
  * the contract leaves open are recorded in docs/decisions/0300 to 0306.
  */
-import { Snapshot } from "@dc/domain";
+import { Retention, Snapshot } from "@dc/domain";
 import { API_PREFIX, DEFAULT_JSON_BODY_BYTES, endpoint } from "../endpoint.ts";
 import { DataEnvelope } from "../envelopes.ts";
 import { errorCases, protectedErrors } from "../errors.ts";
@@ -41,6 +41,10 @@ const ChunkAckEnvelope = DataEnvelope(SnapshotChunkAcknowledgement).annotations(
 
 const statusPath = `${API_PREFIX}/campaigns/{apiReference}/snapshots/{snapshotReference}`;
 const locationNote = "The `Location` header carries the snapshot status path (`status_url`).";
+/** docs/decisions/0021: what the retention purge keeps of a settled snapshot. */
+const bodyRetentionNote =
+  `The body is stored as sent until ${Retention.snapshotBodyDays} days after the snapshot completes or fails; its ` +
+  "SHA-256, counts and outcome are kept for good, so identical retries are still recognised after that.";
 /** Contract 4.2 and 4.3: the acknowledgement of a snapshot write carries `Location`. */
 const locationHeader = { Location: "The snapshot status path, the same as `status_url`" };
 
@@ -59,7 +63,7 @@ export const submitSnapshot = endpoint({
     "Idempotency: a retry with the same reference and the exact same body bytes answers 202 while pending or " +
     "processing and 200 with the existing result once completed or failed (nothing is applied twice). Other bytes " +
     "(whitespace and key order count) are 409 `snapshot_reference_conflict`; a reference holding a staged snapshot " +
-    `is 409 \`snapshot_delivery_mode_conflict\` (docs/decisions/0302). ${locationNote}`,
+    `is 409 \`snapshot_delivery_mode_conflict\` (docs/decisions/0302). ${bodyRetentionNote} ${locationNote}`,
   params: SnapshotParams,
   body: rowsBody,
   success: {
@@ -130,7 +134,7 @@ export const uploadSnapshotChunk = endpoint({
     "an index above `next_chunk_index` is 409 `chunk_out_of_order`. An identical retry of an accepted index answers " +
     "200; other bytes for it are 409 `chunk_content_conflict`. Rows over all chunks may not exceed " +
     "`expected_row_count` (422 `expected_row_count_exceeded`); after finalization a new chunk is 409 " +
-    `\`snapshot_already_finalized\` (docs/decisions/0300, 0301). ${locationNote}`,
+    `\`snapshot_already_finalized\` (docs/decisions/0300, 0301). ${bodyRetentionNote} ${locationNote}`,
   params: ChunkParams,
   body: rowsBody,
   success: {

@@ -5,6 +5,7 @@
  * the company's receivables. The signing secret is returned only by create
  * and rotate-secret.
  */
+import { Retention } from "@dc/domain";
 import { Schema } from "effect";
 import { API_PREFIX, DEFAULT_JSON_BODY_BYTES, endpoint, type ErrorCase } from "../endpoint.ts";
 import { DataEnvelope, ListEnvelope, MessageEnvelope } from "../envelopes.ts";
@@ -20,6 +21,11 @@ export const MAX_WEBHOOK_ENDPOINTS = 20;
 /** Default (and maximum) time the previous secret keeps signing after a rotation. */
 export const DEFAULT_SECRET_OVERLAP_SECONDS = 24 * 60 * 60;
 export const MAX_SECRET_OVERLAP_SECONDS = 7 * 24 * 60 * 60;
+
+/** What the history and the replays can reach (docs/decisions/0021). */
+const RETENTION_NOTE =
+  ` Events are kept ${Retention.webhookEventDays} days after they are recorded (longer while a delivery of theirs is ` +
+  "pending); then the event, its deliveries and their attempts are deleted, and the event can no longer be replayed.";
 
 export const webhookMessages = {
   created: "Webhook endpoint created successfully",
@@ -281,7 +287,7 @@ export const listWebhookDeliveries = endpoint({
   scope: "debts:read",
   tags,
   summary: "List an endpoint's deliveries",
-  description: "The endpoint's deliveries, newest first, each with its event type, status and latest attempts.",
+  description: "The endpoint's deliveries, newest first, each with its event type, status and latest attempts." + RETENTION_NOTE,
   params: WebhookEndpointParams,
   query: queryParams(Schema.Struct({ ...paginationFields, status: Schema.optional(DeliveryStatus) })),
   success: { status: 200, description: "A page of deliveries", schema: ListEnvelope(WebhookDelivery).annotations({ identifier: "WebhookDeliveryListResponse" }) },
@@ -298,7 +304,8 @@ export const replayFailedWebhookDeliveries = endpoint({
   summary: "Replay an endpoint's failed deliveries",
   description:
     "Puts every `failed` or `disabled` delivery of the endpoint back to pending with a fresh retry schedule. New attempts " +
-    "carry the same `webhook-id` as before, so receivers can deduplicate.",
+    "carry the same `webhook-id` as before, so receivers can deduplicate." +
+    RETENTION_NOTE,
   params: WebhookEndpointParams,
   success: { status: 202, description: "The deliveries queued", schema: ReplayResponse },
   errors: [...protectedErrors("debts:write"), notFound, disabled],
@@ -314,7 +321,8 @@ export const replayWebhookEvent = endpoint({
   summary: "Replay an event",
   description:
     "Sends the event again to each enabled endpoint that had a delivery of it, or, with `endpoint_id`, to that endpoint " +
-    "only (even one created after the event). A delivery still pending is left as it is.",
+    "only (even one created after the event). A delivery still pending is left as it is." +
+    RETENTION_NOTE,
   params: WebhookEventParams,
   query: queryParams(
     Schema.Struct({

@@ -2,7 +2,10 @@
  * POST /webhooks/events/{eventId}/replay: the event again to each enabled
  * endpoint that had a delivery of it, or to the one `endpoint_id` names.
  * Event ids are `evt_` + 32 hex digits; anything else is the same 404 as an
- * unknown or foreign event.
+ * unknown or foreign event. The event is read `for key share`, as the
+ * delivery's reference check would lock it: a retention purge deleting it
+ * meanwhile makes this a 404 (the read waits for the purge's commit), never
+ * a failed insert, and a purge that comes second skips it (0021).
  */
 import { type Endpoints, webhookErrorCodes, webhookMessages } from "@dc/contract";
 import { replayEvent } from "@dc/db";
@@ -22,6 +25,7 @@ export const replayWebhookEvent: HandlerOf<Endpoints["replayWebhookEvent"]> = as
       .select("id")
       .where("company_id", "=", companyId)
       .where("public_id", "=", params.eventId)
+      .forKeyShare()
       .executeTakeFirst();
     if (event === undefined) throw new NotFound({ message: webhookMessages.eventNotFound });
     if (endpointId !== undefined) {
