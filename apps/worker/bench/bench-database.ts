@@ -1,0 +1,53 @@
+/**
+ * The database a worker benchmark runs on: a new `dc_bench_*` database on
+ * the server `DATABASE_URL` names, or on an embedded PostgreSQL in a
+ * temporary directory when it is unset; migrated, and dropped by `close`.
+ */
+import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  createDatabase,
+  type Database,
+  type DatabaseHandle,
+  freePort,
+  migrateAll,
+  startEmbeddedPostgres,
+  withDatabaseName,
+} from "@dc/db";
+import { type Kysely, sql } from "kysely";
+
+export interface BenchDatabase {
+  readonly url: string;
+  readonly db: Kysely<Database>;
+  /** Closes `db`, drops the database and stops the embedded server, if any. */
+  readonly close: () => Promise<void>;
+}
+
+export const openBenchDatabase = async (options: { readonly poolSize: number }): Promise<BenchDatabase> => {
+  const serverUrl = process.env["DATABASE_URL"];
+  const handle: DatabaseHandle =
+    serverUrl !== undefined && serverUrl !== ""
+      ? { url: serverUrl, owned: false, stop: async () => {} }
+      : await startEmbeddedPostgres({
+          dataDir: join(tmpdir(), `dc-bench-pg-${randomBytes(4).toString("hex")}`),
+          port: await freePort(),
+          ephemeral: true,
+        });
+  const name = `dc_bench_${randomBytes(6).toString("hex")}`;
+  const admin = createDatabase({ connectionString: handle.url, max: 1 });
+  await sql`create database ${sql.id(name)}`.execute(admin);
+  const url = withDatabaseName(handle.url, name);
+  const db: Kysely<Database> = createDatabase({ connectionString: url, max: options.poolSize });
+  await migrateAll(db, url);
+  return {
+    url,
+    db,
+    close: async () => {
+      await db.destroy();
+      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
+      await admin.destroy();
+      await handle.stop();
+    },
+  };
+};
