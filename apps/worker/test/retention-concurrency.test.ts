@@ -1,0 +1,101 @@
+/**
+ * The retention purge (docs/decisions/0021) against a replay that holds
+ * deliveries of the events it takes: it must neither wait for the replay
+ * (0021: "it never waits on the api or a delivery") nor deadlock with a
+ * replay that goes on to another delivery of the same batch; the event of a
+ * held delivery stays for a later run.
+ */
+import { createDatabase, purgeWebhookEventsBatch } from "@dc/db";
+import { useTestDatabase } from "@dc/db/testing";
+import { sql } from "kysely";
+import { describe, expect, it } from "vitest";
+import { insertCompany, insertEndpoint } from "./webhooks-fixtures.ts";
+
+const { db, url } = await useTestDatabase();
+
+const now = new Date("2030-06-15T12:00:00.000Z");
+const daysAgo = (days: number): Date => new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
+
+const oldEventWithFailedDelivery = async (companyId: number, endpointId: number, n: number) => {
+  const at = daysAgo(40 + n).toISOString();
+  const { rows } = await sql<{ id: number }>`
+    with e as (
+      insert into webhook_events (company_id, public_id, type, payload, occurred_at, created_at)
+      values (${companyId}, ${`evt_${String(n).padStart(32, "0")}`}, 'debt.updated', '{}', ${at}::timestamptz, ${at}::timestamptz)
+      returning id, occurred_at
+    )
+    insert into webhook_deliveries (company_id, endpoint_id, event_id, event_occurred_at, status, attempt_count)
+    select ${companyId}, ${endpointId}, id, occurred_at, 'failed', 1 from e returning id`.execute(db);
+  return Number(rows[0]!.id);
+};
+
+describe("purgeWebhookEventsBatch against a replay in progress", () => {
+  it("does not wait for a replay holding a delivery: it skips the delivery and keeps its event", async () => {
+    const companyId = await insertCompany(db, "Replay waits");
+    const endpoint = await insertEndpoint(db, companyId, "https://hooks.example.com/in");
+    const delivery = await oldEventWithFailedDelivery(companyId, endpoint.id, 1);
+    const replayer = createDatabase({ connectionString: url, max: 1 });
+    try {
+      let release: () => void = () => {};
+      const holding = new Promise<void>((resolve) => (release = resolve));
+      let updated: () => void = () => {};
+      const didUpdate = new Promise<void>((resolve) => (updated = resolve));
+      // What replayFailedDeliveries does to the delivery, its transaction still open.
+      const replay = replayer.transaction().execute(async (trx) => {
+        await sql`update webhook_deliveries set status = 'pending' where id = ${delivery}`.execute(trx);
+        updated();
+        await holding;
+      });
+      await didUpdate;
+      let finished = false;
+      const purge = purgeWebhookEventsBatch(db, { cutoff: daysAgo(30), limit: 100 }).finally(() => (finished = true));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const waited = !finished;
+      release();
+      await replay;
+      const batch = await purge;
+      expect(waited).toBe(false);
+      expect(batch.deliveries).toBe(0);
+      expect(batch.events).toBe(0);
+      const left = await sql<{ status: string }>`select status from webhook_deliveries where id = ${delivery}`.execute(db);
+      expect(left.rows).toEqual([{ status: "pending" }]);
+    } finally {
+      await replayer.destroy();
+      await sql`delete from webhook_events where company_id = ${companyId}`.execute(db);
+    }
+  });
+
+  it("does not deadlock with a replay that locks the batch's deliveries in another order", async () => {
+    const companyId = await insertCompany(db, "Replay deadlocks");
+    const endpoint = await insertEndpoint(db, companyId, "https://hooks.example.com/in");
+    const first = await oldEventWithFailedDelivery(companyId, endpoint.id, 2);
+    const second = await oldEventWithFailedDelivery(companyId, endpoint.id, 3);
+    const replayer = createDatabase({ connectionString: url, max: 1 });
+    try {
+      let release: () => void = () => {};
+      const holding = new Promise<void>((resolve) => (release = resolve));
+      let updated: () => void = () => {};
+      const didUpdate = new Promise<void>((resolve) => (updated = resolve));
+      const replay = replayer.transaction().execute(async (trx) => {
+        await sql`update webhook_deliveries set status = 'pending' where id = ${second}`.execute(trx);
+        updated();
+        await holding;
+        await sql`update webhook_deliveries set status = 'pending' where id = ${first}`.execute(trx);
+      });
+      await didUpdate;
+      const purge = purgeWebhookEventsBatch(db, { cutoff: daysAgo(30), limit: 100 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      release();
+      const outcomes = await Promise.allSettled([replay, purge]);
+      const codes = outcomes.map((o) => (o.status === "rejected" ? (o.reason as { code?: string }).code : "ok"));
+      expect(codes).toEqual(["ok", "ok"]);
+      const left = await sql<{ id: number; status: string }>`
+        select id, status from webhook_deliveries where company_id = ${companyId} order by id`.execute(db);
+      // The purge took the first delivery before the replay reached it (the replay then found nothing), or left both.
+      expect(left.rows.map((row) => row.status).every((status) => status === "pending")).toBe(true);
+    } finally {
+      await replayer.destroy();
+      await sql`delete from webhook_events where company_id = ${companyId}`.execute(db);
+    }
+  });
+});
