@@ -76,7 +76,8 @@ export const purgeRetained = async (
       counts.webhook_events += batch.events;
       counts.webhook_deliveries += batch.deliveries;
       counts.webhook_delivery_attempts += batch.attempts;
-      if (batch.examined < webhookBatch) break;
+      // A full batch that deleted nothing examined only events other transactions hold: a later run takes them.
+      if (batch.examined < webhookBatch || batch.events === 0) break;
     }
   }
   if (settings.snapshotBodyDays > 0) {

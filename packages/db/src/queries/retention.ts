@@ -25,8 +25,9 @@ export interface PurgedWebhookEvents {
  * Three statements in one transaction: the first locks the events; then,
  * because a replay may put a settled delivery back to `pending` meanwhile,
  * the second deletes their settled deliveries (a delivery replayed before
- * it is left alone; one replayed after it finds nothing) and the third the
- * events left with no delivery at all. A replay naming one endpoint reads
+ * it is left alone; one replayed after it finds nothing; one another
+ * transaction holds is skipped) and the third the events left with no
+ * delivery at all. A replay naming one endpoint reads
  * its event `for key share` and waits for the batch to commit or skip it.
  */
 export const purgeWebhookEventsBatch = (
@@ -55,9 +56,15 @@ export const purgeWebhookEventsBatch = (
     const { rows } = await sql<{ deliveries: number; attempts: number }>`
       with doomed as (
         select * from unnest(${ids}::int8[], ${companies}::int8[]) as doomed(id, company_id)
+      ), locked as (
+        -- A delivery another transaction holds (a replay putting it back to pending, an attempt being
+        -- recorded) is skipped, never waited for: waiting deadlocked with a replay that locks the batch's
+        -- deliveries in another order. Its event keeps it and goes on a later run.
+        select d.id from webhook_deliveries d join doomed on d.company_id = doomed.company_id and d.event_id = doomed.id
+        where d.status <> 'pending'
+        for update of d skip locked
       ), deliveries as (
-        delete from webhook_deliveries d using doomed
-        where d.company_id = doomed.company_id and d.event_id = doomed.id and d.status <> 'pending'
+        delete from webhook_deliveries d using locked where d.id = locked.id
         returning d.id, d.company_id
       )
       select
