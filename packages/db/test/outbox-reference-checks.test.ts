@@ -162,6 +162,47 @@ describe("webhook outbox references checked per statement", () => {
     );
   });
 
+  it("keep a delivery from being deleted while a transaction that wrote an attempt for it is open", async () => {
+    const t = await tenant();
+    const state = await stateOfRemovalDuringWrite(
+      url,
+      (trx) => sql`insert into webhook_delivery_attempts (company_id, delivery_id, attempted_at, duration_ms)
+        values (${t.companyId}, ${t.deliveryId}, now(), 5)`.execute(trx),
+      (trx) => sql`delete from webhook_deliveries where id = ${t.deliveryId}`.execute(trx),
+    );
+    expect(state).toBe("55P03");
+    expect(await count("webhook_delivery_attempts", t.companyId)).toBe(2);
+  });
+
+  it("leave no attempt behind when its delivery is deleted as the attempt's writer commits", async () => {
+    const t = await tenant();
+    const writer = createDatabase({ connectionString: url, max: 1 });
+    const remover = createDatabase({ connectionString: url, max: 1 });
+    try {
+      let release: () => void = () => {};
+      const holding = new Promise<void>((resolve) => (release = resolve));
+      let written: () => void = () => {};
+      const wrote = new Promise<void>((resolve) => (written = resolve));
+      const write = writer.transaction().execute(async (trx) => {
+        await sql`insert into webhook_delivery_attempts (company_id, delivery_id, attempted_at, duration_ms)
+          values (${t.companyId}, ${t.deliveryId}, now(), 5)`.execute(trx);
+        written();
+        await holding;
+      });
+      await wrote;
+      const remove = sql`delete from webhook_deliveries where id = ${t.deliveryId}`.execute(remover);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      release();
+      await write;
+      await remove;
+      expect(await count("webhook_deliveries", t.companyId)).toBe(0);
+      expect(await count("webhook_delivery_attempts", t.companyId)).toBe(0);
+    } finally {
+      await writer.destroy();
+      await remover.destroy();
+    }
+  });
+
   it("keep an endpoint from being deleted while a transaction that wrote a delivery for it is open", async () => {
     const t = await tenant();
     const state = await stateOfRemovalDuringWrite(
