@@ -18,6 +18,39 @@ export interface PurgedWebhookEvents {
 }
 
 /**
+ * The events a batch takes: created before `cutoff`, none of their deliveries
+ * `pending`, locked `for update skip locked`. Run it through
+ * `withPurgeablePlan`.
+ */
+export const purgeableEvents = (batch: { readonly cutoff: Date; readonly limit: number }) => sql<{
+  id: string;
+  company_id: string;
+}>`
+  select e.id, e.company_id from webhook_events e
+  where e.created_at < ${batch.cutoff.toISOString()}::timestamptz
+    and not exists (
+      select 1 from webhook_deliveries d
+      where d.company_id = e.company_id and d.event_id = e.id and d.status = 'pending')
+  limit ${batch.limit}
+  for update of e skip locked`;
+
+/**
+ * Runs `work` (the `purgeableEvents` statement, or its EXPLAIN) with nested
+ * loops off, so the pending check is a hash anti-join whatever the
+ * statistics say. Planned as a nested loop, with statistics from before an
+ * outage piled up pending deliveries, it compared every examined event with
+ * every pending delivery (2,000 x 20,000 comparisons: seconds per batch, the
+ * events held meanwhile). Only this statement: the deletes keep their
+ * nested loops over the deliveries' index.
+ */
+export const withPurgeablePlan = async <T>(trx: Kysely<Database>, work: () => Promise<T>): Promise<T> => {
+  await sql`set local enable_nestloop = off`.execute(trx);
+  const result = await work();
+  await sql`reset enable_nestloop`.execute(trx);
+  return result;
+};
+
+/**
  * Deletes up to `limit` webhook events created before `cutoff`, each with
  * its deliveries and their attempts, unless a delivery of it is `pending`
  * (waiting for an attempt: the event stays until that delivery settles).
@@ -35,21 +68,7 @@ export const purgeWebhookEventsBatch = (
   batch: { readonly cutoff: Date; readonly limit: number },
 ): Promise<PurgedWebhookEvents> =>
   db.transaction().execute(async (trx) => {
-    // The pending check is a hash anti-join, whatever the statistics say: planned as a nested loop, with
-    // statistics from before an outage piled up pending deliveries, it compared every examined event with
-    // every pending delivery (2,000 x 20,000 comparisons: seconds per batch, the events held meanwhile).
-    // Its own statement, so the deletes below keep their nested loops over the deliveries' index.
-    await sql`set local enable_nestloop = off`.execute(trx);
-    const { rows: doomed } = await sql<{ id: string; company_id: string }>`
-      select e.id, e.company_id from webhook_events e
-      where e.created_at < ${batch.cutoff.toISOString()}::timestamptz
-        and not exists (
-          select 1 from webhook_deliveries d
-          where d.company_id = e.company_id and d.event_id = e.id and d.status = 'pending')
-      limit ${batch.limit}
-      for update of e skip locked
-    `.execute(trx);
-    await sql`reset enable_nestloop`.execute(trx);
+    const { rows: doomed } = await withPurgeablePlan(trx, () => purgeableEvents(batch).execute(trx));
     if (doomed.length === 0) return { examined: 0, events: 0, deliveries: 0, attempts: 0 };
     const ids = `{${doomed.map((row) => row.id).join(",")}}`;
     const companies = `{${doomed.map((row) => row.company_id).join(",")}}`;
@@ -99,10 +118,17 @@ export const purgeSnapshotBodiesBatch = async (
 ): Promise<PurgedSnapshotBodies> => {
   const { rows } = await sql<{ chunks: number; bytes: string }>`
     with doomed as (
+      -- From the chunks not yet purged (a partial index: the retention period's chunks), each snapshot
+      -- probed by primary key (\`offset 0\` keeps the planner from turning the probe into a join that
+      -- walks every snapshot ever settled).
       select c.snapshot_id, c.chunk_index, octet_length(c.body) as bytes from snapshot_chunks c
-      join snapshots s on s.id = c.snapshot_id and s.company_id = c.company_id
-      where c.body_purged_at is null and s.status in ('completed', 'failed')
-        and s.completed_at < ${batch.cutoff.toISOString()}::timestamptz
+      cross join lateral (
+        select 1 from snapshots s
+        where s.id = c.snapshot_id and s.company_id = c.company_id and s.status in ('completed', 'failed')
+          and s.completed_at < ${batch.cutoff.toISOString()}::timestamptz
+        offset 0
+      ) settled
+      where c.body_purged_at is null
       limit ${batch.limit}
       for update of c skip locked
     ), cleared as (
