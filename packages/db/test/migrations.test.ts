@@ -74,6 +74,28 @@ describe("migrations", () => {
     });
   });
 
+  it("refuse to undo 0016 once a chunk's body was purged, changing nothing", async () => {
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    const { rows } = await sql<{ id: number }>`
+      with company as (insert into companies (name) values ('Purged') returning id),
+      creditor as (insert into creditors (company_id, name) select id, 'C' from company returning id, company_id),
+      timeline as (insert into timelines (company_id, name) select id, 'T' from company returning id),
+      campaign as (
+        insert into campaigns (company_id, api_reference, name, creditor_id, timeline_id)
+        select creditor.company_id, 'purged', 'P', creditor.id, timeline.id from creditor, timeline returning id, company_id
+      ),
+      snapshot as (
+        insert into snapshots (company_id, campaign_id, snapshot_reference, delivery_mode, status, expected_row_count)
+        select company_id, id, 'purged', 'one_request', 'completed', 1 from campaign returning id, company_id
+      )
+      insert into snapshot_chunks (snapshot_id, chunk_index, company_id, body_sha256, row_count, body_purged_at)
+      select id, 0, company_id, '\\x01', 1, now() from snapshot returning snapshot_id as id`.execute(db);
+    const { error } = await migrator.migrateTo("0015-snapshot-status-notifications");
+    expect(String(error)).toContain("cannot undo 0016-retention");
+    expect(await isSchemaCurrent(db)).toBe(true);
+    await sql`delete from snapshots where id = ${rows[0]?.id}`.execute(db);
+  });
+
   it("carry stored snapshot chunks through 0009 (body and identity keys) and back, and restore 0010's foreign keys", async () => {
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
     expect((await migrator.migrateTo("0008-webhooks")).error).toBeUndefined();

@@ -5,7 +5,8 @@
  *   and `invoice_references` become null and `body_purged_at` says when. The
  *   chunk keeps its `body_sha256` and `row_count`, which is all an identical
  *   retry compares. A partial index holds the chunks not yet purged, so the
- *   hourly purge finds them without walking every snapshot ever settled.
+ *   hourly purge starts from them (at most the retention period's chunks)
+ *   instead of walking every snapshot ever settled.
  * - A webhook delivery's attempts are deleted with it once per statement,
  *   not by a foreign key's per-row cascade: the purge deletes deliveries by
  *   the thousand, and the cascade ran one query per delivery against an
@@ -24,10 +25,12 @@ alter table snapshot_chunks alter column body drop not null;
 alter table snapshot_chunks alter column internal_ids drop not null;
 alter table snapshot_chunks alter column invoice_references drop not null;
 alter table snapshot_chunks add column body_purged_at timestamptz;
+-- Not validated: every existing row already holds it (the constraints dropped above required the first
+-- branch), and validating would read back every stored identity array under this migration's lock.
 alter table snapshot_chunks add constraint snapshot_chunks_body_or_purged check (
   (body_purged_at is null and body is not null and internal_ids is not null and invoice_references is not null
     and cardinality(internal_ids) = row_count and cardinality(invoice_references) = row_count)
-  or (body_purged_at is not null and body is null and internal_ids is null and invoice_references is null));
+  or (body_purged_at is not null and body is null and internal_ids is null and invoice_references is null)) not valid;
 create index snapshot_chunks_unpurged_idx on snapshot_chunks (company_id, snapshot_id) where body_purged_at is null;
 
 alter table webhook_delivery_attempts drop constraint webhook_delivery_attempts_delivery_id_fkey;
@@ -80,9 +83,16 @@ drop function if exists webhook_delivery_attempts_delivery_id_check();
 alter table webhook_delivery_attempts add constraint webhook_delivery_attempts_delivery_id_fkey
   foreign key (delivery_id) references webhook_deliveries (id) on delete cascade;
 
+-- A purged chunk cannot go back to the old shape (its body is gone), and deleting it would lose the digest
+-- that answers identical retries: refuse instead.
+do $$
+begin
+  if exists (select 1 from snapshot_chunks where body_purged_at is not null) then
+    raise exception 'cannot undo 0016-retention: snapshot chunks whose bodies were purged exist';
+  end if;
+end $$;
 drop index if exists snapshot_chunks_unpurged_idx;
 alter table snapshot_chunks drop constraint snapshot_chunks_body_or_purged;
-delete from snapshot_chunks where body_purged_at is not null;
 alter table snapshot_chunks drop column body_purged_at;
 alter table snapshot_chunks alter column body set not null;
 alter table snapshot_chunks alter column internal_ids set not null;
