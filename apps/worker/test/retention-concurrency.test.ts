@@ -6,7 +6,7 @@
  * held delivery stays for a later run.
  */
 import { createDatabase, purgeWebhookEventsBatch } from "@dc/db";
-import { useTestDatabase } from "@dc/db/testing";
+import { holdTransaction, useTestDatabase } from "@dc/db/testing";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { insertCompany, insertEndpoint } from "./webhooks-fixtures.ts";
@@ -36,21 +36,13 @@ describe("purgeWebhookEventsBatch against a replay in progress", () => {
     const delivery = await oldEventWithFailedDelivery(companyId, endpoint.id, 1);
     const replayer = createDatabase({ connectionString: url, max: 1 });
     try {
-      let release: () => void = () => {};
-      const holding = new Promise<void>((resolve) => (release = resolve));
-      let updated: () => void = () => {};
-      const didUpdate = new Promise<void>((resolve) => (updated = resolve));
       // What replayFailedDeliveries does to the delivery, its transaction still open.
-      const replay = replayer.transaction().execute(async (trx) => {
-        await sql`update webhook_deliveries set status = 'pending' where id = ${delivery}`.execute(trx);
-        updated();
-        await holding;
-      });
-      await didUpdate;
+      const replay = await holdTransaction(replayer, (trx) =>
+        sql`update webhook_deliveries set status = 'pending' where id = ${delivery}`.execute(trx),
+      );
       // The batch must end while the replay still holds the delivery: waiting for it would never end (test timeout).
       const batch = await purgeWebhookEventsBatch(db, { cutoff: daysAgo(30), limit: 100 });
-      release();
-      await replay;
+      await replay.release();
       expect(batch.deliveries).toBe(0);
       expect(batch.events).toBe(0);
       const left = await sql<{ status: string }>`select status from webhook_deliveries where id = ${delivery}`.execute(
@@ -70,22 +62,15 @@ describe("purgeWebhookEventsBatch against a replay in progress", () => {
     const second = await oldEventWithFailedDelivery(companyId, endpoint.id, 3);
     const replayer = createDatabase({ connectionString: url, max: 1 });
     try {
-      let release: () => void = () => {};
-      const holding = new Promise<void>((resolve) => (release = resolve));
-      let updated: () => void = () => {};
-      const didUpdate = new Promise<void>((resolve) => (updated = resolve));
-      const replay = replayer.transaction().execute(async (trx) => {
-        await sql`update webhook_deliveries set status = 'pending' where id = ${second}`.execute(trx);
-        updated();
-        await holding;
-        await sql`update webhook_deliveries set status = 'pending' where id = ${first}`.execute(trx);
-      });
-      await didUpdate;
+      const replay = await holdTransaction(
+        replayer,
+        (trx) => sql`update webhook_deliveries set status = 'pending' where id = ${second}`.execute(trx),
+        (trx) => sql`update webhook_deliveries set status = 'pending' where id = ${first}`.execute(trx),
+      );
       // The batch skips the held delivery and ends, so the replay's next update meets no lock of the batch (waiting
       // for the held one instead never ends here, and deadlocked, 40P01, once the replay went on).
       const batch = await purgeWebhookEventsBatch(db, { cutoff: daysAgo(30), limit: 100 });
-      release();
-      await replay;
+      await replay.release();
       expect(batch).toMatchObject({ events: 1, deliveries: 1 });
       const left = await sql<{ id: number; status: string }>`
         select id, status from webhook_deliveries where company_id = ${companyId} order by id`.execute(db);

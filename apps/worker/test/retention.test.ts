@@ -3,7 +3,7 @@
  * removes, what it keeps, and its batches and time budget.
  */
 import { type Database } from "@dc/db";
-import { useTestDatabase } from "@dc/db/testing";
+import { holdTransaction, useTestDatabase } from "@dc/db/testing";
 import { type Kysely, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { purgeRetained } from "../src/retention.ts";
@@ -153,21 +153,13 @@ describe("purgeRetained: webhook events", () => {
     const t = await tenant("Held");
     const event = await insertEvent(t.companyId, daysAgo(50));
     await insertDelivery(t.companyId, t.endpointId, event, "failed", 1);
-    let release: () => void = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let holding: () => void = () => {};
-    const held = new Promise<void>((resolve) => (holding = resolve));
     // What a replay naming one endpoint does: it reads the event `for key share` and keeps it for its transaction.
-    const replay = db.transaction().execute(async (trx) => {
-      await sql`select id from webhook_events where id = ${event} for key share`.execute(trx);
-      holding();
-      await released;
-    });
-    await held;
+    const replay = await holdTransaction(db, (trx) =>
+      sql`select id from webhook_events where id = ${event} for key share`.execute(trx),
+    );
     await purgeWebhooks(db);
     expect(await idsOf("webhook_events", t.companyId)).toEqual([event]);
-    release();
-    await replay;
+    await replay.release();
     await purgeWebhooks(db);
     expect(await idsOf("webhook_events", t.companyId)).toEqual([]);
   });

@@ -6,6 +6,25 @@ import { useTestDatabase } from "../src/testing/index.ts";
 
 const { db } = await useTestDatabase();
 
+/**
+ * `with ... snapshot as (...)`: a new company with a campaign and one snapshot of it (`snapshot` returns its
+ * id and company_id), in the columns every schema version since 0001 has; the statement goes on from there.
+ */
+const snapshotOfNewCompany = (snapshot: { name: string; deliveryMode: string; status: string; rows: number }) => sql`
+  with company as (insert into companies (name) values (${snapshot.name}) returning id),
+  creditor as (insert into creditors (company_id, name) select id, 'C' from company returning id, company_id),
+  timeline as (insert into timelines (company_id, name) select id, 'T' from company returning id),
+  campaign as (
+    insert into campaigns (company_id, api_reference, name, creditor_id, timeline_id)
+    select creditor.company_id, ${snapshot.name.toLowerCase()}, ${snapshot.name}, creditor.id, timeline.id
+    from creditor, timeline returning id, company_id
+  ),
+  snapshot as (
+    insert into snapshots (company_id, campaign_id, snapshot_reference, delivery_mode, status, expected_row_count)
+    select company_id, id, ${snapshot.name.toLowerCase()}, ${snapshot.deliveryMode}, ${snapshot.status}, ${snapshot.rows}
+    from campaign returning id, company_id
+  )`;
+
 describe("migrations", () => {
   it("leave the cloned database current, with graphile-worker's schema beside ours", async () => {
     expect(await isSchemaCurrent(db)).toBe(true);
@@ -77,17 +96,7 @@ describe("migrations", () => {
   it("refuse to undo 0016 once a chunk's body was purged, changing nothing", async () => {
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
     const { rows } = await sql<{ id: number }>`
-      with company as (insert into companies (name) values ('Purged') returning id),
-      creditor as (insert into creditors (company_id, name) select id, 'C' from company returning id, company_id),
-      timeline as (insert into timelines (company_id, name) select id, 'T' from company returning id),
-      campaign as (
-        insert into campaigns (company_id, api_reference, name, creditor_id, timeline_id)
-        select creditor.company_id, 'purged', 'P', creditor.id, timeline.id from creditor, timeline returning id, company_id
-      ),
-      snapshot as (
-        insert into snapshots (company_id, campaign_id, snapshot_reference, delivery_mode, status, expected_row_count)
-        select company_id, id, 'purged', 'one_request', 'completed', 1 from campaign returning id, company_id
-      )
+      ${snapshotOfNewCompany({ name: "Purged", deliveryMode: "one_request", status: "completed", rows: 1 })}
       insert into snapshot_chunks (snapshot_id, chunk_index, company_id, body_sha256, row_count, body_purged_at)
       select id, 0, company_id, '\\x01', 1, now() from snapshot returning snapshot_id as id`.execute(db);
     const { error } = await migrator.migrateTo("0015-snapshot-status-notifications");
@@ -104,17 +113,7 @@ describe("migrations", () => {
       order by conname`.execute(db);
     expect(foreignKeys.rows.map((row) => row.conname)).toEqual(["installments_company_id_fkey", "payments_company_id_fkey"]);
     const { rows } = await sql<{ id: number }>`
-      with company as (insert into companies (name) values ('Migrated') returning id),
-      creditor as (insert into creditors (company_id, name) select id, 'C' from company returning id, company_id),
-      timeline as (insert into timelines (company_id, name) select id, 'T' from company returning id),
-      campaign as (
-        insert into campaigns (company_id, api_reference, name, creditor_id, timeline_id)
-        select creditor.company_id, 'migrated', 'M', creditor.id, timeline.id from creditor, timeline returning id, company_id
-      ),
-      snapshot as (
-        insert into snapshots (company_id, campaign_id, snapshot_reference, delivery_mode, status, expected_row_count)
-        select company_id, id, 'ref', 'staged', 'uploading', 3 from campaign returning id, company_id
-      )
+      ${snapshotOfNewCompany({ name: "Migrated", deliveryMode: "staged", status: "uploading", rows: 3 })}
       insert into snapshot_chunks (snapshot_id, chunk_index, company_id, body_sha256, row_count, rows)
       select id, 0, company_id, '\\x00', 3,
         '[{"internal_id": "a"}, {"invoice_reference": "INV-2", "internal_id": null}, {"internal_id": "c", "invoice_reference": "INV-3"}]'

@@ -8,7 +8,7 @@ import { type Kysely, sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase } from "../src/connection.ts";
 import type { Database } from "../src/schema.ts";
-import { useTestDatabase } from "../src/testing/index.ts";
+import { holdTransaction, useTestDatabase } from "../src/testing/index.ts";
 import { returnedId, sqlState, stateOfRemovalDuringWrite } from "./support/reference-checks.ts";
 
 const { url } = await useTestDatabase();
@@ -179,21 +179,14 @@ describe("webhook outbox references checked per statement", () => {
     const writer = createDatabase({ connectionString: url, max: 1 });
     const remover = createDatabase({ connectionString: url, max: 1 });
     try {
-      let release: () => void = () => {};
-      const holding = new Promise<void>((resolve) => (release = resolve));
-      let written: () => void = () => {};
-      const wrote = new Promise<void>((resolve) => (written = resolve));
-      const write = writer.transaction().execute(async (trx) => {
-        await sql`insert into webhook_delivery_attempts (company_id, delivery_id, attempted_at, duration_ms)
-          values (${t.companyId}, ${t.deliveryId}, now(), 5)`.execute(trx);
-        written();
-        await holding;
-      });
-      await wrote;
+      const write = await holdTransaction(
+        writer,
+        (trx) => sql`insert into webhook_delivery_attempts (company_id, delivery_id, attempted_at, duration_ms)
+          values (${t.companyId}, ${t.deliveryId}, now(), 5)`.execute(trx),
+      );
       const remove = sql`delete from webhook_deliveries where id = ${t.deliveryId}`.execute(remover);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      release();
-      await write;
+      await new Promise((resolve) => setTimeout(resolve, 200)); // the delete reaches the writer's lock and waits
+      await write.release();
       await remove;
       expect(await count("webhook_deliveries", t.companyId)).toBe(0);
       expect(await count("webhook_delivery_attempts", t.companyId)).toBe(0);

@@ -15,3 +15,4 @@ export {
   unexpectedError,
 } from "./statement-faults.ts";
 export { companyDigest, rowsDigest } from "./company-digest.ts";
+export { type HeldTransaction, holdTransaction } from "./held-transaction.ts";

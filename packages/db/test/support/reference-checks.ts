@@ -6,6 +6,7 @@
 import { type Kysely, sql } from "kysely";
 import { createDatabase } from "../../src/connection.ts";
 import type { Database } from "../../src/schema.ts";
+import { holdTransaction } from "../../src/testing/held-transaction.ts";
 
 /** The `id` of the first row `query` returns. */
 export const returnedId = async (db: Kysely<Database>, query: ReturnType<typeof sql<{ id: number }>>): Promise<number> => {
@@ -34,24 +35,14 @@ export const stateOfRemovalDuringWrite = async (
   const writer = createDatabase({ connectionString: url, max: 1 });
   const remover = createDatabase({ connectionString: url, max: 1 });
   try {
-    let release: () => void = () => {};
-    const holding = new Promise<void>((resolve) => (release = resolve));
-    let written: () => void = () => {};
-    const wrote = new Promise<void>((resolve) => (written = resolve));
-    const transaction = writer.transaction().execute(async (trx) => {
-      await write(trx);
-      written();
-      await holding;
-    });
-    await wrote;
+    const held = await holdTransaction(writer, write);
     const state = await sqlState(
       remover.transaction().execute(async (trx) => {
         await sql`set local lock_timeout = '300ms'`.execute(trx);
         await remove(trx);
       }),
     );
-    release();
-    await transaction;
+    await held.release();
     return state;
   } finally {
     await writer.destroy();
