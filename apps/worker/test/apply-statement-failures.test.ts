@@ -35,11 +35,10 @@ import {
   useTestDatabase,
 } from "@dc/db/testing";
 import { sql } from "kysely";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fixedClock } from "../src/clock.ts";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
-import type { RunningWorker } from "../src/worker.ts";
-import { startQuietWorker, stopQuietWorker, workerConnections } from "./fault-sweep-worker.ts";
+import { quietWorkerPerTest, stopQuietWorker, workerConnections } from "./fault-sweep-worker.ts";
 import { captureLogger } from "./log-capture.ts";
 import { row, secondRows, seedRows } from "./snapshot-event-fixtures.ts";
 import {
@@ -75,19 +74,7 @@ const snapshotRows = [...secondRows, row("i", 45)];
  * of its own, started and quiet before any fault is armed, and ends long
  * before its first periodic sweep.
  */
-const startTestWorker = (): Promise<RunningWorker> =>
-  startQuietWorker({ connectionString: url, clock: fixedClock(now), logger, ids: testIds });
-
-const stopTestWorker = (running: RunningWorker): Promise<void> => stopQuietWorker(running, db);
-
-let worker: RunningWorker | undefined;
-beforeEach(async () => {
-  worker = await startTestWorker();
-});
-afterEach(async () => {
-  if (worker !== undefined) await stopTestWorker(worker);
-  worker = undefined;
-});
+const workers = quietWorkerPerTest({ connectionString: url, clock: fixedClock(now), logger, ids: testIds }, db);
 
 interface Arranged {
   readonly companyId: number;
@@ -364,13 +351,13 @@ const processedLines = (snapshotId: number) =>
 
 /** The ledger an untouched run leaves, and how many statements that run issues. */
 const reference = await (async () => {
-  const referenceWorker = await startTestWorker();
+  const referenceWorker = await workers.start();
   const arranged = await arrange();
   armFault(Number.MAX_SAFE_INTEGER, unexpectedError, workerConnections);
   await enqueueApply(db, arranged.snapshotId, arranged.campaignId);
   const ended = await attemptEnded(arranged.snapshotId, 1);
   const outcome = await disarmFault();
-  await stopTestWorker(referenceWorker);
+  await stopQuietWorker(referenceWorker, db);
   if (!ended.completed) throw new Error("the untouched run did not complete");
   return { arranged, statements: outcome.issued, ledger: await ledger(arranged.companyId) };
 })();
@@ -633,8 +620,7 @@ describe("a last attempt whose failure cannot be recorded", () => {
           // A new worker: its start-up sweep records what the attempt could not. (It also
           // drops the connection a failed ROLLBACK leaves inside its transaction: the
           // injector never sends the statement, where a real failure would end the connection.)
-          if (worker !== undefined) await stopTestWorker(worker);
-          worker = await startTestWorker();
+          await workers.restart();
           await expectFailureRecorded(arranged, before, where);
           if (!ended.completed) {
             expect(

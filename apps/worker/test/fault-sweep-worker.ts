@@ -8,6 +8,7 @@
 import { armFault, disarmFault, unexpectedError } from "@dc/db/testing";
 import type { Database } from "@dc/db";
 import { type Kysely, sql } from "kysely";
+import { afterEach, beforeEach } from "vitest";
 import { type RunningWorker, startWorker, type StartWorkerOptions, WORKER_POOL_NAME } from "../src/worker.ts";
 import { waitFor } from "./wait-for.ts";
 
@@ -53,4 +54,40 @@ export const stopQuietWorker = async (running: RunningWorker, db: Kysely<Databas
     );
     return rows[0]?.n === 0 ? true : undefined;
   });
+};
+
+type QuietWorkerOptions = Parameters<typeof startQuietWorker>[0];
+
+/** The file's per-test worker (see `quietWorkerPerTest`). */
+export interface PerTestWorker {
+  /** A worker of its own, outside the per-test one (stop it with `stopQuietWorker`). */
+  readonly start: () => Promise<RunningWorker>;
+  /** Stops the test's worker now (nothing runs jobs until `restart`). */
+  readonly stop: () => Promise<void>;
+  /** Stops the test's worker and starts a new one, whose start-up sweep runs before this resolves. */
+  readonly restart: () => Promise<void>;
+}
+
+/**
+ * One quiet worker per test: started before each test of the file, stopped
+ * (with its connections closed) after it.
+ */
+export const quietWorkerPerTest = (options: QuietWorkerOptions, db: Kysely<Database>): PerTestWorker => {
+  let worker: RunningWorker | undefined;
+  const stop = async (): Promise<void> => {
+    if (worker !== undefined) await stopQuietWorker(worker, db);
+    worker = undefined;
+  };
+  beforeEach(async () => {
+    worker = await startQuietWorker(options);
+  });
+  afterEach(stop);
+  return {
+    start: () => startQuietWorker(options),
+    stop,
+    restart: async () => {
+      await stop();
+      worker = await startQuietWorker(options);
+    },
+  };
 };

@@ -54,11 +54,10 @@ import {
 } from "@dc/db/testing";
 import { sql } from "kysely";
 import { Webhook } from "standardwebhooks";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../src/clock.ts";
 import { WEBHOOK_USER_AGENT } from "../src/webhooks/settings.ts";
-import type { RunningWorker } from "../src/worker.ts";
-import { startQuietWorker, stopQuietWorker, workerConnections } from "./fault-sweep-worker.ts";
+import { quietWorkerPerTest, workerConnections } from "./fault-sweep-worker.ts";
 import { captureLogger } from "./log-capture.ts";
 import { waitFor } from "./wait-for.ts";
 import {
@@ -107,25 +106,16 @@ afterAll(() => receiver.close());
  * announced (add_job, the test's NOTIFY), never by a poll; its periodic
  * sweep (every 60 s) never comes within a test.
  */
-const startTestWorker = (): Promise<RunningWorker> =>
-  startQuietWorker({
+const workers = quietWorkerPerTest(
+  {
     connectionString: url,
     clock: fixedClock(now),
     logger,
     ids: makeIds(TEST_MASTER_KEY),
     webhooks: { idEncryptionKey: TEST_MASTER_KEY, allowPrivateDestinations: true, random: () => 0.5, timeoutMs: 5_000 },
-  });
-
-const stopTestWorker = (running: RunningWorker): Promise<void> => stopQuietWorker(running, db);
-
-let worker: RunningWorker | undefined;
-beforeEach(async () => {
-  worker = await startTestWorker();
-});
-afterEach(async () => {
-  if (worker !== undefined) await stopTestWorker(worker);
-  worker = undefined;
-});
+  },
+  db,
+);
 
 interface Arranged {
   readonly companyId: number;
@@ -606,8 +596,7 @@ describe("deliver_webhook failing on its job's last attempt", () => {
       expect(sent.length, where).toBe(failAt === 1 ? 0 : 1);
 
       // A new worker: its start-up sweep finds the spent job of a pending delivery.
-      if (worker !== undefined) await stopTestWorker(worker);
-      worker = await startTestWorker();
+      await workers.restart();
       expect(await jobById(jobId), `${where}: the spent job is left behind`).toBeUndefined();
       const nextAttemptAt = new Date(now.getTime() + 5 * SECOND);
       expect(await deliveryOf(db, deliveryId), `${where}: the delivery is lost`).toEqual({
@@ -665,8 +654,7 @@ describe("deliver_webhook failing on its job's last attempt", () => {
     const recorded = await deliveryOf(db, deliveryId);
     const before = await otherState(arranged);
 
-    if (worker !== undefined) await stopTestWorker(worker);
-    worker = await startTestWorker();
+    await workers.restart();
 
     expect(await jobById(jobId)).toBeUndefined();
     expect(await jobByKey(deliveryId)).toBeUndefined();
@@ -682,8 +670,7 @@ describe("deliver_webhook failing on its job's last attempt", () => {
     expect(await otherState(arranged)).toEqual(before);
     // Failed, it is replayable again (a pending delivery is not). The worker is stopped first, or it could
     // take the replay's job at once (seen in CI: the job read back with an attempt already counted).
-    await stopTestWorker(worker);
-    worker = undefined;
+    await workers.stop();
     const replayed = await db
       .transaction()
       .execute((trx) =>
