@@ -31,6 +31,7 @@ import { defineTask } from "../define-task.ts";
 import type { WorkerMetrics } from "../observability/metrics.ts";
 import { applySnapshot } from "../snapshots/apply-snapshot.ts";
 import { isPermanent, WaitingForEarlierSnapshot } from "../snapshots/errors.ts";
+import { settleSpentJobs } from "../spent-jobs.ts";
 
 /** The task's identifier in graphile-worker (the api enqueues it). */
 export const APPLY_SNAPSHOT = APPLY_SNAPSHOT_TASK;
@@ -146,22 +147,15 @@ export const failSpentSnapshots = async ({
   clock,
   logger,
 }: Pick<ApplySnapshotDependencies, "db" | "clock" | "logger">): Promise<Array<number>> => {
-  const marked: Array<number> = [];
-  let spent: Array<SpentSnapshotJob>;
-  try {
-    spent = await findSpentSnapshotJobs(db);
-  } catch (error) {
-    logger.warn({ err: error, task: APPLY_SNAPSHOT }, "could not look for snapshots with spent jobs");
-    return marked;
-  }
-  // One at a time, each on its own: a snapshot whose record keeps failing does not hold back the others.
-  for (const { snapshotId, jobId } of spent) {
-    try {
-      if (await recordProcessingError(db, snapshotId, undefined, clock.now(), jobId)) marked.push(snapshotId);
-    } catch (error) {
-      logger.warn({ err: error, task: APPLY_SNAPSHOT, snapshotId }, "could not record the failure of a snapshot with a spent job");
-    }
-  }
+  const marked = await settleSpentJobs<SpentSnapshotJob>({
+    logger,
+    task: APPLY_SNAPSHOT,
+    find: () => findSpentSnapshotJobs(db),
+    settle: ({ snapshotId, jobId }) => recordProcessingError(db, snapshotId, undefined, clock.now(), jobId),
+    idOf: ({ snapshotId }) => ({ field: "snapshotId", id: snapshotId }),
+    couldNotFind: "could not look for snapshots with spent jobs",
+    couldNotSettle: "could not record the failure of a snapshot with a spent job",
+  });
   if (marked.length > 0) {
     logger.warn(
       { task: APPLY_SNAPSHOT, snapshotIds: marked, outcome: "failed", code: "processing_error" },

@@ -17,6 +17,7 @@ import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import { defineTask } from "../define-task.ts";
 import type { WorkerMetrics } from "../observability/metrics.ts";
+import { settleSpentJobs } from "../spent-jobs.ts";
 import { deliverWebhook, recordSpentDeliveryJob } from "../webhooks/deliver.ts";
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, type WebhookDeliverySettings } from "../webhooks/settings.ts";
 
@@ -71,23 +72,19 @@ export const rescheduleSpentDeliveries = async (
   { db, clock, logger }: Pick<DeliverWebhookDependencies, "db" | "clock" | "logger">,
   settings: Pick<WebhookDeliverySettings, "random">,
 ): Promise<Array<number>> => {
-  const settled: Array<number> = [];
-  let spent: Array<SpentDeliveryJob>;
-  try {
-    spent = await findSpentDeliveryJobs(db);
-  } catch (error) {
-    logger.warn({ err: error, task: DELIVER_WEBHOOK }, "could not look for webhook deliveries with spent jobs");
-    return settled;
-  }
-  // One at a time, each on its own: a delivery whose record keeps failing does not hold back the others.
-  for (const job of spent) {
-    try {
-      const outcome = await recordSpentDeliveryJob({ db, clock, ...(settings.random === undefined ? {} : { random: settings.random }) }, job);
-      if (outcome !== undefined) settled.push(job.deliveryId);
-    } catch (error) {
-      logger.warn({ err: error, task: DELIVER_WEBHOOK, deliveryId: job.deliveryId }, "could not settle a webhook delivery with a spent job");
-    }
-  }
+  const settled = await settleSpentJobs<SpentDeliveryJob>({
+    logger,
+    task: DELIVER_WEBHOOK,
+    find: () => findSpentDeliveryJobs(db),
+    settle: async (job) =>
+      (await recordSpentDeliveryJob(
+        { db, clock, ...(settings.random === undefined ? {} : { random: settings.random }) },
+        job,
+      )) !== undefined,
+    idOf: ({ deliveryId }) => ({ field: "deliveryId", id: deliveryId }),
+    couldNotFind: "could not look for webhook deliveries with spent jobs",
+    couldNotSettle: "could not settle a webhook delivery with a spent job",
+  });
   if (settled.length > 0) {
     logger.warn({ task: DELIVER_WEBHOOK, deliveryIds: settled }, "webhook delivery jobs spent: each counted as a failed attempt");
   }
