@@ -29,7 +29,6 @@ import {
   companyDigest,
   disarmFault,
   type FaultOutcome,
-  unavailableError,
   unexpectedError,
   rowsDigest,
   useTestDatabase,
@@ -38,7 +37,7 @@ import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { fixedClock } from "../src/clock.ts";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
-import { quietWorkerPerTest, stopQuietWorker, workerConnections } from "./fault-sweep-worker.ts";
+import { type Failure, quietWorkerPerTest, stopQuietWorker, unavailable, unexpected, workerConnections } from "./fault-sweep-worker.ts";
 import { captureLogger } from "./log-capture.ts";
 import { row, secondRows, seedRows } from "./snapshot-event-fixtures.ts";
 import {
@@ -361,20 +360,6 @@ const reference = await (async () => {
   if (!ended.completed) throw new Error("the untouched run did not complete");
   return { arranged, statements: outcome.issued, ledger: await ledger(arranged.companyId) };
 })();
-
-interface Failure {
-  readonly kind: string;
-  readonly error: () => Error;
-  /** What graphile-worker records as the attempt's error. */
-  readonly message: string;
-}
-
-const unexpected: Failure = { kind: "an unexpected failure", error: unexpectedError, message: "injected fault" };
-const unavailable: Failure = {
-  kind: "the database unavailable",
-  error: unavailableError,
-  message: "terminating connection due to administrator command",
-};
 
 /** The statements one sweep made fail, in order: the statements the job runs. */
 type Statements = Array<string>;

@@ -5,12 +5,29 @@
  * comes within a test; and it is started and stopped quiet, so no fault is
  * armed while it still runs its start-up sweep or still holds connections.
  */
-import { armFault, disarmFault, unexpectedError } from "@dc/db/testing";
+import { armFault, disarmFault, unavailableError, unexpectedError } from "@dc/db/testing";
 import type { Database } from "@dc/db";
 import { type Kysely, sql } from "kysely";
 import { afterEach, beforeEach } from "vitest";
 import { type RunningWorker, startWorker, type StartWorkerOptions, WORKER_POOL_NAME } from "../src/worker.ts";
 import { waitFor } from "./wait-for.ts";
+
+/** One way a statement is made to fail. */
+export interface Failure {
+  readonly kind: string;
+  readonly error: () => Error;
+  /** What graphile-worker records as the attempt's error. */
+  readonly message: string;
+}
+
+/** A failure nobody can classify (a bug). */
+export const unexpected: Failure = { kind: "an unexpected failure", error: unexpectedError, message: "injected fault" };
+/** The database ending the session (57P01). */
+export const unavailable: Failure = {
+  kind: "the database unavailable",
+  error: unavailableError,
+  message: "terminating connection due to administrator command",
+};
 
 /** Only the worker's own statements are counted: not the test's, nor graphile-worker's. */
 export const workerConnections: ReadonlySet<string> = new Set([WORKER_POOL_NAME]);

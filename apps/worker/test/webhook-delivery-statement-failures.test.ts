@@ -47,7 +47,6 @@ import {
   companyDigest,
   disarmFault,
   type FaultOutcome,
-  unavailableError,
   unexpectedError,
   rowsDigest,
   useTestDatabase,
@@ -57,7 +56,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../src/clock.ts";
 import { WEBHOOK_USER_AGENT } from "../src/webhooks/settings.ts";
-import { quietWorkerPerTest, workerConnections } from "./fault-sweep-worker.ts";
+import { type Failure, quietWorkerPerTest, unavailable, unexpected, workerConnections } from "./fault-sweep-worker.ts";
 import { captureLogger } from "./log-capture.ts";
 import { waitFor } from "./wait-for.ts";
 import {
@@ -325,20 +324,6 @@ const expectSentAsUntouched = (arranged: Arranged, requests: ReadonlyArray<Recei
 
 /** What the test makes the job face, and what its untouched run leaves. */
 type Scenario = "answered 2xx" | "answered 503" | "ordered, behind a failed earlier event";
-
-interface Failure {
-  readonly kind: string;
-  readonly error: () => Error;
-  /** What graphile-worker records as the attempt's error. */
-  readonly message: string;
-}
-
-const unexpected: Failure = { kind: "an unexpected failure", error: unexpectedError, message: "injected fault" };
-const unavailable: Failure = {
-  kind: "the database unavailable",
-  error: unavailableError,
-  message: "terminating connection due to administrator command",
-};
 
 /**
  * What one untouched run of the delivery's job (`jobId`) leaves, in
