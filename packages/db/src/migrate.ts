@@ -18,6 +18,7 @@ import * as referenceChecks from "./migrations/0013-references-checked-per-state
 import * as shardedDebtCounters from "./migrations/0014-sharded-debt-counters.ts";
 import * as snapshotStatusNotifications from "./migrations/0015-snapshot-status-notifications.ts";
 import * as retention from "./migrations/0016-retention.ts";
+import * as stagedSnapshotExpiry from "./migrations/0017-staged-snapshot-expiry.ts";
 import { installQueueWakeup } from "./worker-queue-wakeup.ts";
 
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -34,6 +35,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0014-sharded-debt-counters": shardedDebtCounters,
   "0015-snapshot-status-notifications": snapshotStatusNotifications,
   "0016-retention": retention,
+  "0017-staged-snapshot-expiry": stagedSnapshotExpiry,
 };
 
 const migrator = <DB>(db: Kysely<DB>): Migrator =>

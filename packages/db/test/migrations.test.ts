@@ -34,7 +34,8 @@ describe("migrations", () => {
 
   it("scope every tenant table's unique keys and indexes by company_id", async () => {
     // Every index on a table that has company_id must start with company_id, except
-    // primary keys and keys over globally unique hashes / public client ids.
+    // primary keys, keys over globally unique hashes / public client ids, and the
+    // indexes the hourly purge reads across tenants (expiries).
     const { rows } = await sql<{ table: string; index: string; definition: string }>`
       select t.relname as table, i.relname as index, pg_get_indexdef(i.oid) as definition
       from pg_index x
@@ -56,6 +57,7 @@ describe("migrations", () => {
       "oauth_refresh_tokens_grant_idx",
       "oauth_login_sessions_token_hash_key",
       "oauth_login_sessions_expiry_idx",
+      "snapshots_uploading_idx",
       "oauth_grants_client_idx",
       "timeline_timepoints_timeline_id_position_key",
       "timeline_actions_timepoint_id_position_key",

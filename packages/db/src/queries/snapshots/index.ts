@@ -1,5 +1,6 @@
 /** Snapshot persistence: the records, their chunks and the job that applies them. */
 export * from "./enqueue-apply.ts";
+export * from "./expire-staged.ts";
 export * from "./finalize-snapshot.ts";
 export * from "./find-campaign.ts";
 export * from "./find-chunk.ts";

@@ -25,7 +25,7 @@ export interface FailureError {
 
 /** The `failure` object of a failed snapshot. */
 export interface SnapshotFailure {
-  readonly code: "invalid_snapshot_row" | "processing_error";
+  readonly code: "invalid_snapshot_row" | "processing_error" | "snapshot_expired";
   readonly message: string;
   /** At most `MAX_REPORTED`, in row order. */
   readonly errors: ReadonlyArray<FailureError>;

@@ -8,38 +8,68 @@ import type { Database } from "../../../schema.ts";
 
 const API_PREFIX = "/external-api/v1";
 
+/** One snapshot's event data, with the company it belongs to. */
+export interface SnapshotEventData {
+  readonly companyId: number;
+  readonly snapshotId: number;
+  readonly data: Record<string, unknown>;
+}
+
+const readSnapshots = (
+  db: Kysely<Database>,
+  filter: { readonly ids: ReadonlyArray<number>; readonly companyId?: number },
+) => {
+  let query = db
+    .selectFrom("snapshots as s")
+    .innerJoin("campaigns as c", (join) =>
+      join.onRef("c.id", "=", "s.campaign_id").onRef("c.company_id", "=", "s.company_id"),
+    )
+    .selectAll("s")
+    .select("c.api_reference")
+    .where("s.id", "in", filter.ids)
+    .orderBy("s.id");
+  if (filter.companyId !== undefined) query = query.where("s.company_id", "=", filter.companyId);
+  return query.execute();
+};
+
+type SnapshotRow = Awaited<ReturnType<typeof readSnapshots>>[number];
+
+const eventData = (row: SnapshotRow): Record<string, unknown> => ({
+  api_reference: row.api_reference,
+  snapshot_reference: row.snapshot_reference,
+  delivery_mode: row.delivery_mode,
+  status: row.status,
+  core_applied: row.core_applied,
+  expected_row_count: row.expected_row_count,
+  received_row_count: row.received_row_count,
+  received_chunk_count: row.received_chunk_count,
+  next_chunk_index: row.next_chunk_index,
+  counts: row.counts ?? null,
+  failure: row.failure ?? null,
+  created_at: row.created_at.toISOString(),
+  updated_at: row.updated_at.toISOString(),
+  status_url: `${API_PREFIX}/campaigns/${encodeURIComponent(row.api_reference)}/snapshots/${encodeURIComponent(row.snapshot_reference)}`,
+  ...(row.status === "completed"
+    ? { warnings: row.warnings ?? [], warning_count: row.warning_count, warnings_omitted: row.warnings_omitted }
+    : {}),
+});
+
 /** The acknowledgement of snapshot `snapshotId` of `companyId`, or undefined when there is none. */
 export const snapshotEventData = async (
   db: Kysely<Database>,
   companyId: number,
   snapshotId: number,
 ): Promise<Record<string, unknown> | undefined> => {
-  const row = await db
-    .selectFrom("snapshots as s")
-    .innerJoin("campaigns as c", (join) => join.onRef("c.id", "=", "s.campaign_id").onRef("c.company_id", "=", "s.company_id"))
-    .selectAll("s")
-    .select("c.api_reference")
-    .where("s.company_id", "=", companyId)
-    .where("s.id", "=", snapshotId)
-    .executeTakeFirst();
-  if (row === undefined) return undefined;
-  return {
-    api_reference: row.api_reference,
-    snapshot_reference: row.snapshot_reference,
-    delivery_mode: row.delivery_mode,
-    status: row.status,
-    core_applied: row.core_applied,
-    expected_row_count: row.expected_row_count,
-    received_row_count: row.received_row_count,
-    received_chunk_count: row.received_chunk_count,
-    next_chunk_index: row.next_chunk_index,
-    counts: row.counts ?? null,
-    failure: row.failure ?? null,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-    status_url: `${API_PREFIX}/campaigns/${encodeURIComponent(row.api_reference)}/snapshots/${encodeURIComponent(row.snapshot_reference)}`,
-    ...(row.status === "completed"
-      ? { warnings: row.warnings ?? [], warning_count: row.warning_count, warnings_omitted: row.warnings_omitted }
-      : {}),
-  };
+  const [row] = await readSnapshots(db, { ids: [snapshotId], companyId });
+  return row === undefined ? undefined : eventData(row);
+};
+
+/** The acknowledgements of the snapshots `ids`, whatever their companies, in one read (ids not found are left out). */
+export const snapshotsEventData = async (
+  db: Kysely<Database>,
+  ids: ReadonlyArray<number>,
+): Promise<ReadonlyArray<SnapshotEventData>> => {
+  if (ids.length === 0) return [];
+  const rows = await readSnapshots(db, { ids });
+  return rows.map((row) => ({ companyId: row.company_id, snapshotId: row.id, data: eventData(row) }));
 };
