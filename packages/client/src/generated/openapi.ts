@@ -648,7 +648,7 @@ export interface paths {
         put?: never;
         /**
          * Start a staged snapshot
-         * @description Opens a staged snapshot declaring `expected_row_count` (0 to 1000000); it is `uploading` until finalized. Then send the chunks in order and finalize. A retry with the same `expected_row_count` answers 200 with the snapshot's current state; another count is 409 `snapshot_reference_conflict`; a reference holding a one-request snapshot is 409 `snapshot_delivery_mode_conflict` (docs/decisions/0301, 0302). The `Location` header carries the snapshot status path (`status_url`).
+         * @description Opens a staged snapshot declaring `expected_row_count` (0 to 1000000); it is `uploading` until finalized. Then send the chunks in order and finalize. A staged snapshot not finalized within 7 days of its start or its last chunk expires: it becomes `failed` with failure code `snapshot_expired` (and a `snapshot.failed` webhook event), and a new chunk or a finalize is then 409 `snapshot_expired`. A retry with the same `expected_row_count` answers 200 with the snapshot's current state; another count is 409 `snapshot_reference_conflict`; a reference holding a one-request snapshot is 409 `snapshot_delivery_mode_conflict` (docs/decisions/0301, 0302). The `Location` header carries the snapshot status path (`status_url`).
          *
          *     Required scope: `debts:write`.
          */
@@ -669,7 +669,7 @@ export interface paths {
         get?: never;
         /**
          * Upload a chunk of a staged snapshot
-         * @description Stores one chunk (at most 20,000 rows, 10 MiB) of an `uploading` snapshot with the SHA-256 of its exact body bytes. No debt is modified. Row indexes in errors count over the whole snapshot. Chunks go strictly in order: an index above `next_chunk_index` is 409 `chunk_out_of_order`. An identical retry of an accepted index answers 200; other bytes for it are 409 `chunk_content_conflict`. Rows over all chunks may not exceed `expected_row_count` (422 `expected_row_count_exceeded`); after finalization a new chunk is 409 `snapshot_already_finalized` (docs/decisions/0300, 0301). The body is stored as sent until 90 days after the snapshot completes or fails; its SHA-256, counts and outcome are kept for good, so identical retries are still recognised after that. The `Location` header carries the snapshot status path (`status_url`).
+         * @description Stores one chunk (at most 20,000 rows, 10 MiB) of an `uploading` snapshot with the SHA-256 of its exact body bytes. No debt is modified. Row indexes in errors count over the whole snapshot. Chunks go strictly in order: an index above `next_chunk_index` is 409 `chunk_out_of_order`. An identical retry of an accepted index answers 200; other bytes for it are 409 `chunk_content_conflict`. Rows over all chunks may not exceed `expected_row_count` (422 `expected_row_count_exceeded`); after finalization a new chunk is 409 `snapshot_already_finalized` (docs/decisions/0300, 0301). A staged snapshot not finalized within 7 days of its start or its last chunk expires: it becomes `failed` with failure code `snapshot_expired` (and a `snapshot.failed` webhook event), and a new chunk or a finalize is then 409 `snapshot_expired`. The body is stored as sent until 90 days after the snapshot completes or fails; its SHA-256, counts and outcome are kept for good, so identical retries are still recognised after that. The `Location` header carries the snapshot status path (`status_url`).
          *
          *     Required scope: `debts:write`.
          */
@@ -692,7 +692,7 @@ export interface paths {
         put?: never;
         /**
          * Finalize a staged snapshot
-         * @description Closes an `uploading` snapshot once `received_row_count` equals `expected_row_count` (else 409 `snapshot_incomplete`), validates the rules across all chunks (duplicate identities, duplicate invoice references, one stream) and makes it `pending`: it is then applied asynchronously like a one-request snapshot. Rows breaking a cross-chunk rule are a 422 `invalid_snapshot_row` naming each row, and the snapshot becomes `failed` with that `failure` (its chunks cannot change). A repeated finalize answers 202 while pending or processing and 200 once completed or failed. No request body (docs/decisions/0301). The `Location` header carries the snapshot status path (`status_url`).
+         * @description Closes an `uploading` snapshot once `received_row_count` equals `expected_row_count` (else 409 `snapshot_incomplete`), validates the rules across all chunks (duplicate identities, duplicate invoice references, one stream) and makes it `pending`: it is then applied asynchronously like a one-request snapshot. Rows breaking a cross-chunk rule are a 422 `invalid_snapshot_row` naming each row, and the snapshot becomes `failed` with that `failure` (its chunks cannot change). A repeated finalize answers 202 while pending or processing and 200 once completed or failed, except for an expired snapshot: 409 `snapshot_expired`. No request body (docs/decisions/0301, 0022). The `Location` header carries the snapshot status path (`status_url`).
          *
          *     Required scope: `debts:write`.
          */
@@ -2368,10 +2368,10 @@ export interface components {
         /** @description Why the snapshot failed; nothing of it was applied */
         SnapshotFailure: {
             /**
-             * @description `invalid_snapshot_row`: rows break a rule (across chunks at finalization, or against the campaign's debts while applying); `processing_error`: the snapshot could not be applied
+             * @description `invalid_snapshot_row`: rows break a rule (across chunks at finalization, or against the campaign's debts while applying); `processing_error`: the snapshot could not be applied; `snapshot_expired`: a staged snapshot was not finalized within 7 days of its start or last chunk (docs/decisions/0022)
              * @enum {string}
              */
-            code: "invalid_snapshot_row" | "processing_error";
+            code: "invalid_snapshot_row" | "processing_error" | "snapshot_expired";
             message: string;
             /**
              * maxItems(100)
@@ -7538,7 +7538,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Chunk 0 was already accepted with different content: Other bytes for an index already accepted. Chunk 3 is out of order: next_chunk_index is 1: Index above `next_chunk_index`. Snapshot already finalized: no further chunk is accepted: A new chunk after finalization. Snapshot reference already used with delivery mode one_request: The reference already holds a one-request snapshot */
+            /** @description Chunk 0 was already accepted with different content: Other bytes for an index already accepted. Chunk 3 is out of order: next_chunk_index is 1: Index above `next_chunk_index`. Snapshot already finalized: no further chunk is accepted: A new chunk after finalization. Snapshot expired before it was finalized: start a new snapshot under a new reference: The staged snapshot was not finalized within 7 days of its start or last chunk: it is `failed` with failure code `snapshot_expired` and takes no chunk and no finalize. Snapshot reference already used with delivery mode one_request: The reference already holds a one-request snapshot */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7715,7 +7715,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Snapshot incomplete: 12000 of 30000 expected rows received: Fewer rows received than `expected_row_count`. Snapshot reference already used with delivery mode one_request: The reference already holds a one-request snapshot */
+            /** @description Snapshot incomplete: 12000 of 30000 expected rows received: Fewer rows received than `expected_row_count`. Snapshot expired before it was finalized: start a new snapshot under a new reference: The staged snapshot was not finalized within 7 days of its start or last chunk: it is `failed` with failure code `snapshot_expired` and takes no chunk and no finalize. Snapshot reference already used with delivery mode one_request: The reference already holds a one-request snapshot */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

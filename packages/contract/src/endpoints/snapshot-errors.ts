@@ -2,7 +2,7 @@
  * The messages, `error_code` values and documented error responses of
  * snapshot sync (contract 7.2, docs/decisions/0300 to 0302).
  */
-import { Snapshot } from "@dc/domain";
+import { Retention, Snapshot } from "@dc/domain";
 import { DEFAULT_JSON_BODY_BYTES, type ErrorCase } from "../endpoint.ts";
 import { errorCases, messages, payloadTooLargeMessage } from "../errors.ts";
 
@@ -25,6 +25,7 @@ export const snapshotMessages = {
   chunkContentConflict: (index: number) => `Chunk ${index} was already accepted with different content`,
   chunkOutOfOrder: (index: number, next: number) => `Chunk ${index} is out of order: next_chunk_index is ${next}`,
   finalizedNoChunks: "Snapshot already finalized: no further chunk is accepted",
+  expired: "Snapshot expired before it was finalized: start a new snapshot under a new reference",
   incomplete: (received: number, expected: number) =>
     `Snapshot incomplete: ${received} of ${expected} expected rows received`,
   invalidRows: "Snapshot rows are invalid",
@@ -40,6 +41,7 @@ export const snapshotErrorCodes = {
   chunkContentConflict: "chunk_content_conflict",
   chunkOutOfOrder: "chunk_out_of_order",
   alreadyFinalized: "snapshot_already_finalized",
+  expired: "snapshot_expired",
   incomplete: "snapshot_incomplete",
 } as const;
 
@@ -127,6 +129,13 @@ export const snapshotErrorCases = {
     snapshotMessages.finalizedNoChunks,
     "A new chunk after finalization",
     codes.alreadyFinalized,
+  ),
+  expired: api(
+    409,
+    snapshotMessages.expired,
+    `The staged snapshot was not finalized within ${Retention.stagedUploadDays} days of its start or last chunk: it is ` +
+      "`failed` with failure code `snapshot_expired` and takes no chunk and no finalize",
+    codes.expired,
   ),
   crossChunkInvalidRow: api(
     422,

@@ -5,7 +5,7 @@
  * `SnapshotRow` but decoded as unknown values: the api validates them with
  * the domain's fast row validation, never twice with Effect Schema.
  */
-import { Snapshot } from "@dc/domain";
+import { Retention, Snapshot } from "@dc/domain";
 import { Schema, SchemaAST } from "effect";
 import { UtcDateTime } from "../formats.ts";
 import { pathParams } from "./request-parts.ts";
@@ -157,10 +157,12 @@ export const SnapshotRowError = Schema.Struct({
 export type SnapshotRowError = typeof SnapshotRowError.Type;
 
 export const SnapshotFailure = Schema.Struct({
-  code: Schema.Literal("invalid_snapshot_row", "processing_error").annotations({
+  code: Schema.Literal("invalid_snapshot_row", "processing_error", "snapshot_expired").annotations({
     description:
       "`invalid_snapshot_row`: rows break a rule (across chunks at finalization, or against the campaign's debts " +
-      "while applying); `processing_error`: the snapshot could not be applied",
+      "while applying); `processing_error`: the snapshot could not be applied; `snapshot_expired`: a staged " +
+      `snapshot was not finalized within ${Retention.stagedUploadDays} days of its start or last chunk ` +
+      "(docs/decisions/0022)",
   }),
   message: Schema.String,
   errors: Schema.Array(SnapshotRowError)

@@ -45,6 +45,11 @@ const locationNote = "The `Location` header carries the snapshot status path (`s
 const bodyRetentionNote =
   `The body is stored as sent until ${Retention.snapshotBodyDays} days after the snapshot completes or fails; its ` +
   "SHA-256, counts and outcome are kept for good, so identical retries are still recognised after that.";
+/** docs/decisions/0022: staged uploads left unfinished expire. */
+const expiryNote =
+  `A staged snapshot not finalized within ${Retention.stagedUploadDays} days of its start or its last chunk expires: ` +
+  "it becomes `failed` with failure code `snapshot_expired` (and a `snapshot.failed` webhook event), and a new " +
+  "chunk or a finalize is then 409 `snapshot_expired`.";
 /** Contract 4.2 and 4.3: the acknowledgement of a snapshot write carries `Location`. */
 const locationHeader = { Location: "The snapshot status path, the same as `status_url`" };
 
@@ -97,7 +102,8 @@ export const startStagedSnapshot = endpoint({
   summary: "Start a staged snapshot",
   description:
     `Opens a staged snapshot declaring \`expected_row_count\` (0 to ${MAX_STAGED_ROWS}); it is \`uploading\` until ` +
-    "finalized. Then send the chunks in order and finalize. A retry with the same `expected_row_count` answers 200 " +
+    `finalized. Then send the chunks in order and finalize. ${expiryNote} ` +
+    "A retry with the same `expected_row_count` answers 200 " +
     "with the snapshot's current state; another count is 409 `snapshot_reference_conflict`; a reference holding a " +
     `one-request snapshot is 409 \`snapshot_delivery_mode_conflict\` (docs/decisions/0301, 0302). ${locationNote}`,
   params: SnapshotParams,
@@ -134,7 +140,7 @@ export const uploadSnapshotChunk = endpoint({
     "an index above `next_chunk_index` is 409 `chunk_out_of_order`. An identical retry of an accepted index answers " +
     "200; other bytes for it are 409 `chunk_content_conflict`. Rows over all chunks may not exceed " +
     "`expected_row_count` (422 `expected_row_count_exceeded`); after finalization a new chunk is 409 " +
-    `\`snapshot_already_finalized\` (docs/decisions/0300, 0301). ${bodyRetentionNote} ${locationNote}`,
+    `\`snapshot_already_finalized\` (docs/decisions/0300, 0301). ${expiryNote} ${bodyRetentionNote} ${locationNote}`,
   params: ChunkParams,
   body: rowsBody,
   success: {
@@ -155,6 +161,7 @@ export const uploadSnapshotChunk = endpoint({
     cases.chunkContentConflict,
     cases.chunkOutOfOrder,
     cases.alreadyFinalized,
+    cases.expired,
     cases.deliveryModeConflict("one_request"),
   ],
   rateLimit: "snapshot_chunk",
@@ -173,7 +180,8 @@ export const finalizeSnapshot = endpoint({
     "references, one stream) and makes it `pending`: it is then applied asynchronously like a one-request snapshot. " +
     "Rows breaking a cross-chunk rule are a 422 `invalid_snapshot_row` naming each row, and the snapshot becomes " +
     "`failed` with that `failure` (its chunks cannot change). A repeated finalize answers 202 while pending or " +
-    `processing and 200 once completed or failed. No request body (docs/decisions/0301). ${locationNote}`,
+    "processing and 200 once completed or failed, except for an expired snapshot: 409 `snapshot_expired`. No " +
+    `request body (docs/decisions/0301, 0022). ${locationNote}`,
   params: SnapshotParams,
   success: {
     status: 202,
@@ -194,6 +202,7 @@ export const finalizeSnapshot = endpoint({
     cases.campaignNotFound,
     cases.snapshotNotFound,
     cases.incomplete,
+    cases.expired,
     cases.deliveryModeConflict("one_request"),
   ],
   rateLimit: "write",
