@@ -1,10 +1,12 @@
-import { purgeSnapshotBodiesBatch } from "@dc/db";
+import { expireStagedSnapshots, expireStagedSnapshotsBatch, purgeSnapshotBodiesBatch } from "@dc/db";
+import { holdTransaction } from "@dc/db/testing";
 import { describe, expect, it } from "vitest";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi, TEST_START } from "./support/harness.ts";
 import {
   accountRow,
   CHUNK_PATH,
+  FINALIZE_PATH,
   rowsBody,
   rowsFrom,
   sampleCounts,
@@ -397,5 +399,85 @@ describe("retries after the retention purge cleared a settled snapshot's bodies 
     expect(changed.status).toBe(409);
     expect((await expectContract(changed, "put", STATUS_PATH)).error_code).toBe("snapshot_reference_conflict");
     expect(await kit.stored(companyId, campaign.id)).toEqual({ snapshots: 1, chunks: 1, jobs: 1 });
+  });
+});
+
+describe("a staged snapshot left uploading expires (docs/decisions/0022)", () => {
+  /** The worker's hourly expiry, run as if eight days had passed since the last chunk. */
+  const expiry = () => ({ idleDays: 7, limit: 1000, now: new Date(t.clock.now().getTime() + 8 * 24 * 60 * 60 * 1000) });
+  const expiredAnswer = {
+    error: true,
+    message: "Snapshot expired before it was finalized: start a new snapshot under a new reference",
+    code: 409,
+    error_code: "snapshot_expired",
+  };
+
+  it("reads as failed with snapshot_expired; a new chunk or a finalize is 409 snapshot_expired, storing nothing", async () => {
+    const s = await started(5, "staged-expired");
+    expect((await s.chunk(0, rowsFrom(0, 3))).status).toBe(201);
+    expect((await expireStagedSnapshotsBatch(t.db, expiry())).snapshots).toBeGreaterThanOrEqual(1);
+
+    const read = await kit.send("GET", kit.path(s.campaign.api_reference, s.reference), s.token);
+    expect(read.status).toBe(200);
+    expect((await expectContract(read, "get", STATUS_PATH)).data).toMatchObject({
+      status: "failed",
+      core_applied: false,
+      received_row_count: 3,
+      received_chunk_count: 1,
+      next_chunk_index: 1,
+      counts: null,
+      failure: {
+        code: "snapshot_expired",
+        message: "Staged snapshot not finalized within 7 days of its start or last chunk",
+        errors: [],
+        error_count: 0,
+        errors_omitted: 0,
+      },
+    });
+
+    const next = await s.chunk(1, rowsFrom(3, 2));
+    expect(next.status).toBe(409);
+    expect(await expectContract(next, "put", CHUNK_PATH)).toEqual(expiredAnswer);
+    const finalize = await s.finalize();
+    expect(finalize.status).toBe(409);
+    expect(await expectContract(finalize, "post", FINALIZE_PATH)).toEqual(expiredAnswer);
+
+    // What was accepted still answers from its digest, and a start retry reads the state reached.
+    const retry = await s.chunk(0, rowsFrom(0, 3));
+    expect(retry.status).toBe(200);
+    expect((await expectContract(retry, "put", CHUNK_PATH)).data).toMatchObject({ status: "failed", chunk_index: 0 });
+    const changed = await s.chunk(0, `${rowsFrom(0, 3)} `);
+    expect((await expectContract(changed, "put", CHUNK_PATH)).error_code).toBe("chunk_content_conflict");
+    const start = await kit.send("POST", kit.path(s.campaign.api_reference, s.reference, "/start"), s.token, '{ "expected_row_count": 5 }');
+    expect(start.status).toBe(200);
+    expect((await expectContract(start, "post", START_PATH)).data).toMatchObject({ status: "failed" });
+    expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 1, jobs: 0 });
+  });
+
+  it("answers a chunk that waited on the expiry's transaction with 409 snapshot_expired, rolling the chunk back", async () => {
+    const s = await started(5, "staged-expiring");
+    expect((await s.chunk(0, rowsFrom(0, 3))).status).toBe(201);
+    const expiring = await holdTransaction(t.db, async (trx) => {
+      expect((await expireStagedSnapshots(trx, expiry())).snapshots).toBeGreaterThanOrEqual(1);
+    });
+    const waiting = s.chunk(1, rowsFrom(3, 2));
+    await kit.lockWait();
+    await expiring.release();
+    const response = await waiting;
+    expect(response.status).toBe(409);
+    expect(await expectContract(response, "put", CHUNK_PATH)).toEqual(expiredAnswer);
+    expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 1, jobs: 0 });
+  });
+
+  it("leaves a finalized snapshot as it was, and an upload within its days until they pass", async () => {
+    const s = await started(2, "staged-finalized-in-time");
+    expect((await s.chunk(0, rowsFrom(0, 2))).status).toBe(201);
+    expect((await s.finalize()).status).toBe(202);
+    const fresh = await started(5, "staged-fresh");
+    await expireStagedSnapshotsBatch(t.db, { ...expiry(), now: t.clock.now() });
+    expect((await kit.snapshotRow(fresh.companyId, "staged-fresh")).status).toBe("uploading");
+    await expireStagedSnapshotsBatch(t.db, expiry());
+    expect((await kit.snapshotRow(s.companyId, "staged-finalized-in-time")).status).toBe("pending");
+    expect((await kit.snapshotRow(fresh.companyId, "staged-fresh")).status).toBe("failed");
   });
 });

@@ -5,7 +5,8 @@
  * its apply job is added in the same transaction (202). Rows breaking a
  * cross-chunk rule make it `failed` with that `failure` (422): its accepted
  * chunks can never change; its `snapshot.failed` webhook event is recorded
- * in the same transaction. A repeated finalize answers with the state reached.
+ * in the same transaction. A repeated finalize answers with the state reached;
+ * an expired snapshot (docs/decisions/0022) is 409 `snapshot_expired`.
  */
 import { type Endpoints, snapshotErrorCodes, snapshotMessages } from "@dc/contract";
 import {
@@ -23,6 +24,7 @@ import { crossChunkErrors, invalidRowsFailure } from "./cross-chunk-rules.ts";
 import { acknowledgement, acknowledgementReply, isSettled } from "./snapshot-ack.ts";
 import { readSnapshot, requireSnapshot } from "./snapshot-lookup.ts";
 import { invalidRows } from "./snapshot-rows.ts";
+import { expiredConflict } from "./staged-expiry.ts";
 
 /** The answer when the snapshot cannot be finalized now, or undefined when it can. */
 const settledAnswer = (snapshot: Snapshot, apiReference: string) => {
@@ -32,6 +34,8 @@ const settledAnswer = (snapshot: Snapshot, apiReference: string) => {
       message: snapshotMessages.deliveryModeConflict(snapshot.delivery_mode),
     });
   }
+  const expired = expiredConflict(snapshot);
+  if (expired !== undefined) throw expired;
   if (snapshot.status !== "uploading") {
     return acknowledgementReply(
       isSettled(snapshot) ? 200 : 202,

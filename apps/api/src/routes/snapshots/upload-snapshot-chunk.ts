@@ -4,7 +4,8 @@
  * debt changes. An accepted index is answered from its stored digest (200 or
  * 409 `chunk_content_conflict`) in every state. A new chunk must be the next
  * index and fit `expected_row_count`; the chunk's primary key and a
- * conditional update of the snapshot decide between concurrent uploads.
+ * conditional update of the snapshot decide between concurrent uploads. An
+ * expired snapshot takes no new chunk (docs/decisions/0022).
  */
 import { type Endpoints, type SnapshotChunkAcknowledgement, snapshotErrorCodes, snapshotMessages } from "@dc/contract";
 import { findChunkDigest, insertChunkUnlessExists, recordChunk, type Snapshot, type SnapshotCampaign } from "@dc/db";
@@ -16,6 +17,7 @@ import { bodyDigest } from "./body-digest.ts";
 import { acknowledgement, acknowledgementReply } from "./snapshot-ack.ts";
 import { readSnapshot, requireSnapshot } from "./snapshot-lookup.ts";
 import { validateSnapshotRows } from "./snapshot-rows.ts";
+import { expiredConflict } from "./staged-expiry.ts";
 
 const chunkAck = (snapshot: Snapshot, apiReference: string, chunkIndex: number): SnapshotChunkAcknowledgement => ({
   ...acknowledgement(snapshot, apiReference),
@@ -24,6 +26,8 @@ const chunkAck = (snapshot: Snapshot, apiReference: string, chunkIndex: number):
 
 /** Why a new chunk at `index` cannot be taken in the snapshot's state, if it cannot. */
 const refusal = (snapshot: Snapshot, index: number): Conflict | undefined => {
+  const expired = expiredConflict(snapshot);
+  if (expired !== undefined) return expired;
   if (snapshot.status !== "uploading") {
     return new Conflict({
       errorCode: snapshotErrorCodes.alreadyFinalized,
