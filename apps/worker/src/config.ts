@@ -35,6 +35,9 @@ const Environment = Schema.Struct({
   SNAPSHOT_BODY_RETENTION_DAYS: Schema.optionalWith(RetentionDays, {
     default: () => DEFAULT_RETENTION.snapshotBodyDays,
   }),
+  STAGED_SNAPSHOT_EXPIRY_DAYS: Schema.optionalWith(RetentionDays, {
+    default: () => DEFAULT_RETENTION.stagedUploadDays,
+  }),
 });
 
 
@@ -132,6 +135,7 @@ export const loadConfig = (
     retention: {
       webhookEventDays: values.WEBHOOK_EVENT_RETENTION_DAYS,
       snapshotBodyDays: values.SNAPSHOT_BODY_RETENTION_DAYS,
+      stagedUploadDays: values.STAGED_SNAPSHOT_EXPIRY_DAYS,
     },
   });
 };

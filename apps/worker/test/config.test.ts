@@ -16,7 +16,7 @@ describe("loadConfig", () => {
         developmentIdKey: true,
         webhooksAllowPrivateDestinations: true,
         metricsPort: undefined,
-        retention: { webhookEventDays: 30, snapshotBodyDays: 90 },
+        retention: { webhookEventDays: 30, snapshotBodyDays: 90, stagedUploadDays: 7 },
       }),
     );
   });
@@ -31,6 +31,7 @@ describe("loadConfig", () => {
       WORKER_METRICS_PORT: "9100",
       WEBHOOK_EVENT_RETENTION_DAYS: "7",
       SNAPSHOT_BODY_RETENTION_DAYS: "0",
+      STAGED_SNAPSHOT_EXPIRY_DAYS: "2",
       EMBEDDED_PG_PORT: "",
       ID_ENCRYPTION_KEY: "production-id-encryption-key-of-at-least-32-bytes",
     });
@@ -46,7 +47,7 @@ describe("loadConfig", () => {
         developmentIdKey: false,
         webhooksAllowPrivateDestinations: false,
         metricsPort: 9100,
-        retention: { webhookEventDays: 7, snapshotBodyDays: 0 },
+        retention: { webhookEventDays: 7, snapshotBodyDays: 0, stagedUploadDays: 2 },
       }),
     );
   });

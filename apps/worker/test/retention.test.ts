@@ -1,8 +1,9 @@
 /**
- * The retention purge (docs/decisions/0021) on a real database: what it
- * removes, what it keeps, and its batches and time budget.
+ * The retention purge (docs/decisions/0021, 0022) on a real database: what it
+ * removes, what it keeps, the staged snapshots it expires, and its batches
+ * and time budget.
  */
-import { type Database } from "@dc/db";
+import { type Database, snapshotEventData } from "@dc/db";
 import { holdTransaction, useTestDatabase } from "@dc/db/testing";
 import { type Kysely, sql } from "kysely";
 import { describe, expect, it } from "vitest";
@@ -15,7 +16,8 @@ const { db } = await useTestDatabase();
 // Far from the real date, so a query that used the database's now() instead of the cutoff would purge differently.
 const now = new Date("2030-06-15T12:00:00.000Z");
 const daysAgo = (days: number): Date => new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
-const settings = { webhookEventDays: 30, snapshotBodyDays: 90 };
+const settings = { webhookEventDays: 30, snapshotBodyDays: 90, stagedUploadDays: 7 };
+const none = { webhookEventDays: 0, snapshotBodyDays: 0, stagedUploadDays: 0 };
 
 const insertEvent = async (companyId: number, createdAt: Date): Promise<number> =>
   (
@@ -67,10 +69,13 @@ const tenant = async (name: string) => {
   return { companyId, endpointId: endpoint.id, otherEndpointId: other.id };
 };
 
-/** Runs the purge with only the webhook or only the snapshot retention, so tests do not see each other's rows go. */
+/** Runs the purge with one kind of retention only, so tests do not see each other's rows go. */
 const purgeWebhooks = (db: Kysely<Database>, options: Parameters<typeof purgeRetained>[3] = {}) =>
-  purgeRetained(db, now, { ...settings, snapshotBodyDays: 0 }, options);
-const purgeSnapshots = (db: Kysely<Database>) => purgeRetained(db, now, { ...settings, webhookEventDays: 0 });
+  purgeRetained(db, now, { ...none, webhookEventDays: settings.webhookEventDays }, options);
+const purgeSnapshots = (db: Kysely<Database>, at = now) =>
+  purgeRetained(db, at, { ...none, snapshotBodyDays: settings.snapshotBodyDays });
+const expireUploads = (db: Kysely<Database>, options: Parameters<typeof purgeRetained>[3] = {}) =>
+  purgeRetained(db, now, { ...none, stagedUploadDays: settings.stagedUploadDays }, options);
 
 describe("purgeRetained: webhook events", () => {
   it("deletes events past the retention with their settled deliveries and attempts, and keeps the rest", async () => {
@@ -100,6 +105,8 @@ describe("purgeRetained: webhook events", () => {
       webhook_events: 4,
       webhook_deliveries: 4,
       webhook_delivery_attempts: 6,
+      staged_snapshots_expired: 0,
+      staged_snapshot_events: 0,
       snapshot_chunk_bodies: 0,
       snapshot_body_bytes: 0,
       unfinished: false,
@@ -122,7 +129,7 @@ describe("purgeRetained: webhook events", () => {
     const t = await tenant("Kept for good");
     const event = await insertEvent(t.companyId, daysAgo(3_000));
     const delivery = await insertDelivery(t.companyId, t.endpointId, event, "succeeded", 1);
-    const counts = await purgeRetained(db, now, { webhookEventDays: 0, snapshotBodyDays: 0 });
+    const counts = await purgeRetained(db, now, none);
     expect(counts.webhook_events + counts.webhook_deliveries + counts.snapshot_chunk_bodies).toBe(0);
     expect(await idsOf("webhook_events", t.companyId)).toEqual([event]);
     expect(await idsOf("webhook_deliveries", t.companyId)).toEqual([delivery]);
@@ -239,5 +246,127 @@ describe("purgeRetained: snapshot bodies", () => {
     await expect(
       sql`update snapshot_chunks set body_purged_at = now(), body = null where snapshot_id = ${id}`.execute(db),
     ).rejects.toMatchObject({ code: "23514" });
+  });
+});
+
+describe("purgeRetained: staged snapshots left uploading", () => {
+  /** A staged snapshot of `campaign` still `uploading`, its last chunk received `idleDays` before `now`. */
+  const uploading = async (campaign: Awaited<ReturnType<typeof insertCampaign>>, idleDays: number): Promise<number> => {
+    const id = await insertSnapshot(db, campaign, [
+      [{ internal_id: `u-${idleDays}-a`, remaining_amount: 10, currency: "EUR" }],
+      [{ internal_id: `u-${idleDays}-b`, remaining_amount: 5, currency: "EUR" }],
+    ]);
+    await sql`update snapshots set status = 'uploading', finalized_at = null, expected_row_count = 5,
+        updated_at = ${daysAgo(idleDays).toISOString()}::timestamptz
+      where id = ${id}`.execute(db);
+    return id;
+  };
+
+  const stateOf = (id: number) =>
+    db
+      .selectFrom("snapshots")
+      .select(["status", "core_applied", "failure", "completed_at", "updated_at", "finalized_at"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+
+  const failedEvents = async (companyId: number) =>
+    (
+      await sql<{ payload: string }>`select payload from webhook_events
+        where company_id = ${companyId} and type = 'snapshot.failed' order by id`.execute(db)
+    ).rows.map((row) => JSON.parse(row.payload) as { type: string; data: Record<string, unknown> });
+
+  it("fails the uploads idle past the expiry with `snapshot_expired`, records `snapshot.failed`, and keeps the rest", async () => {
+    const subscribed = await insertCampaign(db);
+    await insertEndpoint(db, subscribed.companyId, "https://hooks.example.com/in", { eventTypes: ["snapshot.failed"] });
+    const quiet = await insertCampaign(db);
+    const idle = await uploading(subscribed, 8);
+    const idleQuiet = await uploading(quiet, 30);
+    const recent = await uploading(subscribed, 6);
+    const finalized = await insertSnapshot(db, subscribed, [[{ internal_id: "p", remaining_amount: 1, currency: "EUR" }]]);
+    await sql`update snapshots set updated_at = ${daysAgo(60).toISOString()}::timestamptz where id = ${finalized}`.execute(db);
+    const chunksBefore = await db.selectFrom("snapshot_chunks").selectAll().where("snapshot_id", "=", idle).execute();
+
+    const counts = await expireUploads(db);
+
+    expect(counts).toMatchObject({ staged_snapshots_expired: 2, staged_snapshot_events: 1, unfinished: false });
+    const failure = {
+      code: "snapshot_expired",
+      message: "Staged snapshot not finalized within 7 days of its start or last chunk",
+      errors: [],
+      error_count: 0,
+      errors_omitted: 0,
+    };
+    for (const id of [idle, idleQuiet]) {
+      expect(await stateOf(id)).toEqual({
+        status: "failed",
+        core_applied: false,
+        failure,
+        completed_at: now,
+        updated_at: now,
+        finalized_at: null,
+      });
+    }
+    expect((await stateOf(recent)).status).toBe("uploading");
+    expect((await stateOf(finalized)).status).toBe("pending");
+    // Nothing of the upload is touched: its chunks stay as they were, bodies included.
+    expect(await db.selectFrom("snapshot_chunks").selectAll().where("snapshot_id", "=", idle).execute()).toEqual(
+      chunksBefore,
+    );
+    // The subscribed company hears of its snapshot with the status resource's acknowledgement; the other records nothing.
+    const events = await failedEvents(subscribed.companyId);
+    expect(events.map((event) => event.type)).toEqual(["snapshot.failed"]);
+    expect(events[0]?.data).toEqual(await snapshotEventData(db, subscribed.companyId, idle));
+    expect(events[0]?.data).toMatchObject({ status: "failed", failure });
+    expect(await failedEvents(quiet.companyId)).toEqual([]);
+
+    expect((await expireUploads(db)).staged_snapshots_expired).toBe(0);
+  });
+
+  it("leaves an expired upload's bodies to the body retention, counted from its expiry", async () => {
+    const campaign = await insertCampaign(db);
+    const id = await uploading(campaign, 10);
+    await expireUploads(db);
+    const bodies = async () =>
+      (await db.selectFrom("snapshot_chunks").select("body").where("snapshot_id", "=", id).execute()).map(
+        (chunk) => chunk.body !== null,
+      );
+    const daysAfter = (days: number) => new Date(now.getTime() + days * 24 * 60 * 60 * 1000);
+    await purgeSnapshots(db, daysAfter(89));
+    expect(await bodies()).toEqual([true, true]);
+    await purgeSnapshots(db, daysAfter(91));
+    expect(await bodies()).toEqual([false, false]);
+  });
+
+  it("goes on batch after batch, and keeps every upload waiting when the expiry is 0", async () => {
+    const campaign = await insertCampaign(db);
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push(await uploading(campaign, 20 + i));
+    expect((await purgeRetained(db, now, none)).staged_snapshots_expired).toBe(0);
+    expect((await stateOf(ids[0]!)).status).toBe("uploading");
+
+    const counts = await expireUploads(db, { stagedBatch: 2 });
+    expect(counts.staged_snapshots_expired).toBeGreaterThanOrEqual(5);
+    for (const id of ids) expect((await stateOf(id)).status).toBe("failed");
+  });
+
+  it("skips an upload another transaction holds, and takes it on the next run unless it moved on", async () => {
+    const campaign = await insertCampaign(db);
+    const held = await uploading(campaign, 9);
+    const movedOn = await uploading(campaign, 9);
+    // What a chunk upload does: it holds the snapshot's row until it commits its counters.
+    const chunk = await holdTransaction(db, (trx) =>
+      sql`update snapshots set updated_at = ${now.toISOString()}::timestamptz where id = ${movedOn}`.execute(trx),
+    );
+    const finalize = await holdTransaction(db, (trx) =>
+      sql`select id from snapshots where id = ${held} for no key update`.execute(trx),
+    );
+    await expireUploads(db);
+    expect((await stateOf(held)).status).toBe("uploading");
+    expect((await stateOf(movedOn)).status).toBe("uploading");
+    await chunk.release();
+    await finalize.release();
+    await expireUploads(db);
+    expect((await stateOf(held)).status).toBe("failed");
+    expect((await stateOf(movedOn)).status).toBe("uploading");
   });
 });
