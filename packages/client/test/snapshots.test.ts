@@ -2,8 +2,11 @@
  * Snapshot helpers against the real api and worker: client-side validation
  * equal to the server's answer, deterministic chunking under both limits,
  * a staged upload that fails mid-way and resumes from `next_chunk_index`,
- * and polling until the worker has applied it.
+ * one that expired before it could resume, and polling until the worker has
+ * applied it.
  */
+// eslint-disable-next-line no-restricted-imports -- the test runs the worker's expiry on its database; the client's src never imports @dc/db
+import { expireStagedSnapshotsBatch } from "@dc/db";
 import { describe, expect, it } from "vitest";
 import {
   createClient,
@@ -250,6 +253,34 @@ describe("staged upload", () => {
     expect(retry.snapshot_reference).toBe("export-0003");
     const conflict = await sendSnapshot(api, { campaign, reference: "export-0003", rows: [row(1)] }).catch((e: unknown) => e);
     expect((conflict as DebtCollectionError).error).toMatchObject({ kind: "api", status: 409, errorCode: "snapshot_reference_conflict" });
+  });
+
+  it("reports an upload that expired before it could resume as failed with snapshot_expired, sending nothing more", async () => {
+    const target = { campaign, reference: "export-0004" };
+    const broken = recordingFetch((request) => {
+      if (request.method === "PUT" && request.url.endsWith("/chunks/1")) throw new TypeError("fetch failed (simulated)");
+      return undefined;
+    });
+    const first = await uploadSnapshot(createClient({ ...credentials, fetch: broken.fetch, retry: { maxRetries: 0 } }), {
+      ...target,
+      rows,
+      maxRows: 10,
+      resumeAttempts: 0,
+    }).catch((e: unknown) => e);
+    expect((first as DebtCollectionError).error.kind).toBe("network");
+    // The worker's hourly expiry, eight days on (docs/decisions/0022).
+    const eightDaysOn = new Date(Date.now() + 8 * 24 * 60 * 60 * 1000);
+    expect((await expireStagedSnapshotsBatch(database.db, { idleDays: 7, limit: 100, now: eightDaysOn })).snapshots).toBe(1);
+
+    const wire = recordingFetch();
+    const ack = await uploadSnapshot(createClient({ ...credentials, fetch: wire.fetch }), { ...target, rows, maxRows: 10 });
+    expect(ack).toMatchObject({
+      status: "failed",
+      received_row_count: 10,
+      failure: { code: "snapshot_expired", message: "Staged snapshot not finalized within 7 days of its start or last chunk" },
+    });
+    expect(wire.count("PUT", /\/chunks\//)).toBe(0);
+    expect(wire.count("POST", /\/finalize$/)).toBe(0);
   });
 
   it("waitForSnapshot reports an unknown reference", async () => {

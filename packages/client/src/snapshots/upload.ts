@@ -132,7 +132,11 @@ const mayPass = (error: ClientError): boolean =>
 /**
  * Staged upload: start (declaring the row count), the chunks in order, then
  * finalize; `pending` on success. Calling it again with the same rows and
- * reference resumes where the last attempt stopped.
+ * reference resumes where the last attempt stopped, unless the upload sat
+ * unfinished past the service's expiry (7 days by default, docs/decisions/0022):
+ * then it resolves with the `failed` acknowledgement (failure code
+ * `snapshot_expired`) and sends nothing, and the rows must go under a new
+ * reference.
  */
 export const uploadSnapshot = async (client: DebtCollectionClient, options: SendOptions): Promise<SnapshotAcknowledgement> => {
   prevalidate(options);
