@@ -94,19 +94,28 @@ const runningPort = (dataDir: string): number | undefined => {
  * The database for development, the CLI and the apps when `DATABASE_URL` is not
  * set: the project's embedded cluster under `.data/postgres`, reused when it is
  * already running (started by `pnpm dev` or another CLI call), otherwise
- * started here and owned by the caller.
+ * started here and owned by the caller. Another server already listening on
+ * the port (another checkout's cluster, a system PostgreSQL) is refused, never
+ * written to: `EMBEDDED_PG_PORT` picks another port, `DATABASE_URL` that
+ * server on purpose.
  */
 export const resolveDevelopmentDatabase = async (
   env: Readonly<Record<string, string | undefined>> = process.env,
+  options: { readonly dataDir?: string } = {},
 ): Promise<DatabaseHandle> => {
   const explicit = env["DATABASE_URL"];
   if (explicit !== undefined && explicit !== "") return { url: explicit, owned: false, stop: async () => {} };
-  const dataDir = join(repositoryRoot(), ".data", "postgres");
+  const dataDir = options.dataDir ?? join(repositoryRoot(), ".data", "postgres");
   // A cluster already running from this data directory (started by `pnpm dev` or another CLI
   // call, on whatever port) is found through its postmaster.pid, whose fourth line is the port.
   const running = runningPort(dataDir);
   if (running !== undefined && (await isPortOpen(running))) return { url: embeddedUrl(running), owned: false, stop: async () => {} };
   const port = Number(env["EMBEDDED_PG_PORT"] ?? DEFAULT_DEV_PORT);
-  if (await isPortOpen(port)) return { url: embeddedUrl(port), owned: false, stop: async () => {} };
+  if (await isPortOpen(port)) {
+    throw new Error(
+      `port ${port} is taken by another server, not this checkout's database (${dataDir}): ` +
+        "set EMBEDDED_PG_PORT to a free port, or DATABASE_URL to use that server on purpose",
+    );
+  }
   return startEmbeddedPostgres({ dataDir, port });
 };

@@ -17,7 +17,11 @@ export interface DevelopmentDatabaseReady {
   readonly owned: boolean;
 }
 
-const database = await resolveDevelopmentDatabase();
+const database = await resolveDevelopmentDatabase().catch((error: unknown) => {
+  // An expected refusal (the port is another server's) reads better as its one line than as a stack.
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  return process.exit(1);
+});
 let stopping = false;
 const stop = async (): Promise<void> => {
   if (stopping) return;

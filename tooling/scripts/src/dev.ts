@@ -16,9 +16,13 @@ const databaseHost = spawn(process.execPath, [join(root, "tooling/scripts/src/de
   detached: true,
   stdio: ["ignore", "inherit", "inherit", "ipc"],
 });
-const database = await new Promise<DevelopmentDatabaseReady>((resolve, reject) => {
+const database = await new Promise<DevelopmentDatabaseReady>((resolve) => {
   databaseHost.once("message", (message) => resolve(message as DevelopmentDatabaseReady));
-  databaseHost.once("exit", (code) => reject(new Error(`the development database did not start (exit ${code})`)));
+  databaseHost.once("exit", (code) => {
+    // dev-database.ts has said why on stderr.
+    process.stderr.write(`the development database did not start (exit ${code})\n`);
+    process.exit(1);
+  });
 });
 const migrator = createDatabase({ connectionString: database.url, max: 1 });
 await migrateAll(migrator, database.url);

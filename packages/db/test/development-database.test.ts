@@ -1,0 +1,58 @@
+/**
+ * The development database of `npm start`, the CLI and the apps started
+ * without `DATABASE_URL`: this checkout's cluster is started or found again,
+ * and another server on its port is refused rather than written to.
+ */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort, resolveDevelopmentDatabase } from "../src/embedded-postgres.ts";
+
+const dataDir = mkdtempSync(join(tmpdir(), "dc-dev-database-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const listen = (port: number): Promise<Server> =>
+  new Promise((resolve, reject) => {
+    const server = createServer((socket) => socket.destroy());
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve(server));
+  });
+
+describe("resolveDevelopmentDatabase", () => {
+  it("uses DATABASE_URL as given", async () => {
+    const handle = await resolveDevelopmentDatabase(
+      { DATABASE_URL: "postgres://u:p@db.example:5432/app" },
+      { dataDir },
+    );
+    expect(handle).toMatchObject({ url: "postgres://u:p@db.example:5432/app", owned: false });
+  });
+
+  it("refuses a port another server holds, starting nothing", async () => {
+    const port = await freePort();
+    const other = await listen(port);
+    try {
+      await expect(resolveDevelopmentDatabase({ EMBEDDED_PG_PORT: String(port) }, { dataDir })).rejects.toThrow(
+        `port ${port} is taken by another server, not this checkout's database (${dataDir}): ` +
+          "set EMBEDDED_PG_PORT to a free port, or DATABASE_URL to use that server on purpose",
+      );
+      expect(existsSync(join(dataDir, "PG_VERSION"))).toBe(false);
+    } finally {
+      other.close();
+    }
+  });
+
+  it("starts this checkout's cluster, and finds it again by its postmaster.pid on whatever port", async () => {
+    const port = await freePort();
+    const owner = await resolveDevelopmentDatabase({ EMBEDDED_PG_PORT: String(port) }, { dataDir });
+    try {
+      expect(owner).toMatchObject({ owned: true });
+      expect(owner.url).toContain(`:${port}/`);
+      const again = await resolveDevelopmentDatabase({ EMBEDDED_PG_PORT: String(await freePort()) }, { dataDir });
+      expect(again).toMatchObject({ url: owner.url, owned: false });
+    } finally {
+      await owner.stop();
+    }
+  });
+});
