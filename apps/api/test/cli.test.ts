@@ -79,5 +79,9 @@ describe("the admin CLI", () => {
     const unknownCommand = cli("bogus", "thing");
     expect(unknownCommand.code).toBe(2);
     expect(unknownCommand.stderr).toMatch(/^unknown command: bogus thing/);
+    // A second redirect URI after one flag is an extra argument, named as such (the flag repeats per URI).
+    const extra = cli("client", "create", "--company", "x", "--name", "n", "--redirect-uri", "https://a.example/cb", "https://b.example/cb");
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toMatch(/^unexpected argument after client create: https:\/\/b\.example\/cb\n/);
   });
 });

@@ -40,7 +40,13 @@ const run = async (argv: ReadonlyArray<string>): Promise<number> => {
       process.stdout.write(`${usage}\n`);
       return 0;
     }
-    throw new CliError(`${name === "" ? "no command given" : `unknown command: ${name}`}\n\n${usage}`);
+    const problem =
+      name === ""
+        ? "no command given"
+        : command === undefined
+          ? `unknown command: ${name}`
+          : `unexpected argument${positionals.length > 3 ? "s" : ""} after ${name}: ${positionals.slice(2).join(" ")}`;
+    throw new CliError(`${problem}\n\n${usage}`);
   }
   const config = loadConfig();
   const database = config.databaseUrl === undefined
