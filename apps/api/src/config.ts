@@ -3,20 +3,27 @@
  * at start-up; development gets safe defaults, production refuses to start
  * without its secrets.
  */
-import { DEVELOPMENT_ID_ENCRYPTION_KEY } from "@dc/db";
+import {
+  AllowPrivateDestinations,
+  DatabaseUrl,
+  DEVELOPMENT_ID_ENCRYPTION_KEY,
+  EmbeddedDatabasePort,
+  IdEncryptionKey,
+  LogLevel,
+  NodeEnv,
+  presentVariables,
+} from "@dc/db";
 import { Either, ParseResult, Schema } from "effect";
 
 const Environment = Schema.Struct({
-  NODE_ENV: Schema.optionalWith(Schema.Literal("development", "test", "production"), { default: () => "development" }),
+  NODE_ENV: Schema.optionalWith(NodeEnv, { default: () => "development" as const }),
   PORT: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 65_535)), { default: () => 3000 }),
   HOST: Schema.optionalWith(Schema.String, { default: () => "0.0.0.0" }),
-  DATABASE_URL: Schema.optional(Schema.String.pipe(Schema.pattern(/^postgres(ql)?:\/\//))),
-  EMBEDDED_PG_PORT: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 65_535))),
-  ID_ENCRYPTION_KEY: Schema.optional(Schema.String.pipe(Schema.minLength(32))),
+  DATABASE_URL: Schema.optional(DatabaseUrl),
+  EMBEDDED_PG_PORT: Schema.optional(EmbeddedDatabasePort),
+  ID_ENCRYPTION_KEY: Schema.optional(IdEncryptionKey),
   PUBLIC_BASE_URL: Schema.optional(Schema.String.pipe(Schema.pattern(/^https?:\/\//))),
-  LOG_LEVEL: Schema.optionalWith(Schema.Literal("fatal", "error", "warn", "info", "debug", "trace", "silent"), {
-    default: () => "info",
-  }),
+  LOG_LEVEL: Schema.optionalWith(LogLevel, { default: () => "info" as const }),
   DATABASE_POOL_SIZE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 200)), {
     default: () => 10,
   }),
@@ -35,7 +42,7 @@ const Environment = Schema.Struct({
     Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 10_000)),
     { default: () => 64 },
   ),
-  WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: Schema.optional(Schema.Literal("true", "false")),
+  WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: Schema.optional(AllowPrivateDestinations),
   METRICS_TOKEN: Schema.optional(Schema.String.pipe(Schema.minLength(32))),
   RATE_LIMIT_SCALE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 1_000_000)), {
     default: () => 1,
@@ -88,7 +95,7 @@ export class ConfigError extends Error {
 
 /** Decodes the configuration from an environment record; throws ConfigError listing every problem. */
 export const loadConfig = (env: Readonly<Record<string, string | undefined>> = process.env): ApiConfig => {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
+  const present = presentVariables(env, Object.keys(Environment.fields));
   const decoded = Schema.decodeUnknownEither(Environment, { errors: "all" })(present);
   if (Either.isLeft(decoded)) {
     const problems = ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map(

@@ -52,3 +52,20 @@ describe("loadConfig: keys and metrics", () => {
     expect(() => loadConfig({ METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN/);
   });
 });
+
+describe("loadConfig: the variables the worker reads too, by the same rules (@dc/db process-settings)", () => {
+  it("reads an empty or whitespace-only value as unset and uses the others exactly as given", () => {
+    expect(loadConfig({ LOG_LEVEL: " " }).logLevel).toBe("info");
+    expect(loadConfig({ DATABASE_URL: "" }).databaseUrl).toBeUndefined();
+    expect(() => loadConfig({ LOG_LEVEL: " debug " })).toThrow(/LOG_LEVEL/);
+    // Never trimmed: a key with its spaces removed would be another key, and every id would change.
+    const key = " production-id-encryption-key-of-at-least-32-bytes ";
+    expect(new TextDecoder().decode(loadConfig({ ID_ENCRYPTION_KEY: key }).idEncryptionKey)).toBe(key);
+  });
+
+  it("refuses a DATABASE_URL that is not PostgreSQL's, naming the variable", () => {
+    expect(() => loadConfig({ DATABASE_URL: "mysql://u:p@db/app" })).toThrow(
+      /DATABASE_URL: must start with postgres:\/\/ or postgresql:\/\//,
+    );
+  });
+});

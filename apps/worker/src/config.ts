@@ -3,12 +3,19 @@
  * This is the only module that reads `process.env`; everything else receives
  * a `Config`.
  */
-import { DEVELOPMENT_ID_ENCRYPTION_KEY } from "@dc/db";
+import {
+  AllowPrivateDestinations,
+  DatabaseUrl,
+  DEVELOPMENT_ID_ENCRYPTION_KEY,
+  EmbeddedDatabasePort,
+  IdEncryptionKey,
+  LogLevel,
+  NodeEnv,
+  presentVariables,
+} from "@dc/db";
 import { Data, Either, ParseResult, Schema } from "effect";
 import { DEFAULT_RETENTION, type RetentionSettings } from "./retention.ts";
 
-const LogLevel = Schema.Literal("fatal", "error", "warn", "info", "debug", "trace", "silent");
-const NodeEnv = Schema.Literal("development", "production", "test");
 const PositiveIntFromString = (maximum: number) =>
   Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, maximum));
 /** Days kept by the retention purge; 0 keeps for good (docs/decisions/0021). */
@@ -18,16 +25,16 @@ const MAX_STALE_LOCK_SECONDS = 4 * 60 * 60;
 
 const Environment = Schema.Struct({
   NODE_ENV: Schema.optionalWith(NodeEnv, { default: () => "development" as const }),
-  DATABASE_URL: Schema.optional(Schema.String),
-  EMBEDDED_PG_PORT: Schema.optional(PositiveIntFromString(65_535)),
+  DATABASE_URL: Schema.optional(DatabaseUrl),
+  EMBEDDED_PG_PORT: Schema.optional(EmbeddedDatabasePort),
   WORKER_CONCURRENCY: Schema.optionalWith(PositiveIntFromString(1_000), { default: () => 4 }),
   WORKER_STALE_LOCK_SECONDS: Schema.optionalWith(
     Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, MAX_STALE_LOCK_SECONDS)),
     { default: () => 300 },
   ),
   LOG_LEVEL: Schema.optionalWith(LogLevel, { default: () => "info" as const }),
-  ID_ENCRYPTION_KEY: Schema.optional(Schema.String.pipe(Schema.minLength(32))),
-  WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: Schema.optional(Schema.Literal("true", "false")),
+  ID_ENCRYPTION_KEY: Schema.optional(IdEncryptionKey),
+  WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: Schema.optional(AllowPrivateDestinations),
   WORKER_METRICS_PORT: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 65_535))),
   WEBHOOK_EVENT_RETENTION_DAYS: Schema.optionalWith(RetentionDays, {
     default: () => DEFAULT_RETENTION.webhookEventDays,
@@ -90,12 +97,7 @@ export class ConfigError extends Data.TaggedError("ConfigError")<{ readonly mess
 export const loadConfig = (
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Either.Either<Config, ConfigError> => {
-  const present = Object.fromEntries(
-    Object.keys(Environment.fields).flatMap((key) => {
-      const value = env[key];
-      return value === undefined || value.trim() === "" ? [] : [[key, value.trim()]];
-    }),
-  );
+  const present = presentVariables(env, Object.keys(Environment.fields));
   const decoded = Schema.decodeUnknownEither(Environment, { errors: "all" })(present);
   if (Either.isLeft(decoded)) {
     const issues = ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map(

@@ -100,10 +100,22 @@ describe("loadConfig", () => {
       ["WEBHOOK_EVENT_RETENTION_DAYS", "-1"],
       ["SNAPSHOT_BODY_RETENTION_DAYS", "1.5"],
       ["WEBHOOK_EVENT_RETENTION_DAYS", "forever"],
+      ["STAGED_SNAPSHOT_EXPIRY_DAYS", "-7"],
     ] as const) {
       const config = loadConfig({ [name]: value });
       expect(Either.isLeft(config) && config.left.message).toContain(name);
     }
+  });
+
+  it("refuses a DATABASE_URL that is not PostgreSQL's and reads a whitespace-only value as unset, as the api does", () => {
+    const mysql = loadConfig({ DATABASE_URL: "mysql://u:p@db/app" });
+    expect(Either.isLeft(mysql) && mysql.left.message).toContain("DATABASE_URL: must start with postgres:// or postgresql://");
+    const blank = loadConfig({ LOG_LEVEL: " " });
+    expect(Either.isRight(blank) && blank.right.logLevel).toBe("info");
+    // Used as given, like the api: a trimmed key would not open the secrets the api sealed.
+    const key = " production-id-encryption-key-of-at-least-32-bytes ";
+    const spaced = loadConfig({ ID_ENCRYPTION_KEY: key });
+    expect(Either.isRight(spaced) && new TextDecoder().decode(spaced.right.idEncryptionKey)).toBe(key);
   });
 
   it("rejects a fractional concurrency", () => {

@@ -1,0 +1,38 @@
+/**
+ * The environment variables the api, the worker and the CLI all read, decoded
+ * by one set of rules so a value one process refuses is never one another
+ * accepts: the same schemas, and the same reading (a value that is empty or
+ * only whitespace counts as unset; any other is used exactly as given, never
+ * trimmed, since a trimmed `ID_ENCRYPTION_KEY` would be another key).
+ */
+import { Schema } from "effect";
+
+export const NodeEnv = Schema.Literal("development", "test", "production");
+
+export const LogLevel = Schema.Literal("fatal", "error", "warn", "info", "debug", "trace", "silent");
+
+/** A PostgreSQL connection string; another scheme is refused at start-up, not at the first query. */
+export const DatabaseUrl = Schema.String.pipe(
+  Schema.pattern(/^postgres(ql)?:\/\//, { message: () => "must start with postgres:// or postgresql://" }),
+);
+
+/** Port of the embedded development database. */
+export const EmbeddedDatabasePort = Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 65_535));
+
+/** Encrypts public ids and the webhook signing secrets at rest. */
+export const IdEncryptionKey = Schema.String.pipe(Schema.minLength(32));
+
+/** `true` or `false`: may webhooks go to loopback or private addresses. */
+export const AllowPrivateDestinations = Schema.Literal("true", "false");
+
+/** The variables of `keys` that are set, as given; empty or whitespace-only values count as unset. */
+export const presentVariables = (
+  env: Readonly<Record<string, string | undefined>>,
+  keys: ReadonlyArray<string>,
+): Record<string, string> =>
+  Object.fromEntries(
+    keys.flatMap((key) => {
+      const value = env[key];
+      return value === undefined || value.trim() === "" ? [] : [[key, value]];
+    }),
+  );
