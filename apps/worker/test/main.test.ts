@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
-import { DEVELOPMENT_KEY_WARNING, silentWorkerLogger } from "@dc/db";
+import { DEVELOPMENT_KEY_WARNING, silentWorkerLogger, STOP_SIGNAL_REPEAT_MS } from "@dc/db";
 import { useTestDatabase } from "@dc/db/testing";
 import { quickAddJob } from "graphile-worker";
 import { sql } from "kysely";
@@ -146,6 +146,21 @@ describe("node src/main.ts", () => {
     expect(await jobIds()).toEqual([]);
   });
 
+  it("takes a signal repeated at once (a group's signal passed on by npm start) as the same stop, not a second", async () => {
+    const main = spawnMain({ DATABASE_URL: url, NODE_ENV: "development" });
+    await waitForLog(main, "worker started");
+    const lock = await holdTableLock("oauth_access_tokens");
+    const job = await addPurgeJob();
+    await waitUntilLocked(job);
+    main.child.kill("SIGTERM");
+    main.child.kill("SIGTERM");
+    await waitForLog(main, "shutting down");
+    await lock.release();
+    expect(await main.exited).toEqual({ code: 0, signal: null });
+    expect(messages(main)).toContain("worker stopped");
+    expect(messages(main)).not.toContain("second signal during shutdown: exiting now");
+  });
+
   it("exits 1 at once on a second signal while a job holds up shutdown", async () => {
     const main = spawnMain({ DATABASE_URL: url, NODE_ENV: "development", WORKER_CONCURRENCY: "2" });
     await waitForLog(main, "worker started");
@@ -155,6 +170,8 @@ describe("node src/main.ts", () => {
       await waitUntilLocked(job);
       main.child.kill("SIGTERM");
       await waitForLog(main, "shutting down");
+      // A second Ctrl-C: later than the window in which a signal counts as the first one delivered twice.
+      await new Promise((resolve) => setTimeout(resolve, STOP_SIGNAL_REPEAT_MS + 100));
       main.child.kill("SIGINT");
       expect(await main.exited).toEqual({ code: 1, signal: null });
     } finally {

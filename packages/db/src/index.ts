@@ -24,5 +24,6 @@ export * from "./queries/upsert-debtors.ts";
 export * from "./queries/webhooks/index.ts";
 export * from "./repository-root.ts";
 export * from "./statement-queue.ts";
+export * from "./stop-signals.ts";
 export type * from "./schema.ts";
 export * from "./queries/job-queue.ts";

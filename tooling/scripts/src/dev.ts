@@ -17,11 +17,15 @@ const databaseHost = spawn(process.execPath, [join(root, "tooling/scripts/src/de
   stdio: ["ignore", "inherit", "inherit", "ipc"],
 });
 const database = await new Promise<DevelopmentDatabaseReady>((resolve) => {
-  databaseHost.once("message", (message) => resolve(message as DevelopmentDatabaseReady));
-  databaseHost.once("exit", (code) => {
+  const failed = (code: number | null) => {
     // dev-database.ts has said why on stderr.
     process.stderr.write(`the development database did not start (exit ${code})\n`);
     process.exit(1);
+  };
+  databaseHost.once("exit", failed);
+  databaseHost.once("message", (message) => {
+    databaseHost.off("exit", failed);
+    resolve(message as DevelopmentDatabaseReady);
   });
 });
 const migrator = createDatabase({ connectionString: database.url, max: 1 });
