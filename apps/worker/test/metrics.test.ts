@@ -1,7 +1,8 @@
 /**
  * The worker's metrics through the real worker: how snapshot applications
- * end and how long they take, graphile-worker job outcomes, and the job
- * queue depth read at scrape time (and no longer once the worker stopped).
+ * end and how long they take, what the hourly purge removed, graphile-worker
+ * job outcomes, and the job queue depth read at scrape time (and no longer
+ * once the worker stopped).
  */
 import { useTestDatabase } from "@dc/db/testing";
 import { sql } from "kysely";
@@ -115,6 +116,32 @@ describe("worker metrics", () => {
       await sql`drop function fail_counter_deletes()`.execute(db);
       await sql`delete from graphile_worker._private_jobs where key = 'metrics-purge'`.execute(db);
     }
+  });
+
+  it("counts what the hourly purge removed, by kind", async () => {
+    const before = await text();
+    const count = (current: string, series: string) => sample(current, series) ?? 0;
+    await insertCounter(db, "metrics-purged", hoursFrom(now, -1));
+    const campaign = await insertCampaign(db);
+    const upload = await insertSnapshot(db, campaign, [[row("u", 1)], [row("v", 2)]]);
+    await sql`update snapshots set status = 'uploading', finalized_at = null,
+        updated_at = ${hoursFrom(now, -8 * 24).toISOString()}::timestamptz
+      where id = ${upload}`.execute(db);
+    await sql`select graphile_worker.add_job('purge_expired', '{}'::json, job_key := 'metrics-purged')`.execute(db);
+    await waitFor("the purge to run", () => jobGone("metrics-purged"));
+    const after = await text();
+    for (const kind of ["rate_limit_counters", "staged_snapshots_expired"]) {
+      const series = `purge_removed_total{kind="${kind}"}`;
+      expect(count(after, series) - count(before, series)).toBeGreaterThanOrEqual(1);
+    }
+    // Every kind has its series from the first run, zero included.
+    for (const kind of ["oauth_access_tokens", "webhook_events", "webhook_delivery_attempts", "snapshot_chunk_bodies"]) {
+      expect(sample(after, `purge_removed_total{kind="${kind}"}`)).toBeDefined();
+    }
+    expect(sample(after, 'purge_removed_total{kind="staged_snapshot_events"}')).toBeUndefined();
+    expect(sample(after, "purge_snapshot_body_bytes_total")).toBeDefined();
+    expect(sample(after, "purge_unfinished_total")).toBe(0);
+    expect((await snapshotState(db, upload)).status).toBe("failed");
   });
 
   it("reads the job queue depth by task at scrape time", async () => {

@@ -1,8 +1,9 @@
 /**
  * Prometheus metrics of a worker process: how snapshot applications end and
- * how long they take, webhook delivery attempts by outcome, graphile-worker
- * job outcomes by task, the job queue read from PostgreSQL at scrape time,
- * and Node.js process metrics. Served by server.ts (docs/operations.md).
+ * how long they take, webhook delivery attempts by outcome, what the hourly
+ * purge removed, graphile-worker job outcomes by task, the job queue read
+ * from PostgreSQL at scrape time, and Node.js process metrics. Served by
+ * server.ts (docs/operations.md).
  */
 import { type Database, jobQueueDepth } from "@dc/db";
 import type { WorkerEventMap, WorkerEvents } from "graphile-worker";
@@ -29,12 +30,24 @@ export interface SnapshotApplyRun {
   readonly rows?: number;
 }
 
+/** What one run of `purge_expired` did (docs/decisions/0021, 0022). */
+export interface PurgeRun {
+  /** Rows deleted, expired or cleared, by kind (`webhook_events`, `staged_snapshots_expired`, ...). */
+  readonly removed: Readonly<Record<string, number>>;
+  /** Bytes of snapshot bodies cleared. */
+  readonly snapshotBodyBytes: number;
+  /** The run's time budget ended it with rows possibly left for the next run. */
+  readonly unfinished: boolean;
+}
+
 export interface WorkerMetrics {
   readonly registry: Registry;
   /** Records one run of `apply_snapshot`. */
   readonly observeSnapshotApply: (run: SnapshotApplyRun) => void;
   /** Records one webhook delivery attempt's outcome. */
   readonly countWebhookDelivery: (outcome: DeliveryOutcome) => void;
+  /** Records what one run of `purge_expired` removed. */
+  readonly countPurge: (run: PurgeRun) => void;
   /**
    * Counts the jobs of the runner that emits `events` and reads the queue
    * depth through `db` at scrape time, until the returned function is called
@@ -88,6 +101,22 @@ export const createWorkerMetrics = (logger: Logger): WorkerMetrics => {
     labelNames: ["outcome"] as const,
     registers: [registry],
   });
+  const purged = new Counter({
+    name: "purge_removed_total",
+    help: "Rows the hourly purge deleted, expired or cleared, by kind",
+    labelNames: ["kind"] as const,
+    registers: [registry],
+  });
+  const purgedBodyBytes = new Counter({
+    name: "purge_snapshot_body_bytes_total",
+    help: "Bytes of stored snapshot bodies the hourly purge cleared",
+    registers: [registry],
+  });
+  const purgeUnfinished = new Counter({
+    name: "purge_unfinished_total",
+    help: "Purge runs that their time budget ended with rows possibly left for the next run",
+    registers: [registry],
+  });
   const jobs = new Counter({
     name: "worker_jobs_total",
     help: "graphile-worker job runs by task and outcome (success, retry, failed)",
@@ -121,6 +150,12 @@ export const createWorkerMetrics = (logger: Logger): WorkerMetrics => {
       if (rows !== undefined) snapshotRows.inc(rows);
     },
     countWebhookDelivery: (outcome) => webhookDeliveries.inc({ outcome }),
+    countPurge: ({ removed, snapshotBodyBytes, unfinished }) => {
+      // Every kind is set, zero included, so a dashboard sees the series from the first run.
+      for (const [kind, count] of Object.entries(removed)) purged.inc({ kind }, count);
+      purgedBodyBytes.inc(snapshotBodyBytes);
+      if (unfinished) purgeUnfinished.inc();
+    },
     attach: (events, db) => {
       const onSuccess = ({ job }: WorkerEventMap["job:success"]) =>
         jobs.inc({ task: job.task_identifier, outcome: "success" });
