@@ -106,6 +106,16 @@ afterEach(() => {
   for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
 });
 
+/** The worker started, running a purge job that holds up its stop until `lock` is released. */
+const startedWithJobInFlight = async (env: Record<string, string> = {}) => {
+  const main = spawnMain({ DATABASE_URL: url, NODE_ENV: "development", ...env });
+  await waitForLog(main, "worker started");
+  const lock = await holdTableLock("oauth_access_tokens");
+  const job = await addPurgeJob();
+  await waitUntilLocked(job);
+  return { main, lock };
+};
+
 describe("node src/main.ts", () => {
   it("starts against DATABASE_URL in development and exits 0 after SIGTERM", async () => {
     const main = spawnMain({ DATABASE_URL: url, NODE_ENV: "development" });
@@ -126,11 +136,7 @@ describe("node src/main.ts", () => {
   });
 
   it("waits for the job in flight before exiting 0 on SIGTERM", async () => {
-    const main = spawnMain({ DATABASE_URL: url, NODE_ENV: "development" });
-    await waitForLog(main, "worker started");
-    const lock = await holdTableLock("oauth_access_tokens");
-    const job = await addPurgeJob();
-    await waitUntilLocked(job);
+    const { main, lock } = await startedWithJobInFlight();
 
     main.child.kill("SIGTERM");
     await waitForLog(main, "shutting down");
@@ -147,11 +153,7 @@ describe("node src/main.ts", () => {
   });
 
   it("takes a signal repeated at once (a group's signal passed on by npm start) as the same stop, not a second", async () => {
-    const main = spawnMain({ DATABASE_URL: url, NODE_ENV: "development" });
-    await waitForLog(main, "worker started");
-    const lock = await holdTableLock("oauth_access_tokens");
-    const job = await addPurgeJob();
-    await waitUntilLocked(job);
+    const { main, lock } = await startedWithJobInFlight();
     main.child.kill("SIGTERM");
     main.child.kill("SIGTERM");
     await waitForLog(main, "shutting down");
@@ -162,12 +164,8 @@ describe("node src/main.ts", () => {
   });
 
   it("exits 1 at once on a second signal while a job holds up shutdown", async () => {
-    const main = spawnMain({ DATABASE_URL: url, NODE_ENV: "development", WORKER_CONCURRENCY: "2" });
-    await waitForLog(main, "worker started");
-    const lock = await holdTableLock("oauth_access_tokens");
+    const { main, lock } = await startedWithJobInFlight({ WORKER_CONCURRENCY: "2" });
     try {
-      const job = await addPurgeJob();
-      await waitUntilLocked(job);
       main.child.kill("SIGTERM");
       await waitForLog(main, "shutting down");
       // A second Ctrl-C: later than the window in which a signal counts as the first one delivered twice.
