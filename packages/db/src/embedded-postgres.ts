@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
 import { join, resolve } from "node:path";
 import pg from "pg";
+import { presentVariables } from "./process-settings.ts";
 import { repositoryRoot } from "./repository-root.ts";
 import { reclaimStopSignals } from "./stop-signals.ts";
 
@@ -136,8 +137,11 @@ export const resolveDevelopmentDatabase = async (
   env: Readonly<Record<string, string | undefined>> = process.env,
   options: { readonly dataDir?: string } = {},
 ): Promise<DatabaseHandle> => {
-  const explicit = env["DATABASE_URL"];
-  if (explicit !== undefined && explicit !== "") return { url: explicit, owned: false, stop: async () => {} };
+  const { DATABASE_URL: explicit, EMBEDDED_PG_PORT: portSetting } = presentVariables(env, [
+    "DATABASE_URL",
+    "EMBEDDED_PG_PORT",
+  ]);
+  if (explicit !== undefined) return { url: explicit, owned: false, stop: async () => {} };
   const dataDir = options.dataDir ?? join(repositoryRoot(), ".data", "postgres");
   // A cluster already running from this data directory (started by `pnpm dev` or another CLI
   // call, on whatever port) is found through its postmaster.pid, whose fourth line is the port,
@@ -146,7 +150,10 @@ export const resolveDevelopmentDatabase = async (
   if (running !== undefined && (await servesDataDir(running, dataDir))) {
     return { url: embeddedUrl(running), owned: false, stop: async () => {} };
   }
-  const port = Number(env["EMBEDDED_PG_PORT"] ?? DEFAULT_DEV_PORT);
+  const port = Number(portSetting ?? DEFAULT_DEV_PORT);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+    throw new Error(`EMBEDDED_PG_PORT must be a port from 1 to 65535, not ${JSON.stringify(portSetting)}`);
+  }
   if (await isPortOpen(port)) {
     throw new Error(
       `port ${port} is taken by another server, not this checkout's database (${dataDir}): ` +

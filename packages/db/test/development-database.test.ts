@@ -29,6 +29,14 @@ describe("resolveDevelopmentDatabase", () => {
     expect(handle).toMatchObject({ url: "postgres://u:p@db.example:5432/app", owned: false });
   });
 
+  it("reads a blank DATABASE_URL or EMBEDDED_PG_PORT as unset, and refuses a port that is not one", async () => {
+    const blank = await resolveDevelopmentDatabase({ DATABASE_URL: " ", EMBEDDED_PG_PORT: "x" }, { dataDir }).catch(
+      (error: unknown) => error,
+    );
+    expect(String(blank)).toContain('EMBEDDED_PG_PORT must be a port from 1 to 65535, not "x"');
+    expect(existsSync(join(dataDir, "PG_VERSION"))).toBe(false);
+  });
+
   it("refuses a port another server holds, starting nothing", async () => {
     const port = await freePort();
     const other = await listen(port);

@@ -136,7 +136,8 @@ const mayPass = (error: ClientError): boolean =>
  * unfinished past the service's expiry (7 days by default, docs/decisions/0022):
  * then it resolves with the `failed` acknowledgement (failure code
  * `snapshot_expired`) and sends nothing, and the rows must go under a new
- * reference.
+ * reference. An expiry that lands during a call rejects it with the api's
+ * 409 `snapshot_expired` (`DebtCollectionError`, `errorCode`).
  */
 export const uploadSnapshot = async (client: DebtCollectionClient, options: SendOptions): Promise<SnapshotAcknowledgement> => {
   prevalidate(options);
