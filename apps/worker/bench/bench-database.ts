@@ -4,17 +4,7 @@
  * temporary directory when it is unset; migrated, and dropped by `close`.
  */
 import { randomBytes } from "node:crypto";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  createDatabase,
-  type Database,
-  type DatabaseHandle,
-  freePort,
-  migrateAll,
-  startEmbeddedPostgres,
-  withDatabaseName,
-} from "@dc/db";
+import { createDatabase, type Database, migrateAll, serverOrEphemeralCluster, withDatabaseName } from "@dc/db";
 import { type Kysely, sql } from "kysely";
 
 export interface BenchDatabase {
@@ -25,15 +15,7 @@ export interface BenchDatabase {
 }
 
 export const openBenchDatabase = async (options: { readonly poolSize: number }): Promise<BenchDatabase> => {
-  const serverUrl = process.env["DATABASE_URL"];
-  const handle: DatabaseHandle =
-    serverUrl !== undefined && serverUrl !== ""
-      ? { url: serverUrl, owned: false, stop: async () => {} }
-      : await startEmbeddedPostgres({
-          dataDir: join(tmpdir(), `dc-bench-pg-${randomBytes(4).toString("hex")}`),
-          port: await freePort(),
-          ephemeral: true,
-        });
+  const handle = await serverOrEphemeralCluster("dc-bench-pg");
   const name = `dc_bench_${randomBytes(6).toString("hex")}`;
   const admin = createDatabase({ connectionString: handle.url, max: 1 });
   await sql`create database ${sql.id(name)}`.execute(admin);

