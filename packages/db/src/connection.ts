@@ -93,6 +93,12 @@ export interface PoolOptions {
   readonly idleInTransactionTimeoutMs?: number;
   /** How long an idle connection is kept before the pool closes it (default 30 s; 0 keeps it). */
   readonly idleTimeoutMillis?: number;
+  /**
+   * Read values with node-postgres's own type parsers instead of this
+   * project's (`bigint` as a string, `date` as a Date): for a pool handed to
+   * a library that expects them, such as graphile-worker's job ids.
+   */
+  readonly driverTypeParsers?: boolean;
 }
 
 /** The placeholder host that lets `URL` read a socket URL without a host (`postgres://user@/db?host=/sock`), as pg does. */
@@ -140,7 +146,7 @@ export const createPool = (options: PoolOptions): pg.Pool => {
       : withServerSetting(options.connectionString, settings)),
     max: options.max ?? 10,
     application_name: options.applicationName ?? "debt-collection",
-    types: typeParsers,
+    ...(options.driverTypeParsers === true ? {} : { types: typeParsers }),
     // A client that cannot get a connection fails fast rather than queueing forever.
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
@@ -152,10 +158,21 @@ export const createPool = (options: PoolOptions): pg.Pool => {
   // session ends between two queries (inside a transaction, say) emits `error`
   // with no listener, which would crash the process too. Its user learns of it
   // from its next query, which fails; the pool then discards the client.
+  const open = new Set<pg.PoolClient>();
   pool.on("connect", (client) => {
     client.on("error", () => {});
+    open.add(client);
+    client.once("end", () => open.delete(client));
     prepareMarkedStatements(client);
   });
+  // pg-pool's `end()` resolves once its clients are asked to close, not once they are
+  // closed. Ours waits for every connection to end, so that whatever follows a stop (the
+  // embedded cluster's own stop, the process's exit) never cuts a connection still open.
+  const endPool = pool.end.bind(pool) as () => Promise<void>;
+  pool.end = (async () => {
+    await endPool();
+    await Promise.all([...open].map((client) => new Promise((resolve) => client.once("end", resolve))));
+  }) as pg.Pool["end"];
   return pool;
 };
 
