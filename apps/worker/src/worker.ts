@@ -3,7 +3,7 @@
  * gracefully. Signals are the caller's business (see main.ts).
  */
 import { EventEmitter } from "node:events";
-import { createDatabase, type EventIds } from "@dc/db";
+import { createDatabase, createPool, type EventIds } from "@dc/db";
 import { run, type WorkerEvents } from "graphile-worker";
 import type { Logger } from "pino";
 import type { Clock } from "./clock.ts";
@@ -19,6 +19,9 @@ import type { RetentionSettings } from "./retention.ts";
 
 /** The `application_name` of the worker's own pool (the tasks' queries), as `pg_stat_activity` shows it. */
 export const WORKER_POOL_NAME = "dc-worker";
+
+/** The `application_name` of graphile-worker's pool (taking and completing jobs, LISTEN, cron). */
+export const JOB_QUEUE_POOL_NAME = "dc-worker-queue";
 
 export interface StartWorkerOptions {
   /** Database holding both our tables and graphile-worker's schema (already migrated). */
@@ -56,7 +59,8 @@ export interface StartWorkerOptions {
 
 export interface RunningWorker {
   /**
-   * Stops taking jobs, waits for the jobs in flight, then closes the pools.
+   * Stops taking jobs, waits for the jobs in flight, then closes the pools
+   * and waits for their connections to end.
    * Calling it again returns the same promise.
    */
   readonly stop: () => Promise<void>;
@@ -77,14 +81,22 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
   // Each job holds at most one connection of this pool at a time; the spare
   // one serves the stale-lock sweep and metrics scrapes.
   const db = createDatabase({ connectionString, max: concurrency + 1, applicationName: WORKER_POOL_NAME });
+  // graphile-worker's pool, a connection per running job plus LISTEN and cron,
+  // is ours so that a stop waits for it to close: graphile-worker ends a pool
+  // it made without waiting, and a stop that goes on to stop the database
+  // (the embedded cluster) would then cut those connections and fail.
+  const queuePool = createPool({
+    connectionString,
+    max: concurrency + 2,
+    applicationName: JOB_QUEUE_POOL_NAME,
+    driverTypeParsers: true,
+  });
   const events: WorkerEvents = new EventEmitter();
   const liveness = announceLiveness(events, connectionString, logger);
   const detachMetrics = metrics.attach(events, db);
   const runner = await run({
-    connectionString,
+    pgPool: queuePool,
     concurrency,
-    // graphile-worker's own pool: a connection per running job, plus listen and cron.
-    maxPoolSize: concurrency + 2,
     noHandleSignals: true,
     logger: toWorkerLogger(logger),
     taskList: buildTaskList({
@@ -113,6 +125,7 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
     detachMetrics();
     await liveness.stop();
     await db.destroy();
+    await queuePool.end();
     throw error;
   });
 
@@ -145,6 +158,7 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
       detachMetrics();
       await liveness.stop();
       await db.destroy();
+      await queuePool.end();
     }
   };
   // graphile-worker logs a runner failure itself; only callers that watch `finished` need to act on it.
