@@ -18,21 +18,24 @@ export const issueDetails = (error: ParseResult.ParseError, prefix?: string): Re
 /**
  * Decodes `input` or throws ValidationFailed. Unknown body keys are rejected
  * (a typo must not be silently dropped); unknown query parameters are ignored
- * (proxies and caches add their own).
+ * (proxies and caches add their own). A query value with a NUL character is
+ * refused here; a path parameter is left to its own schema and handler: an
+ * encrypted id with a NUL is an unknown id (404, contract 4.5 and 7.1), and
+ * the path parameters that are stored as text refuse NUL in their schemas.
  */
 export const decodeOrFail = <A, I>(
   schema: Schema.Schema<A, I>,
   input: unknown,
   part: "body" | "query" | "path",
 ): A => {
-  if (part !== "body") rejectNulCharacters(input as Readonly<Record<string, unknown>>);
+  if (part === "query") rejectNulCharacters(input as Readonly<Record<string, unknown>>);
   const onExcessProperty = part === "query" ? "ignore" : "error";
   const result = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty })(input);
   if (Either.isRight(result)) return result.right;
   throw new ValidationFailed({ details: issueDetails(result.left, part) });
 };
 
-/** Path and query values may not carry NUL characters (PostgreSQL text cannot hold them). */
+/** Query values may not carry NUL characters (PostgreSQL text cannot hold them). */
 const rejectNulCharacters = (values: Readonly<Record<string, unknown>>): void => {
   const details: Record<string, string> = {};
   for (const [name, value] of Object.entries(values ?? {})) {

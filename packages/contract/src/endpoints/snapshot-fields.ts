@@ -28,11 +28,19 @@ const count = (description: string) => Schema.Int.pipe(Schema.nonNegative()).ann
 const DATE_ALONE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
+/**
+ * Path references are stored as text, which cannot hold a NUL character: refused
+ * by the schema (the router leaves path parameters to their schemas, so that an
+ * encrypted id with a NUL stays an unknown id).
+ */
+const withoutNul = Schema.filter<typeof Schema.String>((value) => !value.includes("\u0000") || "must not contain NUL characters");
+
 export const SnapshotReference = Schema.String.pipe(
   Schema.minLength(1, { message: () => "must not be empty" }),
   Schema.maxLength(MAX_SNAPSHOT_REFERENCE_LENGTH, {
     message: () => `must be at most ${MAX_SNAPSHOT_REFERENCE_LENGTH} characters`,
   }),
+  withoutNul,
   Schema.filter((value) => !CONTROL.test(value) || "must not contain control characters"),
   Schema.filter(
     (value) =>
@@ -47,6 +55,7 @@ export const SnapshotReference = Schema.String.pipe(
 
 const ApiReference = Schema.String.pipe(
   Schema.minLength(1, { message: () => "must not be empty" }),
+  withoutNul,
   Schema.maxLength(255, { message: () => "must be at most 255 characters" }),
 ).annotations({ description: "The campaign's API reference" });
 
