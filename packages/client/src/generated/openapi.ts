@@ -8725,6 +8725,18 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookReplayResponse"];
                 };
             };
+            /** @description Validation failed: The request is invalid; `details` names each field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Authentication credentials are missing or invalid: Missing, malformed, expired or revoked bearer token */
             401: {
                 headers: {

@@ -332,6 +332,8 @@ export const replayWebhookEvent = endpoint({
   success: { status: 202, description: "The deliveries queued", schema: ReplayResponse },
   errors: [
     ...protectedErrors("debts:write"),
+    // The query is decoded like any other: `endpoint_id` given twice, or with a NUL, is a 400 naming it.
+    errorCases.validation,
     errorCases.notFound(webhookMessages.eventNotFound),
     { ...notFound, description: "`endpoint_id` is unknown or of another company" },
     disabled,
