@@ -116,6 +116,27 @@ describe("wrong types and rule breaks", () => {
     );
   });
 
+  it("refuses an amount whose JSON text a number cannot hold exactly, where rounding would pass the sum rule", async () => {
+    // 12.3400000000000000001 reads as the double 12.34: the plan's 12.34 would "equal" it once rounded.
+    const plan =
+      '{"external_reference":"plan-1","status":"active","installments":[' +
+      '{"external_reference":"i-1","amount":12.34,"payment_date":"2026-12-01","status":"pending"},' +
+      '{"external_reference":"i-2","amount":1.000000000000000000001,"payment_date":"2027-01-01","status":"paid",' +
+      '"paid_at":"2026-11-01T10:00:00Z","external_payment_id":"pay-1"}]}';
+    const body = await rejected(
+      '{"rows":[{"internal_id":"a","remaining_amount":12.3400000000000000001,"currency":"EUR",' +
+        `"payment_plan":${plan}},` +
+        '{"internal_id":"b","remaining_amount":1.25E1,"currency":"EUR","accept_expensive_destination":0.10000000000000000001}]}',
+      422,
+    );
+    expect(body.details).toEqual({
+      "rows.0.remaining_amount":
+        "has more significant digits than a number holds exactly: 12.3400000000000000001 would read as 12.34",
+      "rows.0.payment_plan.installments.1.amount":
+        "has more significant digits than a number holds exactly: 1.000000000000000000001 would read as 1",
+    });
+  });
+
   it("requires paid_at and external_payment_id on a paid installment", async () => {
     const plan = {
       external_reference: "plan-1",

@@ -106,6 +106,34 @@ export const toMinor = (amount: number, currency: string): Either.Either<number,
   return Either.right(amount < 0 && magnitude !== 0 ? -magnitude : magnitude);
 };
 
+const numberText = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/** A JSON number text as significant digits and a decimal exponent (`"120.50"` -> `"1205e3"`), or the text itself when it is not one. */
+const canonicalDecimal = (text: string): string => {
+  const match = numberText.exec(text);
+  if (match === null) return text;
+  const all = (match[1] ?? "") + (match[2] ?? "");
+  const significant = all.replace(/^0+/, "");
+  const digits = significant.replace(/0+$/, "");
+  if (digits === "") return "0";
+  const point = (match[1] ?? "").length + Number(match[3] ?? "0") - (all.length - significant.length);
+  return `${text.startsWith("-") ? "-" : ""}${digits}e${point}`;
+};
+
+/**
+ * Tells whether the JSON number text `source` denotes exactly the decimal
+ * that `toMinor` reads from `value`, the double parsed from it. A text with
+ * more significant digits than a double keeps (`12.3400000000000000001`)
+ * parses as a neighbouring decimal (`12.34`): reading it would round an
+ * amount silently, which this module refuses to do.
+ *
+ * @example
+ * readsExactly("1.25E1", 12.5) // true
+ * readsExactly("12.3400000000000000001", 12.34) // false
+ */
+export const readsExactly = (source: string, value: number): boolean =>
+  canonicalDecimal(source) === canonicalDecimal(String(value));
+
 /**
  * Converts integer minor units back to the JSON number for output.
  * `minor / 10^exp` is one correctly rounded division of exact operands, so it

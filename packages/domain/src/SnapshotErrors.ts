@@ -1,10 +1,11 @@
 /**
  * How row errors of a snapshot are reported: the rows PostgreSQL could not
- * store, and the `details` object of an `invalid_snapshot_row` answer
+ * store, the amounts a number cannot hold exactly, and the `details` object of an `invalid_snapshot_row` answer
  * (`rows.<index>.<field>` -> reason, at most 100 listed). The api answers
  * with it and the client's pre-validation predicts it, from this one module.
  */
 import * as JsonText from "./JsonText.ts";
+import * as Money from "./Money.ts";
 import type { RowError } from "./SnapshotRow.ts";
 
 /** At most this many row errors are listed; the rest are counted under `rows`. */
@@ -18,6 +19,57 @@ export const unstorableTextErrors = (rows: ReadonlyArray<unknown>, firstRowIndex
     const field = JsonText.firstUnstorable(row);
     return field === undefined ? [] : [{ row_index: firstRowIndex + index, field, reason: unstorableReason }];
   });
+
+// An inexact number has more than 15 significant digits, so its text holds at least 16 digits.
+const MAYBE_INEXACT = /(?:\d\.?){16}/;
+
+const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * One error per amount (`remaining_amount`, an installment's `amount`) whose
+ * JSON text in `bodyText`, `{"rows": [...]}`, has more significant digits than
+ * a number holds exactly: JSON.parse would round it to a neighbouring value
+ * (`12.3400000000000000001` to `12.34`) that the row rules would then judge.
+ * Only the body text shows this; a body without 16 digits in a row is not
+ * parsed again.
+ */
+export const inexactAmountErrors = (bodyText: string, firstRowIndex: number): Array<RowError> => {
+  if (!MAYBE_INEXACT.test(bodyText)) return [];
+  const inexact = new Map<object, Map<string, string>>();
+  let body: unknown;
+  try {
+    body = JSON.parse(bodyText, function (this: object, key: string, value: unknown, context?: { source?: string }) {
+      const source = context?.source;
+      if (typeof value === "number" && source !== undefined && !Money.readsExactly(source, value)) {
+        const keys = inexact.get(this) ?? new Map<string, string>();
+        keys.set(key, `has more significant digits than a number holds exactly: ${source} would read as ${value}`);
+        inexact.set(this, keys);
+      }
+      return value;
+    });
+  } catch {
+    return [];
+  }
+  if (inexact.size === 0 || !isJsonObject(body) || !Array.isArray(body["rows"])) return [];
+  const errors: Array<RowError> = [];
+  body["rows"].forEach((row: unknown, i: number) => {
+    if (!isJsonObject(row)) return;
+    const rowIndex = firstRowIndex + i;
+    const remaining = inexact.get(row)?.get("remaining_amount");
+    if (remaining !== undefined) errors.push({ row_index: rowIndex, field: "remaining_amount", reason: remaining });
+    const plan = row["payment_plan"];
+    const installments = isJsonObject(plan) ? plan["installments"] : undefined;
+    if (!Array.isArray(installments)) return;
+    installments.forEach((item: unknown, j: number) => {
+      const amount = isJsonObject(item) ? inexact.get(item)?.get("amount") : undefined;
+      if (amount !== undefined) {
+        errors.push({ row_index: rowIndex, field: `payment_plan.installments.${j}.amount`, reason: amount });
+      }
+    });
+  });
+  return errors;
+};
 
 const byRowIndex = (a: RowError, b: RowError): number => a.row_index - b.row_index;
 

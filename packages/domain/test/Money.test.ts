@@ -73,6 +73,44 @@ describe("fromMinor and format", () => {
   });
 });
 
+describe("readsExactly", () => {
+  it("accepts any spelling of the decimal a number holds: exponents, zeros, signs", () => {
+    const texts: ReadonlyArray<[string, number]> = [
+      ["12.34", 12.34],
+      ["12.3400000", 12.34],
+      ["1.25E1", 12.5],
+      ["0.05", 0.05],
+      ["5e-2", 0.05],
+      ["1E+21", 1e21],
+      ["-0", -0],
+      ["-0.000", -0],
+      ["0e7", 0],
+      ["9999999999999.99", 9999999999999.99],
+      ["0.30000000000000004", 0.30000000000000004],
+    ];
+    expect(texts.map(([text, value]) => Money.readsExactly(text, value))).toEqual(texts.map(() => true));
+  });
+
+  it("refuses a text with more significant digits than the number read from it keeps", () => {
+    const texts = [
+      "12.3400000000000000001",
+      "1.000000000000000000001",
+      "9007199254740993",
+      "0.1000000000000000055511151231257827",
+    ];
+    expect(texts.map((text) => Money.readsExactly(text, JSON.parse(text) as number))).toEqual(texts.map(() => false));
+  });
+
+  it("holds for the shortest text of every number", () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (value) => {
+        expect(Money.readsExactly(JSON.stringify(value), value)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe("CurrencyCode", () => {
   it("accepts 3 upper-case letters only", () => {
     const decode = Schema.decodeUnknownEither(Money.CurrencyCode);

@@ -1,6 +1,7 @@
 import { Either, Schema } from "effect";
 import { describe, expect, it } from "vitest";
 import * as Snapshot from "../src/Snapshot.ts";
+import * as SnapshotErrors from "../src/SnapshotErrors.ts";
 
 const validate = (rows: ReadonlyArray<unknown>, firstRowIndex = 0) => Snapshot.validateRows(rows, { firstRowIndex });
 
@@ -382,5 +383,30 @@ describe("a full snapshot", () => {
     expect(result.errors).toEqual([]);
     expect(Snapshot.checkAcrossRows(result.rows)).toEqual([]);
     expect(result.rows).toHaveLength(20_000);
+  });
+});
+
+describe("inexactAmountErrors", () => {
+  const reason = (text: string, value: number) =>
+    `has more significant digits than a number holds exactly: ${text} would read as ${value}`;
+
+  it("names every amount whose text a number cannot hold, with snapshot-wide indexes", () => {
+    const body =
+      '{"rows":[{"internal_id":"a","remaining_amount":100.000000000000000001,"currency":"EUR"},' +
+      '{"internal_id":"b","remaining_amount":10,"currency":"EUR","payment_plan":{"external_reference":"p",' +
+      '"status":"active","installments":[{"external_reference":"i","amount":10.0000000000000000001,' +
+      '"payment_date":"2024-01-01","status":"pending"}]}}]}';
+    expect(SnapshotErrors.inexactAmountErrors(body, 40)).toEqual([
+      { row_index: 40, field: "remaining_amount", reason: reason("100.000000000000000001", 100) },
+      { row_index: 41, field: "payment_plan.installments.0.amount", reason: reason("10.0000000000000000001", 10) },
+    ]);
+  });
+
+  it("leaves exact amounts, long digit strings and the ignored legacy key alone", () => {
+    const body =
+      '{"rows":[{"internal_id":"12345678901234567890","remaining_amount":9999999999999.99,"currency":"EUR",' +
+      '"accept_expensive_destination":1.00000000000000000001},' +
+      '{"internal_id":"b","remaining_amount":1.2500000000000000000E1,"currency":"EUR"}]}';
+    expect(SnapshotErrors.inexactAmountErrors(body, 0)).toEqual([]);
   });
 });

@@ -2,9 +2,10 @@
  * Validation of the rows of a one-request submit or a chunk, before anything
  * is stored: the body envelope and the 20,000-row limit (`Snapshot.decodeBody`),
  * the per-row rules (`Snapshot.validateRows`, with snapshot-wide indexes), the
- * rules across the rows of the body (`Snapshot.checkAcrossRows`) and text that
- * PostgreSQL cannot store. Failures are the 400/422 envelopes of
- * docs/decisions/0300.
+ * rules across the rows of the body (`Snapshot.checkAcrossRows`), text that
+ * PostgreSQL cannot store and amounts a number cannot hold exactly
+ * (`SnapshotErrors.inexactAmountErrors`). Failures are the 400/422 envelopes
+ * of docs/decisions/0300.
  */
 import { snapshotErrorCodes } from "@dc/contract";
 import { Snapshot, SnapshotErrors } from "@dc/domain";
@@ -41,7 +42,11 @@ export const validateSnapshotRows = (
   const { rows: valid, errors } = Snapshot.validateRows(raw, { firstRowIndex });
   // Most bodies hold no `\u0000` or surrogate escape, and skip the walk for unstorable text.
   const unstorable = SUSPECT_ESCAPE.test(bodyText) ? SnapshotErrors.unstorableTextErrors(raw, firstRowIndex) : [];
-  errors.push(...Snapshot.checkAcrossRows(valid), ...unstorable);
+  errors.push(
+    ...Snapshot.checkAcrossRows(valid),
+    ...unstorable,
+    ...SnapshotErrors.inexactAmountErrors(bodyText, firstRowIndex),
+  );
   if (errors.length > 0) throw invalidRows(errors);
   return { raw, valid };
 };
