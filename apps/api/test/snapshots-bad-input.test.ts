@@ -137,6 +137,31 @@ describe("wrong types and rule breaks", () => {
     });
   });
 
+  it("refuses a plan whose paid installments and remaining_amount add up past the largest amount", async () => {
+    // A debt created from this row would owe 20 x 9,999,999,999,999.99 EUR: more than a number holds in cents.
+    const paid = Array.from({ length: 20 }, (_, i) => ({
+      external_reference: `paid-${i}`,
+      amount: 9999999999999.99,
+      payment_date: "2026-10-01",
+      status: "paid",
+      paid_at: "2026-10-01T10:00:00Z",
+      external_payment_id: `pay-${i}`,
+    }));
+    const plan = {
+      external_reference: "plan-1",
+      status: "active",
+      installments: [
+        { external_reference: "i-1", amount: 0.01, payment_date: "2026-12-01", status: "pending" },
+        ...paid,
+      ],
+    };
+    const body = await rejected(rowsBody([accountRow(0, { remaining_amount: 0.01, payment_plan: plan })]), 422);
+    expect(body.details).toEqual({
+      "rows.0.payment_plan":
+        "remaining_amount plus the paid installments exceeds the largest amount (9999999999999.99)",
+    });
+  });
+
   it("requires paid_at and external_payment_id on a paid installment", async () => {
     const plan = {
       external_reference: "plan-1",

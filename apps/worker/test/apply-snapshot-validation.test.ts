@@ -120,6 +120,37 @@ describe("applySnapshot: rejected snapshots", () => {
     ]);
   });
 
+  it("fails a plan whose paid installments would make a debt larger than the largest amount, without throwing", async () => {
+    // The debt's amount would be 21 x 9,999,999,999,999.99 EUR: its cents are no safe integer, and the apply threw.
+    const campaign = await insertCampaign(db);
+    const paid = (i: number) => ({
+      external_reference: `paid-${i}`,
+      amount: 9999999999999.99,
+      payment_date: "2030-01-01",
+      status: "paid",
+      paid_at: "2030-01-01T10:00:00Z",
+      external_payment_id: `pay-${i}`,
+    });
+    const plan = {
+      external_reference: "p",
+      status: "active",
+      installments: [
+        { external_reference: "due", amount: 9999999999999.99, payment_date: "2030-07-01", status: "pending" },
+        ...Array.from({ length: 20 }, (_, i) => paid(i)),
+      ],
+    };
+    const id = await insertSnapshot(db, campaign, [[row("a", 9999999999999.99, { payment_plan: plan })]]);
+    expect(await apply(id)).toMatchObject({ outcome: "failed", code: "invalid_snapshot_row", errorCount: 1 });
+    expect((await snapshotState(db, id)).failure?.errors).toEqual([
+      {
+        row_index: 0,
+        field: "payment_plan",
+        reason: "remaining_amount plus the paid installments exceeds the largest amount (9999999999999.99)",
+      },
+    ]);
+    expect(await debtsOf(db, campaign.campaignId)).toEqual([]);
+  });
+
   it("throws SnapshotUnprocessable, writing nothing, when a stored chunk is missing", async () => {
     const campaign = await insertCampaign(db);
     const id = await insertSnapshot(db, campaign, [[row("a", 1)], [row("b", 1)]]);

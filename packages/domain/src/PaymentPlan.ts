@@ -88,7 +88,8 @@ export interface FieldError {
  * minor units. Rules: paid installments carry `paid_at` and
  * `external_payment_id`; installment references and payment ids are unique
  * within the plan; amounts fit the currency; an active plan's pending
- * installments sum exactly to `remainingMinor`.
+ * installments sum exactly to `remainingMinor`; `remainingMinor` plus the
+ * paid installments is at most `Money.maxMinor`.
  */
 export const checkPlan = (
   plan: PaymentPlan,
@@ -145,6 +146,15 @@ export const checkPlan = (
   const minorPlan: MinorPlan = { externalReference: plan.external_reference, status: plan.status, installments };
   const mismatch = amountsValid ? sumMismatch(minorPlan, remainingMinor, currency) : undefined;
   if (mismatch !== undefined) errors.push({ path: "", message: mismatch });
+  // The debt this plan describes owes its balance plus what was already paid: a creation stores that as its
+  // amount, and an update's direct payment is the balance change minus the paid part. Both must stay within
+  // the largest amount, or their sums leave exact (safe-integer) arithmetic and the apply cannot write them.
+  if (amountsValid && remainingMinor + paidMinor(minorPlan) > Money.maxMinor) {
+    errors.push({
+      path: "",
+      message: `remaining_amount plus the paid installments exceeds the largest amount (${Money.format(Money.maxMinor, currency)})`,
+    });
+  }
   return errors.length > 0 ? Either.left(errors) : Either.right(minorPlan);
 };
 
@@ -163,6 +173,10 @@ export const sumMismatch = (plan: MinorPlan, remainingMinor: number, currency: s
 /** Rule violations of a decoded plan for a row balance; empty when the plan is valid. */
 export const validatePlan = (plan: PaymentPlan, remainingMinor: number, currency: string): ReadonlyArray<FieldError> =>
   Either.match(checkPlan(plan, remainingMinor, currency), { onLeft: (e) => e, onRight: () => [] });
+
+/** Sum of the paid installments of a plan, in minor units. */
+export const paidMinor = (plan: LocalPlan): number =>
+  plan.installments.reduce((sum, item) => (item.status === "paid" ? sum + item.amountMinor : sum), 0);
 
 /** Sum of the pending installments of a plan, in minor units. */
 export const pendingMinor = (plan: LocalPlan): number =>

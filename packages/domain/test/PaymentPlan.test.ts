@@ -159,6 +159,41 @@ describe("validatePlan", () => {
   });
 });
 
+describe("the largest amount a plan may imply", () => {
+  const paidAt = { status: "paid", paid_at: "2024-01-01T00:00:00Z" };
+  const largest = Money.fromMinor(Money.maxMinor, "EUR");
+
+  it("refuses paid installments that, added to remaining_amount, pass the largest amount", () => {
+    const input = decoded(
+      plan([
+        installment({ amount: largest }),
+        installment({ ...paidAt, external_reference: "i2", amount: 0.01, external_payment_id: "pay-1" }),
+      ]),
+    );
+    expect(PaymentPlan.validatePlan(input, Money.maxMinor, "EUR")).toEqual([
+      {
+        path: "",
+        message: "remaining_amount plus the paid installments exceeds the largest amount (9999999999999.99)",
+      },
+    ]);
+  });
+
+  it("applies to cancelled plans too, and accepts the largest amount itself", () => {
+    const paid = installment({ ...paidAt, amount: 0.02, external_payment_id: "pay-1" });
+    expect(PaymentPlan.validatePlan(decoded(plan([paid], { status: "cancelled" })), Money.maxMinor - 1, "EUR")).toEqual(
+      [
+        {
+          path: "",
+          message: "remaining_amount plus the paid installments exceeds the largest amount (9999999999999.99)",
+        },
+      ],
+    );
+    expect(PaymentPlan.validatePlan(decoded(plan([paid], { status: "cancelled" })), Money.maxMinor - 2, "EUR")).toEqual(
+      [],
+    );
+  });
+});
+
 describe("comparing with the local plan", () => {
   const incoming = Either.getOrThrow(
     PaymentPlan.checkPlan(
