@@ -162,6 +162,38 @@ describe("wrong types and rule breaks", () => {
     });
   });
 
+  it("refuses installment dates and instants PostgreSQL cannot store, before storing anything", async () => {
+    const plan = {
+      external_reference: "plan-1",
+      status: "active",
+      installments: [
+        {
+          external_reference: "i-1",
+          amount: 30,
+          payment_date: "0000-12-31",
+          status: "paid",
+          paid_at: "0001-01-01T00:30:00+01:00",
+          external_payment_id: "pay-1",
+        },
+        {
+          external_reference: "i-2",
+          amount: 30,
+          payment_date: "2026-10-01",
+          status: "paid",
+          paid_at: "9999-12-31T23:30:00-01:00",
+          external_payment_id: "pay-2",
+        },
+        { external_reference: "i-3", amount: 100, payment_date: "0001-01-01", status: "pending" },
+      ],
+    };
+    const body = await rejected(rowsBody([accountRow(0, { remaining_amount: 100, payment_plan: plan })]), 422);
+    expect(body.details).toEqual({
+      "rows.0.payment_plan.installments.0.payment_date": "must be 0001-01-01 or later",
+      "rows.0.payment_plan.installments.0.paid_at": "must be an instant between the years 0001 and 9999",
+      "rows.0.payment_plan.installments.1.paid_at": "must be an instant between the years 0001 and 9999",
+    });
+  });
+
   it("requires paid_at and external_payment_id on a paid installment", async () => {
     const plan = {
       external_reference: "plan-1",

@@ -90,6 +90,38 @@ describe("prevalidateSnapshot", () => {
     expect((sent as DebtCollectionError).error).toEqual(local);
   });
 
+  it("refuses installment dates the api cannot store, as the api does when submitting", async () => {
+    const rows = [
+      row(1, {
+        remaining_amount: 0,
+        payment_plan: {
+          external_reference: "PLAN-1",
+          status: "active",
+          installments: [
+            {
+              external_reference: "I-1",
+              amount: 50,
+              payment_date: "0000-06-01",
+              status: "paid",
+              paid_at: "0001-01-01T00:30:00+01:00",
+              external_payment_id: "PAY-1",
+            },
+          ],
+        },
+      }),
+    ];
+    const local = prevalidateSnapshot(rows);
+    expect(local?.details).toEqual({
+      "rows.0.payment_plan.installments.0.payment_date": "must be 0001-01-01 or later",
+      "rows.0.payment_plan.installments.0.paid_at": "must be an instant between the years 0001 and 9999",
+    });
+    const api = createClient(credentials);
+    const sent = await submitSnapshot(api, { campaign, reference: "invalid-dates", rows, validate: false }).catch(
+      (e: unknown) => e,
+    );
+    expect((sent as DebtCollectionError).error).toEqual(local);
+  });
+
   it("accepts valid rows", () => {
     expect(prevalidateSnapshot([row(1), row(2)])).toBeUndefined();
   });

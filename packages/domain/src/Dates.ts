@@ -6,7 +6,7 @@
 import { Schema } from "effect";
 
 const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
-const dateTimePattern = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+const dateTimePattern = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|([+-])(\d{2}):(\d{2}))$/;
 
 const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 
@@ -37,19 +37,44 @@ export const isIsoDateTime = (text: string): boolean => {
     atMost(match[2], 23) &&
     atMost(match[3], 59) &&
     atMost(match[4], 59) &&
-    atMost(match[5], 23) &&
-    atMost(match[6], 59)
+    atMost(match[6], 23) &&
+    atMost(match[7], 59)
   );
 };
 
-/** A plain calendar date `YYYY-MM-DD`. */
+/**
+ * Tells whether `text` is a calendar date from 0001-01-01: year 0000 matches
+ * the format, but PostgreSQL has no year 0 and cannot store it.
+ */
+export const isWritableDate = (text: string): boolean => isCalendarDate(text) && text.slice(0, 4) !== "0000";
+
+/**
+ * Tells whether `text` is an ISO 8601 date-time (`isIsoDateTime`) whose
+ * instant falls in UTC years 0001 to 9999 (`inWritableYears`), the instants
+ * PostgreSQL stores and writes back: `0001-01-01T00:30:00+01:00` is in year 0.
+ */
+export const isWritableDateTime = (text: string): boolean => {
+  const match = dateTimePattern.exec(text);
+  if (match === null || !isIsoDateTime(text)) return false;
+  const [year, month, day] = (match[1] ?? "").split("-").map(Number);
+  const local = new Date(0);
+  // setUTCFullYear, not Date.UTC, which reads years 0-99 as 1900-1999.
+  local.setUTCFullYear(year ?? 0, (month ?? 1) - 1, day ?? 1);
+  local.setUTCHours(Number(match[2]), Number(match[3]), Number(match[4] ?? 0));
+  const offsetMinutes = (match[5] === "-" ? -1 : 1) * (Number(match[6] ?? 0) * 60 + Number(match[7] ?? 0));
+  return inWritableYears(new Date(local.getTime() - offsetMinutes * 60_000));
+};
+
+/** A plain calendar date `YYYY-MM-DD`, from 0001-01-01. */
 export const PlainDate = Schema.String.pipe(
   Schema.filter(isCalendarDate, { message: () => "must be a real calendar date in the format YYYY-MM-DD" }),
+  Schema.filter(isWritableDate, { message: () => "must be 0001-01-01 or later" }),
 ).annotations({ identifier: "PlainDate" });
 
-/** An ISO 8601 date-time with an offset or `Z`. */
+/** An ISO 8601 date-time with an offset or `Z`, in UTC years 0001 to 9999. */
 export const IsoDateTime = Schema.String.pipe(
   Schema.filter(isIsoDateTime, { message: () => "must be an ISO 8601 date-time with an offset or Z" }),
+  Schema.filter(isWritableDateTime, { message: () => "must be an instant between the years 0001 and 9999" }),
 ).annotations({ identifier: "IsoDateTime" });
 
 const pad = (value: number, width = 2): string => String(value).padStart(width, "0");

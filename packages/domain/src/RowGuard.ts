@@ -38,7 +38,7 @@ const isInstallment = (item: unknown): boolean => {
         required++;
         break;
       case "payment_date":
-        if (typeof value !== "string" || !Dates.isCalendarDate(value)) return false;
+        if (typeof value !== "string" || !Dates.isWritableDate(value)) return false;
         required++;
         break;
       case "status":
@@ -46,7 +46,7 @@ const isInstallment = (item: unknown): boolean => {
         required++;
         break;
       case "paid_at":
-        if (typeof value !== "string" || !Dates.isIsoDateTime(value)) return false;
+        if (typeof value !== "string" || !Dates.isWritableDateTime(value)) return false;
         break;
       default:
         return false;

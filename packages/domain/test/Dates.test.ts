@@ -46,6 +46,27 @@ describe("isIsoDateTime", () => {
   });
 });
 
+describe("isWritableDate and isWritableDateTime", () => {
+  it("keep dates from 0001-01-01 and instants in UTC years 0001 to 9999, whatever the offset", () => {
+    expect(["0001-01-01", "9999-12-31", "0000-12-31", "2024-02-30"].map(Dates.isWritableDate)).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    const instants = [
+      "0001-01-01T00:30:00Z",
+      "0001-01-01T00:30:00-01:00",
+      "0001-01-01T00:30:00+01:00",
+      "9999-12-31T23:30:00+01:00",
+      "9999-12-31T23:30:00-01:00",
+      "0099-06-01T12:00:00Z",
+      "2024-05-01T10:00:00+24:00",
+    ];
+    expect(instants.map(Dates.isWritableDateTime)).toEqual([true, true, false, true, false, true, false]);
+  });
+});
+
 describe("formatIsoOffset", () => {
   it("writes an instant in UTC with +00:00 and a four-digit year", () => {
     expect(Dates.formatIsoOffset(new Date("2026-11-21T16:03:18.999+02:00"))).toBe("2026-11-21T14:03:18+00:00");

@@ -2,8 +2,7 @@
  * Turns a snapshot's stored chunks back into validated rows: per-row rules
  * with snapshot-wide row indexes (`Snapshot.validateRows`) and the
  * normalisation the database needs before planning: installment `paid_at`
- * in its canonical instant form (docs/decisions/0356) and dates PostgreSQL
- * can store (years 0001-9999). The rules across rows
+ * in its canonical instant form (docs/decisions/0356). The rules across rows
  * (`Snapshot.checkAcrossRows`) run inside `Reconciliation.plan`, over the
  * rows this returns.
  */
@@ -18,31 +17,19 @@ export interface ReadRows {
   readonly errors: ReadonlyArray<Snapshot.RowError>;
 }
 
-const minimumDate = "0001-01-01";
-
-/** The plan with canonical `paid_at`s, or the errors of the values PostgreSQL could not store. */
-const normalisePlan = (
-  plan: PaymentPlan.MinorPlan,
-  rowIndex: number,
-  errors: Array<Snapshot.RowError>,
-): PaymentPlan.MinorPlan => {
-  const installments = plan.installments.map((item, i) => {
-    if (item.paymentDate < minimumDate) {
-      errors.push({
-        row_index: rowIndex,
-        field: `payment_plan.installments.${i}.payment_date`,
-        reason: `must be ${minimumDate} or later`,
-      });
-    }
+/**
+ * The plan with each `paid_at` in its canonical instant form. The row rules
+ * (`Dates.IsoDateTime`) already keep instants within the years PostgreSQL
+ * stores, so every one has a canonical form.
+ */
+const normalisePlan = (plan: PaymentPlan.MinorPlan): PaymentPlan.MinorPlan => {
+  const installments = plan.installments.map((item) => {
     if (item.paidAt === null) return item;
     const paidAt = canonicalInstant(item.paidAt);
     if (paidAt === undefined) {
-      errors.push({
-        row_index: rowIndex,
-        field: `payment_plan.installments.${i}.paid_at`,
-        reason: "must be an instant between the years 0001 and 9999",
+      throw new SnapshotUnprocessable({
+        message: `paid_at "${item.paidAt}" passed the row rules but has no canonical form`,
       });
-      return item;
     }
     return paidAt === item.paidAt ? item : { ...item, paidAt };
   });
@@ -82,9 +69,7 @@ export const readSnapshotRows = (chunks: ReadonlyArray<StoredChunk>, expectedChu
     if (raw === undefined) throw new SnapshotUnprocessable({ message: `chunk ${i} does not hold an array of rows` });
     const validated = Snapshot.validateRows(raw, { firstRowIndex });
     for (const row of validated.rows) {
-      rows.push(
-        row.paymentPlan === null ? row : { ...row, paymentPlan: normalisePlan(row.paymentPlan, row.rowIndex, errors) },
-      );
+      rows.push(row.paymentPlan === null ? row : { ...row, paymentPlan: normalisePlan(row.paymentPlan) });
     }
     errors.push(...validated.errors);
     firstRowIndex += raw.length;

