@@ -97,6 +97,21 @@ describe("POST .../snapshots/{snapshotReference}/finalize", () => {
     expect((await expectContract(replay, "put", CHUNK_PATH)).data).toMatchObject({ status: "pending", chunk_index: 0 });
   });
 
+  it("refuses an index above next_chunk_index with 409 chunk_out_of_order after finalization too (contract 4.2 rule 5)", async () => {
+    const s = await started(2, "staged-skip");
+    expect((await s.chunk(0, rowsFrom(0, 2))).status).toBe(201);
+    expect((await s.finalize()).status).toBe(202);
+    const skipping = await s.chunk(2, rowsBody([]));
+    expect(skipping.status).toBe(409);
+    expect(await expectContract(skipping, "put", CHUNK_PATH)).toEqual({
+      error: true,
+      message: "Chunk 2 is out of order: next_chunk_index is 1",
+      code: 409,
+      error_code: "chunk_out_of_order",
+    });
+    expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 1, jobs: 1 });
+  });
+
   it("orders a staged snapshot's job by its finalization, after a one-request snapshot accepted in between", async () => {
     const s = await started(1, "staged-early");
     expect((await s.chunk(0, rowsFrom(0, 1))).status).toBe(201);

@@ -137,9 +137,9 @@ export const uploadSnapshotChunk = endpoint({
   description:
     "Stores one chunk (at most 20,000 rows, 10 MiB) of an `uploading` snapshot with the SHA-256 of its exact body " +
     "bytes. No debt is modified. Row indexes in errors count over the whole snapshot. Chunks go strictly in order: " +
-    "an index above `next_chunk_index` is 409 `chunk_out_of_order`. An identical retry of an accepted index answers " +
-    "200; other bytes for it are 409 `chunk_content_conflict`. Rows over all chunks may not exceed " +
-    "`expected_row_count` (422 `expected_row_count_exceeded`); after finalization a new chunk is 409 " +
+    "an index above `next_chunk_index` is 409 `chunk_out_of_order`, in every state. An identical retry of an accepted " +
+    "index answers 200; other bytes for it are 409 `chunk_content_conflict`. Rows over all chunks may not exceed " +
+    "`expected_row_count` (422 `expected_row_count_exceeded`); after finalization a chunk at `next_chunk_index` is 409 " +
     `\`snapshot_already_finalized\` (docs/decisions/0300, 0301). ${expiryNote} ${bodyRetentionNote} ${locationNote}`,
   params: ChunkParams,
   body: rowsBody,

@@ -24,20 +24,25 @@ const chunkAck = (snapshot: Snapshot, apiReference: string, chunkIndex: number):
   chunk_index: chunkIndex,
 });
 
-/** Why a new chunk at `index` cannot be taken in the snapshot's state, if it cannot. */
+/**
+ * Why a new chunk at `index` cannot be taken in the snapshot's state, if it
+ * cannot. An index above `next_chunk_index` is `chunk_out_of_order` in every
+ * state (contract 4.2 rule 5); the next index of a snapshot no longer
+ * uploading is refused for its state.
+ */
 const refusal = (snapshot: Snapshot, index: number): Conflict | undefined => {
+  if (index > snapshot.next_chunk_index) {
+    return new Conflict({
+      errorCode: snapshotErrorCodes.chunkOutOfOrder,
+      message: snapshotMessages.chunkOutOfOrder(index, snapshot.next_chunk_index),
+    });
+  }
   const expired = expiredConflict(snapshot);
   if (expired !== undefined) return expired;
   if (snapshot.status !== "uploading") {
     return new Conflict({
       errorCode: snapshotErrorCodes.alreadyFinalized,
       message: snapshotMessages.finalizedNoChunks,
-    });
-  }
-  if (index > snapshot.next_chunk_index) {
-    return new Conflict({
-      errorCode: snapshotErrorCodes.chunkOutOfOrder,
-      message: snapshotMessages.chunkOutOfOrder(index, snapshot.next_chunk_index),
     });
   }
   return undefined;
