@@ -402,6 +402,14 @@ describe("inexactAmountErrors", () => {
     ]);
   });
 
+  it("finds an amount written after JSON whitespace, and a negative one", () => {
+    const body =
+      '{ "rows" : [ { "internal_id" : "a" , "remaining_amount" :\n\t -12.3400000000000000001 , "currency" : "EUR" } ] }';
+    expect(SnapshotErrors.inexactAmountErrors(body, 0)).toEqual([
+      { row_index: 0, field: "remaining_amount", reason: reason("-12.3400000000000000001", -12.34) },
+    ]);
+  });
+
   it("leaves exact amounts, long digit strings and the ignored legacy key alone", () => {
     const body =
       '{"rows":[{"internal_id":"12345678901234567890","remaining_amount":9999999999999.99,"currency":"EUR",' +
