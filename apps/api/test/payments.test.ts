@@ -58,13 +58,21 @@ const installmentsOf = async (planId: number) =>
       .execute()
   ).map((row) => row.id);
 
-const list = async (debtId: string, query = ""): Promise<Json[]> => {
+interface PaymentPage {
+  readonly error: false;
+  readonly data: Json[];
+  readonly pagination: { total: number; page: number; limit: number; pages: number };
+}
+
+const page = async (debtId: string, query = ""): Promise<PaymentPage> => {
   const response = await api.get(paymentsOf(debtId, query), token);
   expect(response.status, await response.clone().text()).toBe(200);
-  const body = await expectContract<{ error: false; data: Json[] }>(response, "get", PAYMENTS);
-  expect(Object.keys(body).sort()).toEqual(["data", "error"]);
-  return body.data;
+  const body = await expectContract<PaymentPage>(response, "get", PAYMENTS);
+  expect(Object.keys(body).sort()).toEqual(["data", "error", "pagination"]);
+  return body;
 };
+
+const list = async (debtId: string, query = ""): Promise<Json[]> => (await page(debtId, query)).data;
 
 describe("GET /debts/{id}/payments", () => {
   it("lists the debt's payments newest first, in the shape of contract 2.7", async () => {
@@ -151,6 +159,46 @@ describe("GET /debts/{id}/payments", () => {
     expect(Object.keys((await expectContract<Json>(empty, "get", PAYMENTS))["details"])).toEqual([
       "external_payment_id",
     ]);
+  });
+
+  it("pages the payments (contract 4.9): limit 20 by default, total counted after the filter", async () => {
+    const debt = await rows.debt(acme);
+    const id = ids.encode("debt", debt);
+    const written: string[] = [];
+    for (let day = 1; day <= 23; day++) {
+      written.unshift(
+        await payment(debt, {
+          external_payment_id: day % 2 === 0 ? `EVEN-${day}` : null,
+          paid_at: new Date(`2026-10-${String(day).padStart(2, "0")}T09:00:00Z`),
+        }),
+      );
+    }
+    const first = await page(id);
+    expect(first.pagination).toEqual({ total: 23, page: 1, limit: 20, pages: 2 });
+    expect(first.data.map((row) => row["id"])).toEqual(written.slice(0, 20));
+    const second = await page(id, "?page=2");
+    expect(second.pagination).toEqual({ total: 23, page: 2, limit: 20, pages: 2 });
+    expect(second.data.map((row) => row["id"])).toEqual(written.slice(20));
+    const small = await page(id, "?page=3&limit=5");
+    expect(small.pagination).toEqual({ total: 23, page: 3, limit: 5, pages: 5 });
+    expect(small.data.map((row) => row["id"])).toEqual(written.slice(10, 15));
+    expect(await page(id, "?page=9")).toMatchObject({ data: [], pagination: { total: 23, page: 9, pages: 2 } });
+    expect((await page(id, "?external_payment_id=EVEN-4")).pagination).toEqual({
+      total: 1,
+      page: 1,
+      limit: 20,
+      pages: 1,
+    });
+
+    for (const [query, field] of [
+      ["?page=0", "page"],
+      ["?limit=101", "limit"],
+      ["?limit=abc", "limit"],
+    ] as const) {
+      const refused = await api.get(paymentsOf(id, query), token);
+      expect(refused.status, query).toBe(400);
+      expect(Object.keys((await expectContract<Json>(refused, "get", PAYMENTS))["details"])).toEqual([field]);
+    }
   });
 
   it("shows a grouped debt the installment payments of the shared plan debt, but not its direct payments", async () => {

@@ -594,7 +594,7 @@ export interface paths {
         };
         /**
          * List the payments of a debt
-         * @description The payments recorded on the debt, newest first. Called through a grouped debt, the list also holds the installment payments recorded on the group's shared plan debt; direct payments without installment are visible only on the debt they paid (docs/decisions/0112).
+         * @description The payments recorded on the debt, newest first, a page at a time (contract 4.9; the filter applies before pagination). Called through a grouped debt, the list also holds the installment payments recorded on the group's shared plan debt; direct payments without installment are visible only on the debt they paid (docs/decisions/0112).
          *
          *     Required scope: `debts:read`.
          */
@@ -2077,6 +2077,7 @@ export interface components {
             /** @enum {boolean} */
             error: false;
             data: components["schemas"]["Payment"][];
+            pagination: components["schemas"]["Pagination"];
         };
         PaymentPlanInstallment: {
             /**
@@ -6861,6 +6862,10 @@ export interface operations {
     listDebtPayments: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
                 /** @description Only the payment with this partner payment id */
                 external_payment_id?: string;
             };
@@ -6873,7 +6878,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The payments */
+            /** @description A page of the payments */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -4,9 +4,11 @@
  */
 import { Schema } from "effect";
 import { API_PREFIX, endpoint } from "../endpoint.ts";
+import { ListEnvelope } from "../envelopes.ts";
 import { errorCases, messages, protectedErrors } from "../errors.ts";
 import { IsoOffsetDateTime } from "../formats.ts";
 import { EncryptedId } from "../ids.ts";
+import { paginationFields } from "../pagination.ts";
 import { DebtIdParams } from "./debts.ts";
 import { queryParams } from "./request-parts.ts";
 
@@ -30,6 +32,7 @@ export type Payment = typeof Payment.Type;
 
 export const DebtPaymentsQuery = queryParams(
   Schema.Struct({
+    ...paginationFields,
     external_payment_id: Schema.optional(
       Schema.String.pipe(
         Schema.minLength(1, { message: () => "must not be empty" }),
@@ -47,17 +50,16 @@ export const listDebtPayments = endpoint({
   tags: ["Debts"],
   summary: "List the payments of a debt",
   description:
-    "The payments recorded on the debt, newest first. Called through a grouped debt, the list also holds the " +
-    "installment payments recorded on the group's shared plan debt; direct payments without installment are visible " +
-    "only on the debt they paid (docs/decisions/0112).",
+    "The payments recorded on the debt, newest first, a page at a time (contract 4.9; the filter applies before " +
+    "pagination). Called through a grouped debt, the list also holds the installment payments recorded on the " +
+    "group's shared plan debt; direct payments without installment are visible only on the debt they paid " +
+    "(docs/decisions/0112).",
   params: DebtIdParams,
   query: DebtPaymentsQuery,
   success: {
     status: 200,
-    description: "The payments",
-    schema: Schema.Struct({ error: Schema.Literal(false), data: Schema.Array(Payment) }).annotations({
-      identifier: "PaymentListResponse",
-    }),
+    description: "A page of the payments",
+    schema: ListEnvelope(Payment).annotations({ identifier: "PaymentListResponse" }),
   },
   errors: [...protectedErrors("debts:read"), errorCases.validation, errorCases.notFound(messages.debtNotFound)],
   rateLimit: "read",

@@ -1,5 +1,5 @@
 /**
- * GET /debts/{id}/payments (docs/decisions/0112): the payments recorded on
+ * GET /debts/{id}/payments (docs/decisions/0112): a page of the payments recorded on
  * the debt, plus, for a grouped debt, the installment payments recorded on
  * any debt of its group (the shared plan debt). Direct payments stay visible
  * only on the debt they paid. Payments outlive deleted debts, so they are
@@ -10,6 +10,7 @@ import { messages } from "@dc/contract";
 import { Money } from "@dc/domain";
 import { sql } from "kysely";
 import { NotFound } from "../../http/api-error.ts";
+import { pageOfRows } from "../../http/page-of-rows.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 
 export const listDebtPayments: HandlerOf<Endpoints["listDebtPayments"]> = async ({
@@ -30,17 +31,6 @@ export const listDebtPayments: HandlerOf<Endpoints["listDebtPayments"]> = async 
   if (debt === undefined) throw new NotFound({ message: messages.debtNotFound });
   let payments = services.db
     .selectFrom("payments as p")
-    .select([
-      "p.id",
-      "p.debt_id",
-      "p.installment_id",
-      "p.external_payment_id",
-      "p.provider",
-      "p.amount_minor",
-      "p.currency",
-      "p.status",
-      "p.paid_at",
-    ])
     .where("p.company_id", "=", companyId)
     .where((eb) =>
       debt.group_id === null
@@ -63,10 +53,25 @@ export const listDebtPayments: HandlerOf<Endpoints["listDebtPayments"]> = async 
     );
   if (query.external_payment_id !== undefined)
     payments = payments.where("p.external_payment_id", "=", query.external_payment_id);
-  const rows = await payments
-    .orderBy("p.paid_at", "desc")
-    .orderBy(sql`p.id`, "desc")
-    .execute();
+  const { rows, pagination } = await pageOfRows(
+    payments,
+    (filtered) =>
+      filtered
+        .select([
+          "p.id",
+          "p.debt_id",
+          "p.installment_id",
+          "p.external_payment_id",
+          "p.provider",
+          "p.amount_minor",
+          "p.currency",
+          "p.status",
+          "p.paid_at",
+        ])
+        .orderBy("p.paid_at", "desc")
+        .orderBy(sql`p.id`, "desc"),
+    query,
+  );
   return {
     body: {
       error: false,
@@ -81,6 +86,7 @@ export const listDebtPayments: HandlerOf<Endpoints["listDebtPayments"]> = async 
         status: row.status,
         paid_at: row.paid_at,
       })),
+      pagination,
     },
   };
 };

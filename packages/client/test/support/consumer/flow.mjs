@@ -82,9 +82,11 @@ const main = async () => {
   for await (const found of paginate((page) =>
     api.GET("/external-api/v1/debts", { params: { query: { page, limit: 100, search: `ACC-${run}-1` } } }),
   )) {
-    payments.push(
-      ...unwrap(await api.GET("/external-api/v1/debts/{id}/payments", { params: { path: { id: found.id } } })).data,
-    );
+    for await (const payment of paginate((page) =>
+      api.GET("/external-api/v1/debts/{id}/payments", { params: { path: { id: found.id }, query: { page, limit: 100 } } }),
+    )) {
+      payments.push(payment);
+    }
   }
   say(`payments: ${payments.length}, ${payments.reduce((sum, payment) => sum + payment.amount, 0).toFixed(2)} EUR`);
 };
