@@ -256,7 +256,10 @@ describe("GET /debts/by-creditor/{creditorId}", () => {
       ["amount_max=-1", "amount_max"],
       ["amount_min=10&amount_max=5", "amount_max"],
       ["created_after=yesterday", "created_after"],
-      ["created_before=2026-01-01", "created_before"],
+      ["created_before=2026-02-30", "created_before"],
+      ["created_before=2026-01-01T24:00:00Z", "created_before"],
+      ["created_after=2026-01-01T00:00:00", "created_after"],
+      ["created_after=2026-01-01&created_before=2026-01-01", "created_before"],
       ["created_after=2026-02-01T00:00:00Z&created_before=2026-01-01T00:00:00Z", "created_before"],
       ["search=", "search"],
       [`search=${"x".repeat(101)}`, "search"],
@@ -315,6 +318,9 @@ describe("GET /debts/by-creditor/{creditorId}", () => {
       (spec) =>
         spec.currency !== "JPY" && spec.currency !== "KWD" && spec.amount_minor >= 999 && spec.amount_minor <= 1_000,
     );
+    await check("created_after=2026-01-01", () => true);
+    await check("created_after=2026-01-02", () => false);
+    await check("created_before=2026-01-02", () => true);
     await check("created_after=2026-01-01T00:03:00%2B00:00", (_, index) => index >= 3);
     await check("created_before=2026-01-01T01:03:00%2B01:00", (_, index) => index < 3);
     await check(
@@ -328,6 +334,31 @@ describe("GET /debts/by-creditor/{creditorId}", () => {
     await check("search=_", (spec) => spec.internal_id === "ACC_009");
     await check("search=50.00", (spec) => spec.amount_text.includes("50.00"));
     await check("search=ACC-01&currency=USD", (spec) => spec.internal_id === "ACC-011");
+  });
+
+  it("reads a date in created_after and created_before as that day's start in UTC", async () => {
+    const creditorC = (
+      await t.db
+        .insertInto("creditors")
+        .values({ company_id: acmeCompany, name: "Day boundaries" })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id;
+    const instants = ["2026-02-28T23:59:59Z", "2026-03-01T00:00:00Z", "2026-03-01T23:59:59Z", "2026-03-02T00:00:00Z"];
+    const keys: number[] = [];
+    for (const instant of instants) {
+      keys.push(await rows.debt(acme, { creditor_id: creditorC, created_at: new Date(instant) }));
+    }
+    const creditorId = ids.encode("creditor", creditorC);
+    const check = async (query: string, expected: ReadonlyArray<number>) => {
+      const page = await list(byCreditor(creditorId, `?${query}`), BY_CREDITOR);
+      expect(idsOf(page), query).toEqual(newestFirst(expected));
+      expect(page.pagination.total, query).toBe(expected.length);
+    };
+    await check("created_after=2026-03-01", keys.slice(1));
+    await check("created_before=2026-03-01", keys.slice(0, 1));
+    await check("created_after=2026-03-01&created_before=2026-03-02", keys.slice(1, 3));
+    await check("created_after=2026-03-01&created_before=2026-03-01T12:00:00%2B01:00", keys.slice(1, 2));
   });
 
   it("computes the group attributes from the group's non-archived debts, and the shared plan", async () => {
@@ -566,6 +597,8 @@ describe("the hot-read pool (docs/decisions/0017)", () => {
     const [first] = ((await (await api.get(byCreditor(acme.creditor_id, "?limit=1"), token)).json()) as Page).data;
     const beforeRead = await serverNow();
     expect((await api.get(`/external-api/v1/debts/${String(first?.["id"])}`, token)).status).toBe(200);
-    expect((await readsSince(beforeRead)).some((query) => query.includes("as collection_agency\n    from ("))).toBe(true);
+    expect((await readsSince(beforeRead)).some((query) => query.includes("as collection_agency\n    from ("))).toBe(
+      true,
+    );
   });
 });

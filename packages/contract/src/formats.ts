@@ -12,26 +12,17 @@ export const formatCreditorTimestamp = (date: Date): string => `${Dates.utcDate(
 /** `2026-11-21T16:03:18.123Z`: snapshot timestamps. */
 export const formatUtc = (date: Date): string => date.toISOString();
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** True for a real calendar date `YYYY-MM-DD` from 0001-01-01 (rejects 2026-02-30 and 0000-01-01). */
-export const isPlainDate = (value: string): boolean => {
-  if (!PLAIN_DATE.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && Dates.inWritableYears(date) && Dates.utcDate(date) === value;
-};
+/** True for a real calendar date `YYYY-MM-DD` from 0001-01-01 (rejects 2026-02-30 and 0000-01-01): the domain's rule. */
+export const isPlainDate = Dates.isWritableDate;
 
 /**
  * True for an ISO 8601 date-time with a `Z` or numeric offset that denotes a
  * real instant in UTC years 0001 to 9999 (so it can be stored, and written
- * back in the same four-digit form).
+ * back in the same four-digit form): the domain's rule.
  */
-export const isIsoDateTime = (value: string): boolean => {
-  if (!ISO_DATE_TIME.test(value)) return false;
-  const instant = Date.parse(value);
-  return !Number.isNaN(instant) && Dates.inWritableYears(new Date(instant));
-};
+export const isIsoDateTime = Dates.isWritableDateTime;
 
 const dateFromString = (pattern: string, description: string, format: (date: Date) => string, example: string) =>
   Schema.transformOrFail(
@@ -78,6 +69,33 @@ export const PlainDate = Schema.String.pipe(
   jsonSchema: { type: "string", format: "date", examples: ["2026-11-21"] },
   arbitrary: () => (fc) => plausibleDates(fc).map(Dates.utcDate),
 });
+
+/**
+ * An instant filter of a list (`created_after`, `created_before`): an ISO
+ * 8601 date-time with an offset, or a calendar date `YYYY-MM-DD`, which
+ * stands for that day's start in UTC. Kept as a string; `instantOfFilter`
+ * reads it.
+ */
+export const InstantFilter = Schema.String.pipe(
+  Schema.filter(
+    (value) =>
+      isIsoDateTime(value) ||
+      isPlainDate(value) ||
+      "expected an ISO 8601 date-time with offset (2026-11-21T16:03:18+00:00) or a date (2026-11-21, midnight UTC)",
+  ),
+).annotations({
+  jsonSchema: {
+    type: "string",
+    anyOf: [{ format: "date-time" }, { format: "date" }],
+    examples: ["2026-11-21T16:03:18+00:00", "2026-11-21"],
+  },
+  arbitrary: () => (fc) =>
+    fc.oneof(plausibleDates(fc).map(formatIsoOffset), plausibleDates(fc).map(Dates.utcDate)),
+});
+
+/** The instant an `InstantFilter` value names: a date is its day's start in UTC. */
+export const instantOfFilter = (value: string): Date =>
+  new Date(PLAIN_DATE.test(value) ? `${value}T00:00:00Z` : value);
 
 /** An ISO 8601 date-time string accepted in requests (any offset), kept as a string. */
 export const IsoDateTimeInput = Schema.String.pipe(

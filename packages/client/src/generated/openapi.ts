@@ -5605,10 +5605,10 @@ export interface operations {
                 amount_min?: number;
                 /** @description Only debts whose amount is at most this, in major units of each debt's currency */
                 amount_max?: number;
-                /** @description Only debts created at or after this instant (ISO 8601) */
-                created_after?: string;
-                /** @description Only debts created strictly before this instant (ISO 8601) */
-                created_before?: string;
+                /** @description Only debts created at or after this instant: an ISO 8601 date-time with offset, or a date YYYY-MM-DD (its start, UTC) */
+                created_after?: string | unknown | unknown;
+                /** @description Only debts created strictly before this instant: an ISO 8601 date-time with offset, or a date YYYY-MM-DD (its start, UTC) */
+                created_before?: string | unknown | unknown;
                 /** @description Case-insensitive substring of `internal_id` or of `amount_text` */
                 search?: string;
             };
@@ -5982,10 +5982,10 @@ export interface operations {
                 amount_min?: number;
                 /** @description Only debts whose amount is at most this, in major units of each debt's currency */
                 amount_max?: number;
-                /** @description Only debts created at or after this instant (ISO 8601) */
-                created_after?: string;
-                /** @description Only debts created strictly before this instant (ISO 8601) */
-                created_before?: string;
+                /** @description Only debts created at or after this instant: an ISO 8601 date-time with offset, or a date YYYY-MM-DD (its start, UTC) */
+                created_after?: string | unknown | unknown;
+                /** @description Only debts created strictly before this instant: an ISO 8601 date-time with offset, or a date YYYY-MM-DD (its start, UTC) */
+                created_before?: string | unknown | unknown;
                 /** @description Case-insensitive substring of `internal_id` or of `amount_text` */
                 search?: string;
             };
@@ -6112,10 +6112,10 @@ export interface operations {
                 amount_min?: number;
                 /** @description Only debts whose amount is at most this, in major units of each debt's currency */
                 amount_max?: number;
-                /** @description Only debts created at or after this instant (ISO 8601) */
-                created_after?: string;
-                /** @description Only debts created strictly before this instant (ISO 8601) */
-                created_before?: string;
+                /** @description Only debts created at or after this instant: an ISO 8601 date-time with offset, or a date YYYY-MM-DD (its start, UTC) */
+                created_after?: string | unknown | unknown;
+                /** @description Only debts created strictly before this instant: an ISO 8601 date-time with offset, or a date YYYY-MM-DD (its start, UTC) */
+                created_before?: string | unknown | unknown;
                 /** @description Case-insensitive substring of `internal_id` or of `amount_text` */
                 search?: string;
             };
@@ -6242,10 +6242,10 @@ export interface operations {
                 amount_min?: number;
                 /** @description Only debts whose amount is at most this, in major units of each debt's currency */
                 amount_max?: number;
-                /** @description Only debts created at or after this instant (ISO 8601) */
-                created_after?: string;
-                /** @description Only debts created strictly before this instant (ISO 8601) */
-                created_before?: string;
+                /** @description Only debts created at or after this instant: an ISO 8601 date-time with offset, or a date YYYY-MM-DD (its start, UTC) */
+                created_after?: string | unknown | unknown;
+                /** @description Only debts created strictly before this instant: an ISO 8601 date-time with offset, or a date YYYY-MM-DD (its start, UTC) */
+                created_before?: string | unknown | unknown;
                 /** @description Case-insensitive substring of `internal_id` or of `amount_text` */
                 search?: string;
             };

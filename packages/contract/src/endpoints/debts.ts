@@ -8,7 +8,7 @@ import { Schema } from "effect";
 import { API_PREFIX, DEFAULT_JSON_BODY_BYTES, endpoint, type ErrorCase } from "../endpoint.ts";
 import { DataEnvelope, ListEnvelope, MessageEnvelope } from "../envelopes.ts";
 import { errorCases, jsonBodyErrors, messages, protectedErrors } from "../errors.ts";
-import { IsoDateTimeInput } from "../formats.ts";
+import { InstantFilter } from "../formats.ts";
 import { paginationFields, PlainNumberString } from "../pagination.ts";
 import { BATCH_BODY_BYTES, BatchResult, CreateDebtsBatchBody } from "./debt-batch.ts";
 import { CreatedDebt, CreateDebtBody, Debt, UpdateDebtBody } from "./debt-fields.ts";
@@ -51,10 +51,16 @@ const DebtListQueryStruct = Schema.Struct({
     amountFilter("Only debts whose amount is at most this, in major units of each debt's currency"),
   ),
   created_after: Schema.optional(
-    IsoDateTimeInput.annotations({ description: "Only debts created at or after this instant (ISO 8601)" }),
+    InstantFilter.annotations({
+      description:
+        "Only debts created at or after this instant: an ISO 8601 date-time with offset, or a date YYYY-MM-DD (its start, UTC)",
+    }),
   ),
   created_before: Schema.optional(
-    IsoDateTimeInput.annotations({ description: "Only debts created strictly before this instant (ISO 8601)" }),
+    InstantFilter.annotations({
+      description:
+        "Only debts created strictly before this instant: an ISO 8601 date-time with offset, or a date YYYY-MM-DD (its start, UTC)",
+    }),
   ),
   search: Schema.optional(
     Schema.String.pipe(

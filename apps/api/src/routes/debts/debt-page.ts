@@ -3,7 +3,7 @@
  * turned into the db's DebtFilters, one statement for page, group attributes
  * and total, and the list envelope.
  */
-import { type DebtListQuery, paginationOf } from "@dc/contract";
+import { type DebtListQuery, instantOfFilter, paginationOf } from "@dc/contract";
 import { type DebtFilters, type DebtScope, listDebtPage } from "@dc/db";
 import { DebtStatus } from "@dc/domain";
 import { NotFound, ValidationFailed } from "../../http/api-error.ts";
@@ -15,8 +15,8 @@ export const filtersOf = (query: DebtListQuery): DebtFilters => {
   if (query.amount_min !== undefined && query.amount_max !== undefined && query.amount_max < query.amount_min) {
     details["amount_max"] = "must be greater than or equal to amount_min";
   }
-  const createdAfter = query.created_after === undefined ? undefined : new Date(query.created_after);
-  const createdBefore = query.created_before === undefined ? undefined : new Date(query.created_before);
+  const createdAfter = query.created_after === undefined ? undefined : instantOfFilter(query.created_after);
+  const createdBefore = query.created_before === undefined ? undefined : instantOfFilter(query.created_before);
   if (createdAfter !== undefined && createdBefore !== undefined && createdBefore <= createdAfter) {
     details["created_before"] = "must be later than created_after";
   }
