@@ -275,7 +275,8 @@ describe("applySnapshot: exactly once", () => {
     const id = await insertSnapshot(db, campaign, [rows]);
     expect(await apply(id)).toMatchObject({
       outcome: "completed",
-      counts: { ...zeroCounts, rows: 3, unchanged: 3, plans_kept: 0 },
+      // Row c restates its active plan unchanged: the plan is kept.
+      counts: { ...zeroCounts, rows: 3, unchanged: 3, plans_kept: 1 },
     });
     expect(await fingerprint(db, campaign.companyId)).toBe(before);
   });

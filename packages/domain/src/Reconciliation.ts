@@ -188,14 +188,15 @@ export const plan = (
     let changed = false;
     let installmentMinor = 0;
     const target = { debtId: debt.id };
-    if (row.paymentPlan === null) {
-      if (debt.activePlan !== null) plansKept++;
-    } else if (replacesLocal(debt.activePlan, row.paymentPlan)) {
+    if (row.paymentPlan !== null && replacesLocal(debt.activePlan, row.paymentPlan)) {
       planReplacements.push({ target, rowIndex: row.rowIndex, plan: row.paymentPlan });
       const fromInstallments = installmentPayments(target, row, debt.activePlan, row.paymentPlan);
       for (const payment of fromInstallments) installmentMinor += payment.amountMinor;
       payments.push(...fromInstallments);
       changed = true;
+    } else if (debt.activePlan !== null) {
+      // The active local plan stays: the row omits `payment_plan` (rule 6), or restates it unchanged.
+      plansKept++;
     }
     if (debt.balanceMinor !== row.remainingMinor || installmentMinor !== 0) {
       const paymentDeltaMinor = debt.balanceMinor - row.remainingMinor;

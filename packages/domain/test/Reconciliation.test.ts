@@ -167,6 +167,7 @@ describe("payment plans", () => {
     );
     expect(Reconciliation.isEmpty(result)).toBe(true);
     expect(result.counts.unchanged).toBe(1);
+    expect([result.plansKept, result.counts.plans_kept, result.counts.plans_replaced]).toEqual([1, 1, 0]);
   });
 
   it("replaces a different plan and records only newly paid installments", () => {
