@@ -7,13 +7,16 @@
 
 const CONTENT_KEY = /subject|body|message|template|content|script|callback|html|text|greeting|signature|prompt/i;
 
+/** Whether `key` names content, whatever separates its words (`call_back_number`, `Call-Back Phone`, `callBackNumber`). */
+const namesContent = (key: string): boolean => CONTENT_KEY.test(key.replace(/[^\p{L}\p{N}]/gu, ""));
+
 /** `value` with every key that denotes message content removed, at any depth (objects inside objects and arrays). */
 const withoutContent = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(withoutContent);
   if (typeof value !== "object" || value === null) return value;
   return Object.fromEntries(
     Object.entries(value)
-      .filter(([key]) => !CONTENT_KEY.test(key))
+      .filter(([key]) => !namesContent(key))
       .map(([key, inner]) => [key, withoutContent(inner)]),
   );
 };
