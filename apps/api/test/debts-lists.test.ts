@@ -26,13 +26,15 @@ type Page = { error: false; data: Json[]; pagination: { total: number; page: num
 
 const acmeCompany = rows.companyOf(acme);
 const creditorA = ids.decode("creditor", acme.creditor_id)!;
-const creditorB = (
-  await t.db
-    .insertInto("creditors")
-    .values({ company_id: acmeCompany, name: "Second creditor" })
-    .returning("id")
-    .executeTakeFirstOrThrow()
-).id;
+const insertCreditor = async (name: string): Promise<number> =>
+  (
+    await t.db
+      .insertInto("creditors")
+      .values({ company_id: acmeCompany, name })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
+const creditorB = await insertCreditor("Second creditor");
 const debtor = await rows.debtor(acme, { debtor_reference: "D-1", lastname: "Debtor one" });
 const foreignDebtor = await rows.debtor(globex, { debtor_reference: "D-1" });
 
@@ -337,13 +339,7 @@ describe("GET /debts/by-creditor/{creditorId}", () => {
   });
 
   it("reads a date in created_after and created_before as that day's start in UTC", async () => {
-    const creditorC = (
-      await t.db
-        .insertInto("creditors")
-        .values({ company_id: acmeCompany, name: "Day boundaries" })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id;
+    const creditorC = await insertCreditor("Day boundaries");
     const instants = ["2026-02-28T23:59:59Z", "2026-03-01T00:00:00Z", "2026-03-01T23:59:59Z", "2026-03-02T00:00:00Z"];
     const keys: number[] = [];
     for (const instant of instants) {
