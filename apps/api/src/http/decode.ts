@@ -4,16 +4,27 @@ import { ValidationFailed } from "./api-error.ts";
 
 const formatter = ParseResult.ArrayFormatter;
 
-/** Field path -> message for every issue of a parse error; `prefix` names the request part. */
-export const issueDetails = (error: ParseResult.ParseError, prefix?: string): Record<string, string> => {
-  const details: Record<string, string> = {};
-  for (const issue of formatter.formatErrorSync(error)) {
-    const path = issue.path.map(String).join(".");
-    const key = path === "" ? (prefix ?? "body") : path;
-    details[key] ??= issue._tag === "Unexpected" ? `unknown field "${String(issue.path.at(-1))}"` : issue.message;
-  }
-  return details;
+/**
+ * The `details` of a refusal from (field, message) pairs, the first message of
+ * a field kept. Built as own properties: written into `{}`, a field named
+ * like an inherited property (`constructor`, `toString`) looked already set
+ * and was dropped, and `__proto__` set the prototype, so the 400 named nothing.
+ */
+const detailsOf = (entries: Iterable<readonly [field: string, message: string]>): Record<string, string> => {
+  const details = new Map<string, string>();
+  for (const [field, message] of entries) if (!details.has(field)) details.set(field, message);
+  return Object.fromEntries(details);
 };
+
+/** Field path -> message for every issue of a parse error; `prefix` names the request part. */
+export const issueDetails = (error: ParseResult.ParseError, prefix?: string): Record<string, string> =>
+  detailsOf(
+    formatter.formatErrorSync(error).map((issue) => {
+      const path = issue.path.map(String).join(".");
+      const message = issue._tag === "Unexpected" ? `unknown field "${String(issue.path.at(-1))}"` : issue.message;
+      return [path === "" ? (prefix ?? "body") : path, message] as const;
+    }),
+  );
 
 /**
  * Decodes `input` or throws ValidationFailed. Unknown body keys are rejected
@@ -37,10 +48,8 @@ export const decodeOrFail = <A, I>(
 
 /** Query values may not carry NUL characters (PostgreSQL text cannot hold them). */
 const rejectNulCharacters = (values: Readonly<Record<string, unknown>>): void => {
-  const details: Record<string, string> = {};
-  for (const [name, value] of Object.entries(values ?? {})) {
-    const texts = Array.isArray(value) ? value : [value];
-    if (texts.some((text) => typeof text === "string" && text.includes("\u0000"))) details[name] = "must not contain NUL characters";
-  }
-  if (Object.keys(details).length > 0) throw new ValidationFailed({ details });
+  const refused = Object.entries(values ?? {})
+    .filter(([, value]) => (Array.isArray(value) ? value : [value]).some((text) => typeof text === "string" && text.includes("\u0000")))
+    .map(([name]) => [name, "must not contain NUL characters"] as const);
+  if (refused.length > 0) throw new ValidationFailed({ details: detailsOf(refused) });
 };
