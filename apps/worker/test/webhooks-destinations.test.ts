@@ -4,13 +4,18 @@
  * addresses (IPv4 and IPv6, IPv4-mapped included) are refused, at every
  * attempt (DNS rebinding); a vetted address is the one connected to.
  */
-import { type DestinationPolicy, forbiddenAddressReason, type HostResolver, vetDestination } from "@dc/db";
+import { execFileSync } from "node:child_process";
+import { closeSync, constants, mkdtempSync, openSync, rmSync } from "node:fs";
+import { open } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type DestinationPolicy, dnsResolver, forbiddenAddressReason, type HostResolver, resolverWithDeadline, vetDestination } from "@dc/db";
 import { useTestDatabase } from "@dc/db/testing";
 import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { deliverWebhook } from "../src/webhooks/deliver.ts";
 import { sendWebhook } from "../src/webhooks/send.ts";
-import { attemptsOf, insertCompany, insertEndpoint, record, startReceiver, testSecretBox } from "./webhooks-fixtures.ts";
+import { attemptsOf, insertCompany, insertEndpoint, record, startNameServer, startReceiver, testSecretBox } from "./webhooks-fixtures.ts";
 
 const production: DestinationPolicy = { allowPrivateDestinations: false };
 const development: DestinationPolicy = { allowPrivateDestinations: true };
@@ -72,10 +77,15 @@ describe("vetDestination with the production policy", () => {
     expect(await vetDestination(url, production, resolvingTo("93.184.216.34"))).toEqual({ ok: false, reason });
   });
 
-  it("refuses a host name that resolves to loopback (real DNS: localhost), naming no address", async () => {
-    const vetted = await vetDestination("https://localhost:8443/hooks", production);
-    expect(vetted).toMatchObject({ ok: false, reason: "host must resolve to public addresses only" });
-    expect(!vetted.ok && vetted.detail).toMatch(/^host localhost: destination (127\.0\.0\.1|::1) is loopback$/);
+  it("refuses a host name that resolves to loopback (real DNS, a local name server), naming no address", async () => {
+    const names = await startNameServer({ "loopback.example.test": { a: ["127.0.0.1"], aaaa: ["::1"] } });
+    try {
+      const vetted = await vetDestination("https://loopback.example.test:8443/hooks", production, dnsResolver({ servers: [names.server] }));
+      expect(vetted).toMatchObject({ ok: false, reason: "host must resolve to public addresses only" });
+      expect(!vetted.ok && vetted.detail).toBe("host loopback.example.test: destination 127.0.0.1 is loopback");
+    } finally {
+      await names.close();
+    }
   });
 
   it("refuses a host when ANY of its addresses is private, naming the address only in the detail", async () => {
@@ -104,6 +114,79 @@ describe("vetDestination with the production policy", () => {
 
   it("lets everything through with the development policy, unresolved", async () => {
     expect(await vetDestination("http://127.0.0.1:9/x", development)).toMatchObject({ ok: true, addresses: undefined });
+  });
+});
+
+/**
+ * Every thread of libuv's pool held (the pool `dns.lookup`, scrypt, zlib and
+ * file access share): each opens a FIFO for reading, which blocks until a
+ * writer comes. Returns what lets them go.
+ */
+const holdThreadPool = async () => {
+  const size = Number(process.env["UV_THREADPOOL_SIZE"] ?? 4);
+  const directory = mkdtempSync(join(tmpdir(), "held-pool-"));
+  const fifos = Array.from({ length: size }, (_, i) => join(directory, `fifo-${i}`));
+  for (const fifo of fifos) execFileSync("mkfifo", [fifo]);
+  const opened = fifos.map((fifo) => open(fifo, "r"));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  return async () => {
+    const writers = fifos.map((fifo) => openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+    for (const handle of await Promise.all(opened)) await handle.close();
+    for (const writer of writers) closeSync(writer);
+    rmSync(directory, { recursive: true });
+  };
+};
+
+describe("name resolution (real DNS through a local name server)", () => {
+  it("answers while libuv's thread pool is held: one company's name server that never answers cannot hold the others' lookups", async () => {
+    const names = await startNameServer({ "hooks.example.test": { a: ["93.184.216.34"] } }, ["hangs.example.test"]);
+    const resolve = resolverWithDeadline(dnsResolver({ servers: [names.server] }), 2_000);
+    const release = await holdThreadPool();
+    try {
+      const hanging = Array.from({ length: 8 }, () => vetDestination("https://hangs.example.test/hooks", production, resolve));
+      expect(await vetDestination("https://hooks.example.test/hooks", production, resolve)).toMatchObject({
+        ok: true,
+        addresses: [{ address: "93.184.216.34", family: 4 }],
+      });
+      for (const vetted of await Promise.all(hanging)) {
+        expect(vetted).toEqual({ ok: false, reason: "host must resolve to public addresses only", detail: "host hangs.example.test could not be resolved" });
+      }
+    } finally {
+      await release();
+      await names.close();
+    }
+  });
+
+  it("vets every address of both families, and refuses a name without any", async () => {
+    const names = await startNameServer({
+      "dual.example.test": { a: ["93.184.216.34"], aaaa: ["2606:2800:220:1::1"] },
+      "mapped.example.test": { a: ["93.184.216.34"], aaaa: ["::ffff:169.254.169.254"] },
+      "empty.example.test": {},
+    });
+    const resolve = dnsResolver({ servers: [names.server] });
+    try {
+      expect(await vetDestination("https://dual.example.test/", production, resolve)).toMatchObject({
+        ok: true,
+        addresses: [
+          { address: "93.184.216.34", family: 4 },
+          { address: "2606:2800:220:1::1", family: 6 },
+        ],
+      });
+      expect(await vetDestination("https://mapped.example.test/", production, resolve)).toEqual({
+        ok: false,
+        reason: "host must resolve to public addresses only",
+        detail: "host mapped.example.test: destination ::ffff:169.254.169.254 is link-local (IPv4-mapped)",
+      });
+      for (const name of ["empty.example.test", "unknown.example.test"]) {
+        expect(await vetDestination(`https://${name}/`, production, resolve)).toEqual({
+          ok: false,
+          reason: "host must resolve to public addresses only",
+          detail: `host ${name} could not be resolved`,
+        });
+      }
+    } finally {
+      await names.close();
+    }
   });
 });
 

@@ -5,11 +5,13 @@
  * holds them. Signatures are checked with the `standardwebhooks` package, an
  * implementation independent of ours.
  */
+import { createSocket } from "node:dgram";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   type Database,
   generateWebhookSecret,
+  ipv6Value,
   makeWebhookSecretBox,
   recordEvents,
   type WebhookEventInput,
@@ -162,4 +164,57 @@ export const movableClock = (start: Date) => {
       now += milliseconds;
     },
   };
+};
+
+/**
+ * A name server on 127.0.0.1 (UDP) for the resolver's tests: it answers A and
+ * AAAA queries for the names in `records` (other types of a known name: no
+ * data), NXDOMAIN for unknown names, and never answers the names in `silent`.
+ */
+export const startNameServer = async (
+  records: Readonly<Record<string, { readonly a?: ReadonlyArray<string>; readonly aaaa?: ReadonlyArray<string> }>>,
+  silent: ReadonlyArray<string> = [],
+) => {
+  const socket = createSocket("udp4");
+  socket.on("message", (query, peer) => {
+    const labels: string[] = [];
+    let offset = 12;
+    while (query[offset] !== 0) {
+      const length = query[offset]!;
+      labels.push(query.subarray(offset + 1, offset + 1 + length).toString("latin1"));
+      offset += 1 + length;
+    }
+    const question = query.subarray(12, offset + 5);
+    const name = labels.join(".").toLowerCase();
+    const type = query.readUInt16BE(offset + 1);
+    if (silent.includes(name)) return;
+    const record = records[name];
+    const rdata =
+      type === 1
+        ? (record?.a ?? []).map((address) => Buffer.from(address.split(".").map(Number)))
+        : type === 28
+          ? (record?.aaaa ?? []).map((address) => {
+              const value = ipv6Value(address)!;
+              return Buffer.from(Array.from({ length: 16 }, (_, i) => Number((value >> BigInt(8 * (15 - i))) & 0xffn)));
+            })
+          : [];
+    const header = Buffer.alloc(12);
+    query.copy(header, 0, 0, 2);
+    header.writeUInt16BE(record === undefined ? 0x8183 : 0x8180, 2);
+    header.writeUInt16BE(1, 4);
+    header.writeUInt16BE(rdata.length, 6);
+    const answers = rdata.map((data) => {
+      const answer = Buffer.alloc(12);
+      answer.writeUInt16BE(0xc00c, 0);
+      answer.writeUInt16BE(type, 2);
+      answer.writeUInt16BE(1, 4);
+      answer.writeUInt32BE(60, 6);
+      answer.writeUInt16BE(data.length, 10);
+      return Buffer.concat([answer, data]);
+    });
+    socket.send(Buffer.concat([header, question, ...answers]), peer.port, peer.address);
+  });
+  await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
+  const { port } = socket.address();
+  return { server: `127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => socket.close(() => resolve())) };
 };

@@ -7,9 +7,10 @@
  * otherwise reserved address (IPv4 and IPv6, IPv4-mapped, NAT64 and 6to4
  * forms included) is refused. The api checks at creation and update; the
  * worker checks again before every attempt (DNS may have changed: rebinding)
- * and connects to the addresses it vetted, never resolving twice.
+ * and connects to the addresses it vetted, never resolving twice. Names are
+ * resolved over DNS off libuv's thread pool (`dnsResolver`).
  */
-import { lookup as dnsLookup } from "node:dns/promises";
+import { Resolver } from "node:dns/promises";
 import { isIP } from "node:net";
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
@@ -24,14 +25,38 @@ export interface ResolvedAddress {
   readonly family: 4 | 6;
 }
 
-/** Resolves every address of a host name (dns.lookup with `all`), so tests can substitute a resolver. */
+/** Resolves every address of a host name, so tests can substitute a resolver. */
 export type HostResolver = (hostname: string) => Promise<ReadonlyArray<ResolvedAddress>>;
 
-export const systemResolver: HostResolver = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map((entry) => ({
-    address: entry.address,
-    family: entry.family === 6 ? 6 : 4,
-  }));
+/** c-ares' wait for one answer, and how many times it asks: a server that never answers is given up after about 6 s. */
+const DNS_QUERY = { timeout: 2_000, tries: 2 } as const;
+
+/**
+ * Resolves a name's A and AAAA records over DNS with c-ares (`dns.Resolver`),
+ * from the servers of /etc/resolv.conf or `servers`. Never `dns.lookup`: it
+ * runs getaddrinfo on libuv's thread pool (4 threads, shared with scrypt,
+ * zlib and file access) and cannot be cancelled, so a few names whose server
+ * never answers, one company's, held every thread and every other lookup of
+ * the process, other companies' included, failed its deadline
+ * (docs/decisions/0454). c-ares queries run on the event loop. The hosts
+ * file is not read: a destination is a name in DNS.
+ */
+export const dnsResolver =
+  (options: { readonly servers?: ReadonlyArray<string> } = {}): HostResolver =>
+  async (hostname) => {
+    const resolver = new Resolver(DNS_QUERY);
+    if (options.servers !== undefined) resolver.setServers([...options.servers]);
+    const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+    const addresses: ResolvedAddress[] = [
+      ...(v4.status === "fulfilled" ? v4.value.map((address) => ({ address, family: 4 as const })) : []),
+      ...(v6.status === "fulfilled" ? v6.value.map((address) => ({ address, family: 6 as const })) : []),
+    ];
+    if (addresses.length === 0 && v4.status === "rejected") throw v4.reason;
+    return addresses;
+  };
+
+/** The resolver of the api and the worker: the system's name servers, through c-ares. */
+export const systemResolver: HostResolver = dnsResolver();
 
 /**
  * `resolve`, failing once `timeoutMs` have passed without an answer, so a
