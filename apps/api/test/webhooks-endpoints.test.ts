@@ -125,6 +125,16 @@ describe("POST /webhooks/endpoints", () => {
     expect(repeated.details).toEqual({ event_types: "must not repeat a type" });
   });
 
+  it.each([" http://127.0.0.1:9/x", "http://127.0.0.1:9/x\n", "http://127.0.0.1:9/a\tb", "http://127.0.0.1:9/a b", "http://127.0.0.1:9/a\u007f"])(
+    "refuses a URL with a space or a control character (%j), which the URL parser would drop or encode, creating nothing",
+    async (url) => {
+      const before = await endpointRows();
+      const response = await api.post(LIST, writer, { url });
+      await expectError(response, "post", LIST, 400, { details: { url: "must not contain spaces or control characters" } });
+      expect(await endpointRows()).toEqual(before);
+    },
+  );
+
   it("answers 415 for a body that is not JSON and 413 for one over 1 MiB, creating nothing", async () => {
     const before = await endpointRows();
     const text = await api.post(LIST, writer, "url=http://127.0.0.1:9/x", {

@@ -100,6 +100,9 @@ export const UNSAFE_HOST_REASON = "host must resolve to public addresses only";
 /** Checks the URL's form; `undefined` when acceptable, else why not. */
 export const webhookUrlProblem = (value: string, policy: DestinationPolicy): string | undefined => {
   if (value.length > MAX_WEBHOOK_URL_LENGTH) return `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`;
+  // The URL parser drops leading and trailing spaces and every tab and newline, and encodes inner spaces:
+  // the endpoint would show one URL and be sent to another.
+  if (/[\u0000-\u0020\u007f]/.test(value)) return "must not contain spaces or control characters";
   let url: URL;
   try {
     url = new URL(value);
