@@ -76,6 +76,23 @@ describe("requests Node's HTTP parser refuses", () => {
     });
   });
 
+  it("an Expect other than 100-continue is a 417 in the error envelope, and the connection serves the next request", async () => {
+    const raw = await exchange(
+      "POST /external-api/v1/debts HTTP/1.1\r\nHost: localhost\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}" +
+        "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    );
+    const first = lastAnswer(raw.slice(0, raw.lastIndexOf("HTTP/1.1 ")));
+    expect(first.statusLine).toBe("HTTP/1.1 417 Expectation Failed");
+    expect(first.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(first.body).toEqual({
+      error: true,
+      message: "Expectation failed: the only Expect value served is 100-continue",
+      code: 417,
+      error_code: "expectation_failed",
+    });
+    expect(lastAnswer(raw).statusLine).toBe("HTTP/1.1 200 OK");
+  });
+
   it("a malformed request after a good one on a kept-alive connection: the first is answered, then the refusal", async () => {
     const raw = await exchange("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\nGARBAGE\r\n\r\n");
     expect(raw.startsWith("HTTP/1.1 200 OK")).toBe(true);

@@ -23,6 +23,7 @@ export const messages = {
   headersTooLarge: "Request header fields too large",
   chunkExtensionsTooLarge: "Chunk extensions too large",
   requestTimeout: "Request timeout: the request did not arrive in time",
+  expectationFailed: "Expectation failed: the only Expect value served is 100-continue",
 } as const;
 
 /** The 413 message, naming the operation's limit. */

@@ -5,7 +5,9 @@
  * head or body that did not arrive within the server's timeouts. Node would
  * answer these with a bare status line and no body; they get the api's error
  * envelope instead (docs/decisions/0019), then the connection is closed, as
- * the parser cannot find where the next request would start.
+ * the parser cannot find where the next request would start. A request with
+ * an `Expect` value other than `100-continue`, which Node would answer with a
+ * bare 417, gets its 417 in the envelope too; that connection stays usable.
  */
 import { type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
@@ -83,6 +85,17 @@ export const answerParserRefusals = (server: Server, logger: Logger): void => {
         refuse();
       }
     });
+  });
+  // With a listener, Node hands these requests here instead of answering a bare 417 (and emits no `request`).
+  server.on("checkExpectation", (_request: IncomingMessage, response: ServerResponse) => {
+    const body = JSON.stringify(envelope(417, messages.expectationFailed, { error_code: "expectation_failed" }));
+    response.writeHead(417, {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": Buffer.byteLength(body),
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    });
+    response.end(body);
   });
   server.on("clientError", (error: Error & { code?: string }, socket: Duplex) => {
     if (refused.has(socket)) return;
