@@ -5,6 +5,7 @@
  * http/admission.ts.
  */
 import type { Scope } from "@dc/contract";
+import { schemeCredentials } from "./authorization-header.ts";
 
 /** Who is calling: the company of the token, its client and its scopes. */
 export interface Principal {
@@ -14,8 +15,5 @@ export interface Principal {
   readonly scopes: ReadonlySet<Scope>;
 }
 
-// The scheme name is case-insensitive (RFC 9110 11.1): `bearer` and `BEARER` are `Bearer`.
-const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i;
-
 /** The token of an `Authorization: Bearer` header, or undefined when absent or malformed. */
-export const bearerToken = (header: string | undefined): string | undefined => BEARER.exec(header ?? "")?.[1];
+export const bearerToken = (header: string | undefined): string | undefined => schemeCredentials(header, "Bearer");

@@ -6,6 +6,7 @@
  */
 import type { OauthClient } from "@dc/db";
 import { JsonText } from "@dc/domain";
+import { schemeCredentials } from "../auth/authorization-header.ts";
 import { OAuthFailure } from "../http/api-error.ts";
 import type { AppServices } from "../services.ts";
 import {
@@ -32,9 +33,9 @@ const invalidRequest = (description: string) =>
 
 /** Decodes `Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 2.3.1). */
 const parseBasic = (header: string): { id: string; secret: string } | undefined => {
-  const match = /^Basic ([A-Za-z0-9+/]+=*)$/i.exec(header.trim());
-  if (match?.[1] === undefined) return undefined;
-  const decoded = Buffer.from(match[1], "base64").toString("utf8");
+  const encoded = schemeCredentials(header, "Basic");
+  if (encoded === undefined || !/^[A-Za-z0-9+/]+=*$/.test(encoded)) return undefined;
+  const decoded = Buffer.from(encoded, "base64").toString("utf8");
   const colon = decoded.indexOf(":");
   if (colon < 0) return undefined;
   try {
