@@ -33,12 +33,12 @@ describe("scope matrix", () => {
 
   describe.each(protectedOperations)("$method $path ($scope)", (operation) => {
     it.each([
-      ["no token", undefined],
-      ["an unknown token", "dca_not-a-token-of-ours"],
-    ])("refuses %s with exactly the contract's 401 and its challenge", async (_case, token) => {
+      ["no token", undefined, 'Bearer realm="external-api"'],
+      ["an unknown token", "dca_not-a-token-of-ours", 'Bearer realm="external-api", error="invalid_token"'],
+    ])("refuses %s with exactly the contract's 401 and its challenge", async (_case, token, challenge) => {
       const response = await call(operation, token);
       expect(response.status).toBe(401);
-      expect(response.headers.get("www-authenticate")).toBe('Bearer realm="external-api"');
+      expect(response.headers.get("www-authenticate")).toBe(challenge);
       expect(await expectContract(response, operation.method, operation.path)).toEqual({
         error: true,
         message: messages.unauthorized,

@@ -87,7 +87,7 @@ const admissionStatement = (tokenHash: Buffer, rule: AdmissionRule, now: Date, w
 
 /** The outcome of the `index`-th of `admitted` requests admitted by one statement. */
 const outcome = (row: AdmissionRow | undefined, rule: AdmissionRule, window: Window | undefined, index: number, admitted: number): Admitted => {
-  if (row === undefined) throw new Unauthorized();
+  if (row === undefined) throw new Unauthorized({ invalidToken: true });
   const scopes = new Set(row.scopes as Scope[]);
   if (!scopes.has(rule.scope)) throw new MissingScope({ scope: rule.scope });
   const principal: Principal = {
@@ -145,7 +145,8 @@ export const createAdmission = (db: Kysely<Database>, clock: Clock): Admit => {
 
   return (authorization, rule) => {
     const token = bearerToken(authorization);
-    if (token === undefined || token.length > MAX_TOKEN_LENGTH) return Promise.reject(new Unauthorized());
+    if (token === undefined) return Promise.reject(new Unauthorized({ invalidToken: false }));
+    if (token.length > MAX_TOKEN_LENGTH) return Promise.reject(new Unauthorized({ invalidToken: true }));
     const tokenHash = hashSecret(token);
     const key = `${tokenHash.toString("base64")} ${rule.scope} ${rule.rateLimit?.subject ?? ""}`;
     let batch = batches.get(key);

@@ -15,8 +15,8 @@ export class ValidationFailed extends Data.TaggedError("ValidationFailed")<{
   readonly errorCode?: string;
 }> {}
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- Effect's idiom for a tagged error without fields
-export class Unauthorized extends Data.TaggedError("Unauthorized")<{}> {}
+/** 401. `invalidToken`: a bearer token was presented and refused (RFC 6750 3.1), rather than none sent. */
+export class Unauthorized extends Data.TaggedError("Unauthorized")<{ readonly invalidToken: boolean }> {}
 
 export class MissingScope extends Data.TaggedError("MissingScope")<{ readonly scope: string }> {}
 
@@ -107,10 +107,11 @@ const renderers: Renderers = {
       errors: Object.entries(details).map(([property, message]) => ({ property, message })),
     }),
   }),
-  Unauthorized: () => ({
+  // RFC 6750 3: the error attribute when a token was presented and refused, none when the request had no token.
+  Unauthorized: ({ invalidToken }) => ({
     status: 401,
     body: envelope(401, messages.unauthorized),
-    headers: { "WWW-Authenticate": 'Bearer realm="external-api"' },
+    headers: { "WWW-Authenticate": `Bearer realm="external-api"${invalidToken ? ', error="invalid_token"' : ""}` },
   }),
   MissingScope: ({ scope }) => ({
     status: 403,

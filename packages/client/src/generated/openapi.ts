@@ -2990,7 +2990,7 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description The authentication challenge: `Bearer realm="external-api"` on a 401, with `error="insufficient_scope"` and the `scope` needed on a 403 (RFC 6750); `Basic` on the OAuth endpoints when the client used HTTP Basic */
+        /** @description The authentication challenge: `Bearer realm="external-api"` on a 401, with `error="invalid_token"` when the bearer token sent is unknown, expired or revoked, and with `error="insufficient_scope"` and the `scope` needed on a 403 (RFC 6750); `Basic` on the OAuth endpoints when the client used HTTP Basic */
         "WWW-Authenticate": string;
         /** @description Seconds to wait before trying again */
         "Retry-After": number;
