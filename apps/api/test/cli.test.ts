@@ -84,4 +84,15 @@ describe("the admin CLI", () => {
     expect(extra.code).toBe(2);
     expect(extra.stderr).toMatch(/^unexpected argument after client create: https:\/\/b\.example\/cb\n/);
   });
+
+  it("refuses a redirect URI with a fragment, an empty one too (RFC 6749 3.1.2)", () => {
+    const company = JSON.parse(cli("company", "create", "--name", "Fragment Co").stdout) as { id: string };
+    for (const uri of ["https://a.example/cb#", "https://a.example/cb#section", "https://a.example/cb?x=1#"]) {
+      const run = cli("client", "create", "--company", company.id, "--name", "n", "--scopes", "debts:read", "--redirect-uri", uri);
+      expect(run.code, uri).toBe(2);
+      expect(run.stderr).toBe(`--redirect-uri: a redirect URI may not have a fragment: ${uri}\n`);
+    }
+    const listed = JSON.parse(cli("client", "list", "--company", company.id).stdout) as { clients: unknown[] };
+    expect(listed.clients).toEqual([]);
+  });
 });

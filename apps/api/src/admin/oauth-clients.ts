@@ -19,7 +19,8 @@ export const redirectUriProblem = (uri: string): string | undefined => {
   } catch {
     return `not an absolute URL: ${uri}`;
   }
-  if (parsed.hash !== "") return `a redirect URI may not have a fragment: ${uri}`;
+  // Any `#` of a URL that parsed starts its fragment; `hash` is "" for an empty one, which is a fragment all the same.
+  if (uri.includes("#")) return `a redirect URI may not have a fragment: ${uri}`;
   const loopback = parsed.hostname === "localhost" || parsed.hostname === "127.0.0.1" || parsed.hostname === "[::1]";
   if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && loopback)) {
     return `a redirect URI must use https (http only for loopback): ${uri}`;
