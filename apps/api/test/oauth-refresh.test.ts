@@ -113,7 +113,7 @@ describe("refresh_token", () => {
 
   it("never widens scope, and a refused widening leaves the token usable", async () => {
     const first = await authorize("company:read");
-    for (const scope of ["company:read debts:read", "followups:read", "admin:all", ""]) {
+    for (const scope of ["company:read debts:read", "followups:read", "admin:all", " "]) {
       expect(await errorOf(await refresh(first.refresh_token, { scope }))).toMatchObject({
         status: 400,
         error: "invalid_scope",

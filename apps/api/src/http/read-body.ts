@@ -96,13 +96,16 @@ export const hasContentCoding = (request: IncomingMessage): boolean => {
 };
 
 /**
- * Parses an `application/x-www-form-urlencoded` body into single values, with
- * the names that were repeated (RFC 6749 3.2: parameters must not repeat).
+ * Parses an `application/x-www-form-urlencoded` body (or query) of the OAuth
+ * endpoints into single values, with the names that were repeated. RFC 6749
+ * 3.1 and 3.2: parameters must not repeat, and a parameter sent without a
+ * value is treated as if it were omitted, so it is left out here.
  */
 export const parseForm = (raw: Buffer): { readonly fields: Record<string, string>; readonly repeated: ReadonlyArray<string> } => {
   const fields: Record<string, string> = {};
   const repeated = new Set<string>();
   for (const [name, value] of new URLSearchParams(raw.toString("utf8"))) {
+    if (value === "") continue;
     if (Object.hasOwn(fields, name)) repeated.add(name);
     else fields[name] = value;
   }

@@ -57,8 +57,8 @@ export const redeemAuthorizationCode = async (
   redemption: Redemption,
 ): Promise<IssuedTokens> => {
   const { code, redirectUri, codeVerifier } = redemption;
-  if (code === undefined || code === "") throw invalidRequest("Missing code");
-  if (redirectUri === undefined || redirectUri === "") throw invalidRequest("Missing redirect_uri");
+  if (code === undefined) throw invalidRequest("Missing code");
+  if (redirectUri === undefined) throw invalidRequest("Missing redirect_uri");
   if (codeVerifier !== undefined && !isCodeVerifier(codeVerifier)) {
     throw invalidRequest("code_verifier must be 43 to 128 unreserved characters");
   }

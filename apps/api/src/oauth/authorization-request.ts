@@ -75,7 +75,7 @@ export const checkAuthorizationRequest = async (
     };
   }
   const clientId = fields.client_id;
-  if (clientId === undefined || clientId === "") {
+  if (clientId === undefined) {
     return { kind: "error-page", error: "invalid_request", description: "The request has no client_id." };
   }
   // An id PostgreSQL cannot hold as text (NUL, a lone surrogate) names no client.

@@ -60,8 +60,8 @@ export const presentedCredentials = (
       throw invalidRequest("client_id differs from the HTTP Basic client id");
     return { clientId: basic.id, clientSecret: basic.secret, method: "basic" };
   }
-  if (formId === undefined || formId === "") throw invalidClient(false, "Missing client_id");
-  if (formSecret === undefined || formSecret === "") throw invalidClient(false, "Missing client_secret");
+  if (formId === undefined) throw invalidClient(false, "Missing client_id");
+  if (formSecret === undefined) throw invalidClient(false, "Missing client_secret");
   return { clientId: formId, clientSecret: formSecret, method: "form" };
 };
 

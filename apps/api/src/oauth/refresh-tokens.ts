@@ -28,7 +28,7 @@ export const refreshTokens = async (
   request: RefreshRequest,
 ): Promise<IssuedTokens> => {
   const presented = request.refreshToken;
-  if (presented === undefined || presented === "") throw invalidRequest("Missing refresh_token");
+  if (presented === undefined) throw invalidRequest("Missing refresh_token");
   const now = services.clock.now();
   const tokenHash = hashSecret(presented);
 

@@ -19,7 +19,7 @@ export const issueToken = async (
 ): Promise<Reply<typeof TokenResponse.Type>> => {
   const fields = input.body;
   const grantType = fields.grant_type;
-  if (grantType === undefined || grantType === "") throw invalidRequest("Missing grant_type");
+  if (grantType === undefined) throw invalidRequest("Missing grant_type");
 
   const { services, ctx } = input;
   const client = await authenticateClientRequest(services, {

@@ -14,7 +14,7 @@ export const revokeToken = async (
     address: ctx.ip,
     fields: body,
   });
-  if (body.token === undefined || body.token === "") throw invalidRequest("Missing token");
+  if (body.token === undefined) throw invalidRequest("Missing token");
   await revokeClientToken(services, client, body.token);
   return { body: {}, headers: { Pragma: "no-cache" } };
 };
