@@ -38,8 +38,10 @@ const parseBasic = (header: string): { id: string; secret: string } | undefined 
   const decoded = Buffer.from(encoded, "base64").toString("utf8");
   const colon = decoded.indexOf(":");
   if (colon < 0) return undefined;
+  // application/x-www-form-urlencoded decoding: `+` is a space, then the %XX escapes.
+  const formDecode = (value: string) => decodeURIComponent(value.replaceAll("+", " "));
   try {
-    return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+    return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
   } catch {
     return undefined;
   }
