@@ -179,11 +179,11 @@ describe("PKCE (RFC 7636, RFC 9700 2.1.1)", () => {
 });
 
 describe("client authentication at the token endpoint", () => {
-  it("refuses a wrong secret (form) with 401 invalid_client and no challenge", async () => {
+  it("refuses a wrong secret (form) with 401 invalid_client and the Basic challenge every 401 carries", async () => {
     const code = await newCode();
     const response = await exchange(code, { client_secret: `${client.client_secret}x` });
     await expectOAuthError(response, 401, "invalid_client");
-    expect(response.headers.get("www-authenticate")).toBeNull();
+    expect(response.headers.get("www-authenticate")).toBe('Basic realm="oauth", charset="UTF-8"');
   });
 
   it("answers a wrong Basic secret with WWW-Authenticate", async () => {

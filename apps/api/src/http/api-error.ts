@@ -58,8 +58,6 @@ export class OAuthFailure extends Data.TaggedError("OAuthFailure")<{
   readonly error: OAuthError["error"];
   readonly description: string;
   readonly status: number;
-  /** Set when the client authenticated with HTTP Basic (RFC 6749 5.2: answer with WWW-Authenticate). */
-  readonly basicChallenge?: boolean;
   readonly retryAfterSeconds?: number;
   /** The methods the path accepts, for a 405. */
   readonly allow?: ReadonlyArray<string>;
@@ -156,13 +154,14 @@ const renderers: Renderers = {
     body: envelope(503, messages.serviceUnavailable),
     headers: { "Retry-After": "5" },
   }),
-  OAuthFailure: ({ error, description, status, basicChallenge, retryAfterSeconds, allow }) => ({
+  OAuthFailure: ({ error, description, status, retryAfterSeconds, allow }) => ({
     status,
     body: { error, error_description: description },
     headers: {
       "Cache-Control": "no-store",
       Pragma: "no-cache",
-      ...(basicChallenge === true ? { "WWW-Authenticate": 'Basic realm="oauth", charset="UTF-8"' } : {}),
+      // Every 401 names the scheme that authenticates here (RFC 9110 15.5.2; RFC 6749 5.2 for Basic clients).
+      ...(status === 401 ? { "WWW-Authenticate": 'Basic realm="oauth", charset="UTF-8"' } : {}),
       ...(retryAfterSeconds === undefined ? {} : { "Retry-After": String(retryAfterSeconds) }),
       ...(allow === undefined ? {} : { Allow: allow.join(", ") }),
     },

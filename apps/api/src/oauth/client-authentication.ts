@@ -25,8 +25,8 @@ export interface PresentedCredentials {
   readonly method: "basic" | "form";
 }
 
-const invalidClient = (basic: boolean, description = "Client authentication failed") =>
-  new OAuthFailure({ error: "invalid_client", description, status: 401, basicChallenge: basic });
+const invalidClient = (description = "Client authentication failed") =>
+  new OAuthFailure({ error: "invalid_client", description, status: 401 });
 
 const invalidRequest = (description: string) =>
   new OAuthFailure({ error: "invalid_request", description, status: 400 });
@@ -56,14 +56,14 @@ export const presentedCredentials = (
   const formId = fields.client_id;
   if (authorization !== undefined && authorization !== "") {
     const basic = parseBasic(authorization);
-    if (basic === undefined) throw invalidClient(true, "Malformed HTTP Basic credentials");
+    if (basic === undefined) throw invalidClient("Malformed HTTP Basic credentials");
     if (formSecret !== undefined) throw invalidRequest("Use either HTTP Basic or client_secret in the body, not both");
     if (formId !== undefined && formId !== basic.id)
       throw invalidRequest("client_id differs from the HTTP Basic client id");
     return { clientId: basic.id, clientSecret: basic.secret, method: "basic" };
   }
-  if (formId === undefined) throw invalidClient(false, "Missing client_id");
-  if (formSecret === undefined) throw invalidClient(false, "Missing client_secret");
+  if (formId === undefined) throw invalidClient("Missing client_id");
+  if (formSecret === undefined) throw invalidClient("Missing client_secret");
   return { clientId: formId, clientSecret: formSecret, method: "form" };
 };
 
@@ -79,7 +79,7 @@ export const authenticateClient = async (
   // The secret check runs even for an unknown client so both paths cost the same.
   const matches = secretMatches(credentials.clientSecret, client?.secret_hash ?? "00".repeat(32));
   if (client === undefined || !matches || client.revoked_at !== null) {
-    throw invalidClient(credentials.method === "basic");
+    throw invalidClient();
   }
   return client;
 };

@@ -3039,7 +3039,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description invalid_client: Client authentication failed (unknown client, wrong secret, revoked client); `WWW-Authenticate: Basic` when Basic was used */
+            /** @description invalid_client: Client authentication failed (unknown client, wrong secret, revoked client), with `WWW-Authenticate: Basic realm="oauth"` whatever the method used: every 401 names its scheme */
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
@@ -3123,7 +3123,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description invalid_client: Client authentication failed (unknown client, wrong secret, revoked client); `WWW-Authenticate: Basic` when Basic was used */
+            /** @description invalid_client: Client authentication failed (unknown client, wrong secret, revoked client), with `WWW-Authenticate: Basic realm="oauth"` whatever the method used: every 401 names its scheme */
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
@@ -3207,7 +3207,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description invalid_client: Client authentication failed (unknown client, wrong secret, revoked client); `WWW-Authenticate: Basic` when Basic was used */
+            /** @description invalid_client: Client authentication failed (unknown client, wrong secret, revoked client), with `WWW-Authenticate: Basic realm="oauth"` whatever the method used: every 401 names its scheme */
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];

@@ -61,7 +61,7 @@ const clientErrors: ReadonlyArray<ErrorCase> = [
   oauth(
     401,
     "invalid_client",
-    "Client authentication failed (unknown client, wrong secret, revoked client); `WWW-Authenticate: Basic` when Basic was used",
+    "Client authentication failed (unknown client, wrong secret, revoked client), with `WWW-Authenticate: Basic realm=\"oauth\"` whatever the method used: every 401 names its scheme",
     ["WWW-Authenticate"],
   ),
   oauth(413, "invalid_request", "The form body is larger than the endpoint's limit"),
