@@ -19,6 +19,7 @@ import * as shardedDebtCounters from "./migrations/0014-sharded-debt-counters.ts
 import * as snapshotStatusNotifications from "./migrations/0015-snapshot-status-notifications.ts";
 import * as retention from "./migrations/0016-retention.ts";
 import * as stagedSnapshotExpiry from "./migrations/0017-staged-snapshot-expiry.ts";
+import * as companyScopedChildKeys from "./migrations/0018-company-scoped-child-keys.ts";
 import { installQueueWakeup } from "./worker-queue-wakeup.ts";
 
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -36,6 +37,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0015-snapshot-status-notifications": snapshotStatusNotifications,
   "0016-retention": retention,
   "0017-staged-snapshot-expiry": stagedSnapshotExpiry,
+  "0018-company-scoped-child-keys": companyScopedChildKeys,
 };
 
 const migrator = <DB>(db: Kysely<DB>): Migrator =>

@@ -59,12 +59,48 @@ describe("migrations", () => {
       "oauth_login_sessions_expiry_idx",
       "snapshots_uploading_idx",
       "oauth_grants_client_idx",
-      "timeline_timepoints_timeline_id_position_key",
-      "timeline_actions_timepoint_id_position_key",
-      "installments_payment_plan_id_position_key",
     ]);
     const offenders = rows.filter((row) => !globallyUnique.has(row.index) && !/\(company_id[,)]/.test(row.definition));
     expect(offenders).toEqual([]);
+  });
+
+  it("scope every composite primary key of a tenant table by company_id", async () => {
+    // A key over a parent's id and a position (a chunk of a snapshot) is a tenant lookup key: it names the
+    // company first, as the unique keys above do. Only the single-column identity keys are left as they are.
+    const { rows } = await sql<{ table: string; definition: string }>`
+      select t.relname as table, pg_get_indexdef(i.oid) as definition
+      from pg_index x
+      join pg_class i on i.oid = x.indexrelid
+      join pg_class t on t.oid = x.indrelid
+      join pg_namespace n on n.oid = t.relnamespace
+      where n.nspname = 'public' and x.indisprimary
+        and exists (select 1 from pg_attribute a where a.attrelid = t.oid and a.attname = 'company_id')`.execute(db);
+    const offenders = rows.filter((row) => !/\((company_id[,)]|id\))/.test(row.definition));
+    expect(offenders).toEqual([]);
+  });
+
+  it("undo 0018 back to keys by parent id and redo it, with stored chunks and timepoints kept", async () => {
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    const { rows } = await sql<{ id: number; company_id: number }>`
+      ${snapshotOfNewCompany({ name: "Rekeyed", deliveryMode: "one_request", status: "completed", rows: 1 })}
+      insert into snapshot_chunks (snapshot_id, chunk_index, company_id, body_sha256, row_count, body_purged_at)
+      select id, 0, company_id, '\\x02', 1, now() from snapshot returning snapshot_id as id, company_id`.execute(db);
+    const chunk = rows[0]!;
+    expect((await migrator.migrateTo("0017-staged-snapshot-expiry")).error).toBeUndefined();
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    expect(await isSchemaCurrent(db)).toBe(true);
+    const kept = await sql<{ n: number }>`
+      select count(*)::int4 as n from snapshot_chunks where company_id = ${chunk.company_id} and snapshot_id = ${chunk.id}`.execute(db);
+    expect(kept.rows).toEqual([{ n: 1 }]);
+    // A chunk naming a snapshot of another company is refused by the key that now carries the company.
+    const other = await db.insertInto("companies").values({ name: "Other" }).returning("id").executeTakeFirstOrThrow();
+    await expect(
+      sql`insert into snapshot_chunks (snapshot_id, chunk_index, company_id, body_sha256, row_count, body_purged_at)
+        values (${chunk.id}, 1, ${other.id}, '\\x03', 1, now())`.execute(db),
+    ).rejects.toMatchObject({ code: "23503" });
+    await sql`delete from snapshots where id = ${chunk.id}`.execute(db);
+    const cascaded = await sql<{ n: number }>`select count(*)::int4 as n from snapshot_chunks where snapshot_id = ${chunk.id}`.execute(db);
+    expect(cascaded.rows).toEqual([{ n: 0 }]);
   });
 
   it("store money exactly: bigint minor units round-trip through the pool's parsers", async () => {

@@ -1,7 +1,7 @@
 /**
  * Stores one chunk of a snapshot (a one-request snapshot is chunk 0): its
  * body exactly as received and the SHA-256 of the request's exact bytes. The
- * primary key (snapshot_id, chunk_index) decides between concurrent uploads
+ * primary key (company_id, snapshot_id, chunk_index) decides between concurrent uploads
  * of one index: the loser gets `false` and compares digests.
  */
 import type { Kysely } from "kysely";
@@ -50,7 +50,7 @@ export const insertChunkUnlessExists = async (db: Kysely<Database>, chunk: NewCh
       ...chunkIdentityColumns(chunk.rows),
       created_at: chunk.now,
     })
-    .onConflict((conflict) => conflict.columns(["snapshot_id", "chunk_index"]).doNothing())
+    .onConflict((conflict) => conflict.columns(["company_id", "snapshot_id", "chunk_index"]).doNothing())
     .returning("chunk_index")
     .executeTakeFirst();
   return inserted !== undefined;
