@@ -6,7 +6,7 @@
  */
 import { Schema } from "effect";
 import type { Task } from "graphile-worker";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { Database } from "@dc/db";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
@@ -29,43 +29,107 @@ export interface PurgeCounts {
   readonly oauth_login_sessions: number;
 }
 
+/** What one company has to purge, by id: read once, across companies, without locking anything. */
+interface CompanyExpired {
+  readonly company_id: number;
+  readonly access: ReadonlyArray<string>;
+  readonly refresh: ReadonlyArray<string>;
+  readonly codes: ReadonlyArray<string>;
+  readonly sessions: ReadonlyArray<string>;
+  /** Grants older than a day whose tokens and codes are all purged here (or gone). */
+  readonly grants: ReadonlyArray<string>;
+}
+
+const noIds = sql`'{}'::int8[]`;
+
+/** The ids of the `kind` rows among `expired`, as an int8[] (empty when none). */
+const idsOf = (kind: string) => sql`coalesce(array_agg(id) filter (where kind = ${kind}), ${noIds})`;
+
 /**
- * Deletes, one set-based statement per table, everything expired as of `now`:
- * access and refresh tokens and authorization codes expired more than a day
- * before `now`, rate-limit counters whose `expires_at` is before `now`, and
- * grants older than a day that have no token or code left, and consent-page
- * login sessions past their absolute expiry. Safe to run
- * concurrently and repeatedly.
+ * Deletes everything expired as of `now`: access and refresh tokens and
+ * authorization codes expired more than a day before `now`, consent-page
+ * login sessions past their absolute expiry, grants older than a day that
+ * have no token or code left, and rate-limit counters whose `expires_at` is
+ * before `now`. One read finds what each company has to purge; then each
+ * company's rows go in one transaction of their own, a statement per table
+ * over the ids read (DESIGN.md 6: no transaction spans two companies). The
+ * rate-limit counters belong to no company (their key names the subject)
+ * and go in one statement. Safe to run concurrently and repeatedly.
  */
 export const purgeExpired = async (db: Kysely<Database>, now: Date): Promise<PurgeCounts> => {
-  const cutoff = new Date(now.getTime() - GRACE_MS);
-  const accessTokens = await db.deleteFrom("oauth_access_tokens").where("expires_at", "<", cutoff).executeTakeFirst();
-  const refreshTokens = await db.deleteFrom("oauth_refresh_tokens").where("expires_at", "<", cutoff).executeTakeFirst();
-  const codes = await db.deleteFrom("oauth_authorization_codes").where("expires_at", "<", cutoff).executeTakeFirst();
-  const counters = await db.deleteFrom("rate_limit_counters").where("expires_at", "<", now).executeTakeFirst();
-  const sessions = await db.deleteFrom("oauth_login_sessions").where("expires_at", "<", now).executeTakeFirst();
-  // After the tokens and codes, so a grant whose last token was purged above goes in the same run.
-  const grants = await db
-    .deleteFrom("oauth_grants as g")
-    .where("g.created_at", "<", cutoff)
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom("oauth_access_tokens as t").select("t.id").whereRef("t.grant_id", "=", "g.id"))),
-    )
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom("oauth_refresh_tokens as t").select("t.id").whereRef("t.grant_id", "=", "g.id"))),
-    )
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom("oauth_authorization_codes as c").select("c.id").whereRef("c.grant_id", "=", "g.id"))),
-    )
-    .executeTakeFirst();
-  return {
-    oauth_access_tokens: Number(accessTokens.numDeletedRows),
-    oauth_refresh_tokens: Number(refreshTokens.numDeletedRows),
-    oauth_authorization_codes: Number(codes.numDeletedRows),
-    rate_limit_counters: Number(counters.numDeletedRows),
-    oauth_grants: Number(grants.numDeletedRows),
-    oauth_login_sessions: Number(sessions.numDeletedRows),
+  const cutoff = sql`${new Date(now.getTime() - GRACE_MS).toISOString()}::timestamptz`;
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const live = (table: string) => sql`
+    not exists (select 1 from ${sql.table(table)} t
+      where t.company_id = g.company_id and t.grant_id = g.id and t.expires_at >= ${cutoff})`;
+  const { rows: companies } = await sql<CompanyExpired>`
+    select company_id, ${idsOf("access")} as access, ${idsOf("refresh")} as refresh, ${idsOf("code")} as codes,
+      ${idsOf("session")} as sessions, ${idsOf("grant")} as grants
+    from (
+      select company_id, id, 'access' as kind from oauth_access_tokens where expires_at < ${cutoff}
+      union all select company_id, id, 'refresh' from oauth_refresh_tokens where expires_at < ${cutoff}
+      union all select company_id, id, 'code' from oauth_authorization_codes where expires_at < ${cutoff}
+      union all select company_id, id, 'session' from oauth_login_sessions where expires_at < ${at}
+      union all select company_id, id, 'grant' from oauth_grants g
+        where g.created_at < ${cutoff} and ${live("oauth_access_tokens")} and ${live("oauth_refresh_tokens")}
+          and ${live("oauth_authorization_codes")}
+    ) as expired
+    group by company_id
+    order by company_id
+  `.execute(db);
+  const counts = {
+    oauth_access_tokens: 0,
+    oauth_refresh_tokens: 0,
+    oauth_authorization_codes: 0,
+    rate_limit_counters: 0,
+    oauth_grants: 0,
+    oauth_login_sessions: 0,
   };
+  for (const expired of companies) {
+    const companyId = Number(expired.company_id);
+    const deleted = await db.transaction().execute(async (trx) => {
+      const remove = async (
+        table: "oauth_access_tokens" | "oauth_refresh_tokens" | "oauth_authorization_codes" | "oauth_login_sessions",
+        ids: ReadonlyArray<string>,
+        expiry: typeof cutoff,
+      ): Promise<number> => {
+        if (ids.length === 0) return 0;
+        // The expiry again: a row cannot un-expire, but the ids are only what the read saw.
+        const result = await sql`delete from ${sql.table(table)}
+          where company_id = ${companyId} and id = any (${ids}::int8[]) and expires_at < ${expiry}`.execute(trx);
+        return Number(result.numAffectedRows ?? 0n);
+      };
+      const access = await remove("oauth_access_tokens", expired.access, cutoff);
+      const refresh = await remove("oauth_refresh_tokens", expired.refresh, cutoff);
+      const codes = await remove("oauth_authorization_codes", expired.codes, cutoff);
+      const sessions = await remove("oauth_login_sessions", expired.sessions, at);
+      // After the tokens and codes, so a grant whose last token was purged above goes in the same run;
+      // checked again, since a token may have been issued from it since the read.
+      const grants =
+        expired.grants.length === 0
+          ? 0
+          : Number(
+              (
+                await sql`delete from oauth_grants g
+                  where g.company_id = ${companyId} and g.id = any (${expired.grants}::int8[])
+                    and not exists (select 1 from oauth_access_tokens t where t.company_id = g.company_id and t.grant_id = g.id)
+                    and not exists (select 1 from oauth_refresh_tokens t where t.company_id = g.company_id and t.grant_id = g.id)
+                    and not exists (select 1 from oauth_authorization_codes c where c.company_id = g.company_id and c.grant_id = g.id)`.execute(
+                  trx,
+                )
+              ).numAffectedRows ?? 0n,
+            );
+      return { access, refresh, codes, sessions, grants };
+    });
+    counts.oauth_access_tokens += deleted.access;
+    counts.oauth_refresh_tokens += deleted.refresh;
+    counts.oauth_authorization_codes += deleted.codes;
+    counts.oauth_login_sessions += deleted.sessions;
+    counts.oauth_grants += deleted.grants;
+  }
+  const counters = await db.deleteFrom("rate_limit_counters").where("expires_at", "<", now).executeTakeFirst();
+  counts.rate_limit_counters = Number(counters.numDeletedRows);
+  return counts;
 };
 
 /** Cron adds `_cron` ({ ts, backfilled }) to the jobs it schedules; nothing else is accepted. */

@@ -7,6 +7,7 @@
  */
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../schema.ts";
+import { integerArray } from "./array-literals.ts";
 
 /** What one webhook batch deleted. */
 export interface PurgedWebhookEvents {
@@ -19,20 +20,32 @@ export interface PurgedWebhookEvents {
 
 /**
  * The events a batch takes: created before `cutoff`, none of their deliveries
- * `pending`, locked `for update skip locked`. Run it through
- * `withPurgeablePlan`.
+ * `pending`, locked `for update skip locked`, all of one company (DESIGN.md
+ * 6: no transaction spans two companies), the first found with such an
+ * event among those not in `excluded`. Run it through `withPurgeablePlan`.
  */
-export const purgeableEvents = (batch: { readonly cutoff: Date; readonly limit: number }) => sql<{
-  id: string;
-  company_id: string;
-}>`
-  select e.id, e.company_id from webhook_events e
-  where e.created_at < ${batch.cutoff.toISOString()}::timestamptz
+export const purgeableEvents = (batch: {
+  readonly cutoff: Date;
+  readonly limit: number;
+  readonly excluded?: ReadonlyArray<number>;
+}) => {
+  const cutoff = sql`${batch.cutoff.toISOString()}::timestamptz`;
+  const purgeable = sql`e.created_at < ${cutoff}
     and not exists (
       select 1 from webhook_deliveries d
-      where d.company_id = e.company_id and d.event_id = e.id and d.status = 'pending')
+      where d.company_id = e.company_id and d.event_id = e.id and d.status = 'pending')`;
+  return sql<{ id: string; company_id: string }>`
+  with company as (
+    select e.company_id from webhook_events e
+    where ${purgeable} and e.company_id <> all (${integerArray(batch.excluded ?? [])}::int8[])
+    limit 1
+    for update of e skip locked
+  )
+  select e.id, e.company_id from webhook_events e
+  where e.company_id = (select company_id from company) and ${purgeable}
   limit ${batch.limit}
   for update of e skip locked`;
+};
 
 /**
  * Runs `work` (the `purgeableEvents` statement, or its EXPLAIN) with nested
@@ -50,40 +63,26 @@ export const withPurgeablePlan = async <T>(trx: Kysely<Database>, work: () => Pr
   return result;
 };
 
-/**
- * Deletes up to `limit` webhook events created before `cutoff`, each with
- * its deliveries and their attempts, unless a delivery of it is `pending`
- * (waiting for an attempt: the event stays until that delivery settles).
- *
- * Three statements in one transaction: the first locks the events; then,
- * because a replay may put a settled delivery back to `pending` meanwhile,
- * the second deletes their settled deliveries (a delivery replayed before
- * it is left alone; one replayed after it finds nothing; one another
- * transaction holds is skipped) and the third the events left with no
- * delivery at all. A replay naming one endpoint reads
- * its event `for key share` and waits for the batch to commit or skip it.
- */
-export const purgeWebhookEventsBatch = (
+/** One company's part of a batch, in a transaction of its own; `company` is undefined when none was left. */
+const purgeCompanyWebhookEvents = (
   db: Kysely<Database>,
-  batch: { readonly cutoff: Date; readonly limit: number },
-): Promise<PurgedWebhookEvents> =>
+  batch: { readonly cutoff: Date; readonly limit: number; readonly excluded: ReadonlyArray<number> },
+): Promise<PurgedWebhookEvents & { readonly company: number | undefined }> =>
   db.transaction().execute(async (trx) => {
     const { rows: doomed } = await withPurgeablePlan(trx, () => purgeableEvents(batch).execute(trx));
-    if (doomed.length === 0) return { examined: 0, events: 0, deliveries: 0, attempts: 0 };
-    const ids = `{${doomed.map((row) => row.id).join(",")}}`;
-    const companies = `{${doomed.map((row) => row.company_id).join(",")}}`;
+    const company = doomed[0] === undefined ? undefined : Number(doomed[0].company_id);
+    if (company === undefined) return { company, examined: 0, events: 0, deliveries: 0, attempts: 0 };
+    const ids = integerArray(doomed.map((row) => Number(row.id)));
     const { rows } = await sql<{ deliveries: number; attempts: number }>`
-      with doomed as (
-        select * from unnest(${ids}::int8[], ${companies}::int8[]) as doomed(id, company_id)
-      ), locked as (
+      with locked as (
         -- A delivery another transaction holds (a replay putting it back to pending, an attempt being
         -- recorded) is skipped, never waited for: waiting deadlocked with a replay that locks the batch's
         -- deliveries in another order. Its event keeps it and goes on a later run.
-        select d.id from webhook_deliveries d join doomed on d.company_id = doomed.company_id and d.event_id = doomed.id
-        where d.status <> 'pending'
+        select d.id from webhook_deliveries d
+        where d.company_id = ${company} and d.event_id = any (${ids}::int8[]) and d.status <> 'pending'
         for update of d skip locked
       ), deliveries as (
-        delete from webhook_deliveries d using locked where d.id = locked.id
+        delete from webhook_deliveries d using locked where d.company_id = ${company} and d.id = locked.id
         returning d.id, d.company_id
       )
       select
@@ -94,11 +93,48 @@ export const purgeWebhookEventsBatch = (
     const { deliveries, attempts } = rows[0] ?? { deliveries: 0, attempts: 0 };
     const events = await sql`
       delete from webhook_events e
-      where e.id = any (${ids}::int8[])
+      where e.company_id = ${company} and e.id = any (${ids}::int8[])
         and not exists (select 1 from webhook_deliveries d where d.company_id = e.company_id and d.event_id = e.id)
     `.execute(trx);
-    return { examined: doomed.length, events: Number(events.numAffectedRows ?? 0n), deliveries, attempts };
+    return { company, examined: doomed.length, events: Number(events.numAffectedRows ?? 0n), deliveries, attempts };
   });
+
+/**
+ * Deletes up to `limit` webhook events created before `cutoff`, each with
+ * its deliveries and their attempts, unless a delivery of it is `pending`
+ * (waiting for an attempt: the event stays until that delivery settles).
+ *
+ * One transaction per company (DESIGN.md 6), each of three statements: the
+ * first locks the company's events; then, because a replay may put a
+ * settled delivery back to `pending` meanwhile, the second deletes their
+ * settled deliveries (a delivery replayed before it is left alone; one
+ * replayed after it finds nothing; one another transaction holds is
+ * skipped) and the third the events left with no delivery at all. A replay
+ * naming one endpoint reads its event `for key share` and waits for the
+ * company's transaction to commit or skip it. Each company is visited once
+ * per call, so one whose events are all held does not end the call early.
+ */
+export const purgeWebhookEventsBatch = async (
+  db: Kysely<Database>,
+  batch: { readonly cutoff: Date; readonly limit: number },
+): Promise<PurgedWebhookEvents> => {
+  const total = { examined: 0, events: 0, deliveries: 0, attempts: 0 };
+  const visited: Array<number> = [];
+  while (total.examined < batch.limit) {
+    const { company, ...purged } = await purgeCompanyWebhookEvents(db, {
+      cutoff: batch.cutoff,
+      limit: batch.limit - total.examined,
+      excluded: visited,
+    });
+    if (company === undefined) break;
+    visited.push(company);
+    total.examined += purged.examined;
+    total.events += purged.events;
+    total.deliveries += purged.deliveries;
+    total.attempts += purged.attempts;
+  }
+  return total;
+};
 
 /** What one snapshot-body batch cleared. */
 export interface PurgedSnapshotBodies {
@@ -107,39 +143,66 @@ export interface PurgedSnapshotBodies {
   readonly bytes: number;
 }
 
-/**
- * Clears the bodies and identity arrays of up to `limit` chunks of
- * snapshots settled (`completed` or `failed`) before `cutoff`. The chunk
- * rows stay, with the digest and row count an identical retry compares.
- */
-export const purgeSnapshotBodiesBatch = async (
+/** One company's part of a body batch, in a statement of its own. */
+const purgeCompanySnapshotBodies = async (
   db: Kysely<Database>,
   batch: { readonly cutoff: Date; readonly limit: number; readonly now: Date },
 ): Promise<PurgedSnapshotBodies> => {
-  const { rows } = await sql<{ chunks: number; bytes: string }>`
-    with doomed as (
-      -- From the chunks not yet purged (a partial index: the retention period's chunks), each snapshot
-      -- probed by primary key (\`offset 0\` keeps the planner from turning the probe into a join that
-      -- walks every snapshot ever settled).
-      select c.snapshot_id, c.chunk_index, octet_length(c.body) as bytes from snapshot_chunks c
+  const settled = (chunk: string) => sql`
       cross join lateral (
         select 1 from snapshots s
-        where s.id = c.snapshot_id and s.company_id = c.company_id and s.status in ('completed', 'failed')
-          and s.completed_at < ${batch.cutoff.toISOString()}::timestamptz
+        where s.id = ${sql.ref(`${chunk}.snapshot_id`)} and s.company_id = ${sql.ref(`${chunk}.company_id`)}
+          and s.status in ('completed', 'failed') and s.completed_at < ${batch.cutoff.toISOString()}::timestamptz
         offset 0
-      ) settled
+      ) settled`;
+  const { rows } = await sql<{ chunks: number; bytes: string }>`
+    with company as (
+      -- The company of the first purgeable chunk not held by another transaction (locked here, so the
+      -- batch below clears at least it): one company per statement (DESIGN.md 6).
+      select c.company_id from snapshot_chunks c ${settled("c")}
       where c.body_purged_at is null
+      limit 1
+      for update of c skip locked
+    ), doomed as (
+      -- From the company's chunks not yet purged (a partial index: the retention period's chunks), each
+      -- snapshot probed by primary key (\`offset 0\` keeps the planner from turning the probe into a join
+      -- that walks every snapshot ever settled).
+      select c.company_id, c.snapshot_id, c.chunk_index, octet_length(c.body) as bytes from snapshot_chunks c
+      ${settled("c")}
+      where c.company_id = (select company_id from company) and c.body_purged_at is null
       limit ${batch.limit}
       for update of c skip locked
     ), cleared as (
       update snapshot_chunks c
       set body = null, internal_ids = null, invoice_references = null,
         body_purged_at = ${batch.now.toISOString()}::timestamptz
-      from doomed where c.snapshot_id = doomed.snapshot_id and c.chunk_index = doomed.chunk_index
+      from doomed
+      where c.company_id = doomed.company_id and c.snapshot_id = doomed.snapshot_id
+        and c.chunk_index = doomed.chunk_index
       returning doomed.bytes
     )
     select count(*)::int4 as chunks, coalesce(sum(bytes), 0)::int8 as bytes from cleared
   `.execute(db);
   const row = rows[0];
   return { chunks: row?.chunks ?? 0, bytes: Number(row?.bytes ?? 0) };
+};
+
+/**
+ * Clears the bodies and identity arrays of up to `limit` chunks of
+ * snapshots settled (`completed` or `failed`) before `cutoff`, one company
+ * per statement. The chunk rows stay, with the digest and row count an
+ * identical retry compares.
+ */
+export const purgeSnapshotBodiesBatch = async (
+  db: Kysely<Database>,
+  batch: { readonly cutoff: Date; readonly limit: number; readonly now: Date },
+): Promise<PurgedSnapshotBodies> => {
+  const total = { chunks: 0, bytes: 0 };
+  while (total.chunks < batch.limit) {
+    const purged = await purgeCompanySnapshotBodies(db, { ...batch, limit: batch.limit - total.chunks });
+    if (purged.chunks === 0) break;
+    total.chunks += purged.chunks;
+    total.bytes += purged.bytes;
+  }
+  return total;
 };

@@ -36,9 +36,11 @@ export const expiredUploadFailure = (days: number) =>
   );
 
 /**
- * Expires up to `limit` staged snapshots idle for more than `idleDays`,
- * oldest first, in the caller's transaction. A snapshot another transaction
- * holds (a chunk being stored, a finalize) is skipped, not waited for: that
+ * Expires up to `limit` staged snapshots idle for more than `idleDays`, all
+ * of one company (DESIGN.md 6: no transaction spans two companies), the
+ * company of the oldest idle upload no other transaction holds, oldest
+ * first, in the caller's transaction. A snapshot another transaction holds
+ * (a chunk being stored, a finalize) is skipped, not waited for: that
  * request moves it on, and a later run sees its new `updated_at`. A request
  * that comes second finds it `failed` and answers 409 `snapshot_expired`.
  */
@@ -48,10 +50,17 @@ export const expireStagedSnapshots = async (
 ): Promise<ExpiredStagedSnapshots> => {
   const now = batch.now.toISOString();
   const cutoff = new Date(batch.now.getTime() - batch.idleDays * DAY_MS).toISOString();
-  const { rows } = await sql<{ id: number }>`
-    with idle as (
-      select id from snapshots
+  const { rows } = await sql<{ id: number; company_id: number }>`
+    with company as (
+      select company_id from snapshots
       where status = 'uploading' and updated_at < ${cutoff}::timestamptz
+      order by updated_at
+      limit 1
+      for update skip locked
+    ), idle as (
+      select id from snapshots
+      where company_id = (select company_id from company) and status = 'uploading'
+        and updated_at < ${cutoff}::timestamptz
       order by updated_at
       limit ${batch.limit}
       for update skip locked
@@ -59,23 +68,39 @@ export const expireStagedSnapshots = async (
     update snapshots s
     set status = 'failed', core_applied = false, failure = ${JSON.stringify(expiredUploadFailure(batch.idleDays))}::jsonb,
       completed_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
-    from idle where s.id = idle.id
-    returning s.id
+    from idle where s.company_id = (select company_id from company) and s.id = idle.id
+    returning s.id, s.company_id
   `.execute(trx);
-  if (rows.length === 0) return { snapshots: 0, events: 0 };
+  const companyId = rows[0]?.company_id;
+  if (companyId === undefined) return { snapshots: 0, events: 0 };
   const expired = await snapshotsEventData(
     trx,
+    companyId,
     rows.map((row) => row.id),
   );
   const recorded = await recordEvents(
     trx,
-    expired.map(({ companyId, data }) => ({ companyId, type: "snapshot.failed", data, occurredAt: batch.now })),
+    expired.map(({ data }) => ({ companyId, type: "snapshot.failed", data, occurredAt: batch.now })),
   );
   return { snapshots: rows.length, events: recorded.events };
 };
 
-/** `expireStagedSnapshots` as one short transaction of its own (the worker's hourly purge). */
-export const expireStagedSnapshotsBatch = (
+/**
+ * Expires up to `limit` idle staged snapshots in short transactions of their
+ * own, one company each (the worker's hourly purge).
+ */
+export const expireStagedSnapshotsBatch = async (
   db: Kysely<Database>,
   batch: StagedExpiryBatch,
-): Promise<ExpiredStagedSnapshots> => db.transaction().execute((trx) => expireStagedSnapshots(trx, batch));
+): Promise<ExpiredStagedSnapshots> => {
+  const total = { snapshots: 0, events: 0 };
+  while (total.snapshots < batch.limit) {
+    const expired = await db
+      .transaction()
+      .execute((trx) => expireStagedSnapshots(trx, { ...batch, limit: batch.limit - total.snapshots }));
+    if (expired.snapshots === 0) break;
+    total.snapshots += expired.snapshots;
+    total.events += expired.events;
+  }
+  return total;
+};

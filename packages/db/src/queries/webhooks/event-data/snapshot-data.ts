@@ -17,18 +17,18 @@ export interface SnapshotEventData {
 
 const readSnapshots = (
   db: Kysely<Database>,
-  filter: { readonly ids: ReadonlyArray<number>; readonly companyId?: number },
+  filter: { readonly ids: ReadonlyArray<number>; readonly companyId: number },
 ) => {
-  let query = db
+  const query = db
     .selectFrom("snapshots as s")
     .innerJoin("campaigns as c", (join) =>
       join.onRef("c.id", "=", "s.campaign_id").onRef("c.company_id", "=", "s.company_id"),
     )
     .selectAll("s")
     .select("c.api_reference")
+    .where("s.company_id", "=", filter.companyId)
     .where("s.id", "in", filter.ids)
     .orderBy("s.id");
-  if (filter.companyId !== undefined) query = query.where("s.company_id", "=", filter.companyId);
   return query.execute();
 };
 
@@ -64,12 +64,13 @@ export const snapshotEventData = async (
   return row === undefined ? undefined : eventData(row);
 };
 
-/** The acknowledgements of the snapshots `ids`, whatever their companies, in one read (ids not found are left out). */
+/** The acknowledgements of the snapshots `ids` of `companyId`, in one read (ids not found are left out). */
 export const snapshotsEventData = async (
   db: Kysely<Database>,
+  companyId: number,
   ids: ReadonlyArray<number>,
 ): Promise<ReadonlyArray<SnapshotEventData>> => {
   if (ids.length === 0) return [];
-  const rows = await readSnapshots(db, { ids });
+  const rows = await readSnapshots(db, { ids, companyId });
   return rows.map((row) => ({ companyId: row.company_id, snapshotId: row.id, data: eventData(row) }));
 };
