@@ -62,6 +62,20 @@ export const createTransport = (options: TransportOptions) => {
     }
   };
 
+  /** The caller's abort as the failure of the call, as fetch itself rejects with `signal.reason`. */
+  const aborted = (signal: AbortSignal) => new DebtCollectionError({ kind: "network", cause: signal.reason });
+
+  /** The wait before a retry, cut short by the caller's abort. */
+  const wait = (ms: number, signal: AbortSignal): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(aborted(signal));
+      signal.addEventListener("abort", onAbort, { once: true });
+      options
+        .sleep(ms)
+        .finally(() => signal.removeEventListener("abort", onAbort))
+        .then(resolve, reject);
+    });
+
   const attempt = async (request: Request, allowRefresh: boolean): Promise<Attempt & { refreshed: boolean }> => {
     let accessToken = await token();
     if (!("value" in accessToken)) return { ...accessToken, refreshed: false };
@@ -81,12 +95,19 @@ export const createTransport = (options: TransportOptions) => {
   };
 
   return async (request: Request): Promise<Response> => {
+    // An aborted call is over (a timeout from `AbortSignal.timeout` included): nothing is sent or retried after it.
+    const { signal } = request;
     let allowRefresh = true;
     for (let retry = 0; ; retry++) {
+      if (signal.aborted) throw aborted(signal);
       const outcome = await attempt(request, allowRefresh);
       if (outcome.refreshed) allowRefresh = false;
       const waitAtLeast = "response" in outcome ? retryAfterSeconds(outcome.response.headers) : outcome.retryAfter;
-      const give = !outcome.retryable || retry >= policy.maxRetries || (waitAtLeast !== null && waitAtLeast > policy.maxRetryAfterSeconds);
+      const give =
+        !outcome.retryable ||
+        signal.aborted ||
+        retry >= policy.maxRetries ||
+        (waitAtLeast !== null && waitAtLeast > policy.maxRetryAfterSeconds);
       if (give) {
         if ("response" in outcome) return outcome.response;
         throw outcome.thrown;
@@ -100,7 +121,7 @@ export const createTransport = (options: TransportOptions) => {
         delayMs,
         status: "response" in outcome ? outcome.response.status : undefined,
       });
-      await options.sleep(delayMs);
+      await wait(delayMs, signal);
     }
   };
 };

@@ -125,6 +125,40 @@ describe("retries", () => {
   });
 });
 
+describe("abort signals", () => {
+  it("does not retry a request whose signal is aborted: the call ends at once with the abort", async () => {
+    stub.script("GET", PROFILE, answers.ok(profile));
+    const { api, waits } = client();
+    const controller = new AbortController();
+    controller.abort();
+    const result = await api.GET(PROFILE, { signal: controller.signal });
+    expect(result.error).toEqual({ kind: "network", cause: expect.objectContaining({ name: "AbortError" }) });
+    expect(waits).toEqual([]);
+    expect(stub.count("GET", PROFILE)).toBe(0);
+  });
+
+  it("stops waiting for a retry when the signal is aborted during the wait", async () => {
+    stub.script("GET", PROFILE, answers.rateLimited("30"), answers.ok(profile));
+    const controller = new AbortController();
+    const waits: number[] = [];
+    const api = createClient({
+      baseUrl: stub.baseUrl,
+      clientId: "dcc_stub",
+      clientSecret: "dcs_stub",
+      // A wait that never ends by itself: only the abort can end the call.
+      sleep: (ms) => {
+        waits.push(ms);
+        controller.abort();
+        return new Promise<void>(() => {});
+      },
+    });
+    const result = await api.GET(PROFILE, { signal: controller.signal });
+    expect(result.error).toEqual({ kind: "network", cause: expect.objectContaining({ name: "AbortError" }) });
+    expect(waits).toEqual([30_000]);
+    expect(stub.count("GET", PROFILE)).toBe(1);
+  });
+});
+
 describe("backoffDelay", () => {
   it("draws in [0, min(max, base * 2^retry)) and never below Retry-After", () => {
     const policy = defaultRetryPolicy;
