@@ -86,7 +86,12 @@ export const InstantFilter = Schema.String.pipe(
 ).annotations({
   jsonSchema: {
     type: "string",
-    anyOf: [{ format: "date-time" }, { format: "date" }],
+    // Each branch names its type: a branch without one is "any value" to code generators (openapi-typescript
+    // typed created_after as unknown, so a Date compiled, and openapi-fetch sent no filter at all for it).
+    anyOf: [
+      { type: "string", format: "date-time" },
+      { type: "string", format: "date" },
+    ],
     examples: ["2026-11-21T16:03:18+00:00", "2026-11-21"],
   },
   arbitrary: () => (fc) =>

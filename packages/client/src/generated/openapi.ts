@@ -5606,9 +5606,9 @@ export interface operations {
                 /** @description Only debts whose amount is at most this, in major units of each debt's currency */
                 amount_max?: number;
                 /** @description Only debts created at or after this instant: an ISO 8601 date-time with offset, or a date YYYY-MM-DD (its start, UTC) */
-                created_after?: string | unknown | unknown;
+                created_after?: string;
                 /** @description Only debts created strictly before this instant: an ISO 8601 date-time with offset, or a date YYYY-MM-DD (its start, UTC) */
-                created_before?: string | unknown | unknown;
+                created_before?: string;
                 /** @description Case-insensitive substring of `internal_id` or of `amount_text` */
                 search?: string;
             };
@@ -5983,9 +5983,9 @@ export interface operations {
                 /** @description Only debts whose amount is at most this, in major units of each debt's currency */
                 amount_max?: number;
                 /** @description Only debts created at or after this instant: an ISO 8601 date-time with offset, or a date YYYY-MM-DD (its start, UTC) */
-                created_after?: string | unknown | unknown;
+                created_after?: string;
                 /** @description Only debts created strictly before this instant: an ISO 8601 date-time with offset, or a date YYYY-MM-DD (its start, UTC) */
-                created_before?: string | unknown | unknown;
+                created_before?: string;
                 /** @description Case-insensitive substring of `internal_id` or of `amount_text` */
                 search?: string;
             };
@@ -6113,9 +6113,9 @@ export interface operations {
                 /** @description Only debts whose amount is at most this, in major units of each debt's currency */
                 amount_max?: number;
                 /** @description Only debts created at or after this instant: an ISO 8601 date-time with offset, or a date YYYY-MM-DD (its start, UTC) */
-                created_after?: string | unknown | unknown;
+                created_after?: string;
                 /** @description Only debts created strictly before this instant: an ISO 8601 date-time with offset, or a date YYYY-MM-DD (its start, UTC) */
-                created_before?: string | unknown | unknown;
+                created_before?: string;
                 /** @description Case-insensitive substring of `internal_id` or of `amount_text` */
                 search?: string;
             };
@@ -6243,9 +6243,9 @@ export interface operations {
                 /** @description Only debts whose amount is at most this, in major units of each debt's currency */
                 amount_max?: number;
                 /** @description Only debts created at or after this instant: an ISO 8601 date-time with offset, or a date YYYY-MM-DD (its start, UTC) */
-                created_after?: string | unknown | unknown;
+                created_after?: string;
                 /** @description Only debts created strictly before this instant: an ISO 8601 date-time with offset, or a date YYYY-MM-DD (its start, UTC) */
-                created_before?: string | unknown | unknown;
+                created_before?: string;
                 /** @description Case-insensitive substring of `internal_id` or of `amount_text` */
                 search?: string;
             };

@@ -31,3 +31,10 @@ const firstError = snapshotRowErrors([row])[0];
 export const field: string | undefined = firstError?.field;
 // @ts-expect-error -- RowError has no `column`
 export const column: unknown = firstError?.column;
+
+/** A list filter typed as the document declares it: `created_after` is a date or date-time string. */
+export const debtsSince = (since: string) =>
+  api.GET("/external-api/v1/debts", { params: { query: { created_after: since, created_before: "2026-11-21" } } });
+export const debtsSinceDate = () =>
+  // @ts-expect-error -- created_after is a string (openapi-fetch sends a Date as nothing: the filter would be dropped)
+  api.GET("/external-api/v1/debts", { params: { query: { created_after: new Date() } } });
