@@ -30,6 +30,9 @@ it("installs from packed tarballs with npm, type-checks, and runs the example fl
     // `default`, not `import`: a CommonJS project's require() resolves it too (Node 20.19 and 22.12 load ESM that way).
     expect(manifest.exports).toEqual({ ".": { types: "./dist/index.d.ts", default: "./dist/index.js" } });
     expect(manifest.types).toBe("./dist/index.d.ts");
+    // The build needs no type stripping: it runs wherever Node loads ES modules with require too (20.19, 22.12),
+    // so Node 20 integrators can install it with engine-strict. The sources' 22.18 applies inside the workspace only.
+    expect(manifest.engines).toEqual({ node: "^20.19.0 || >=22.12.0" });
   }
   expect(client.dependencies?.["@dc/domain"]).toBe(domain.version);
   expect(Object.values(client.dependencies ?? {}).filter((range) => range.startsWith("workspace:"))).toEqual([]);

@@ -32,6 +32,7 @@ export interface PackedManifest {
   readonly version: string;
   readonly exports: unknown;
   readonly types?: string;
+  readonly engines?: Record<string, string>;
   readonly dependencies?: Record<string, string>;
 }
 
