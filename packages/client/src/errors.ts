@@ -18,6 +18,8 @@ export interface ApiError {
   readonly errorCode?: string;
   /** Field path -> message, on validation failures. */
   readonly details?: Readonly<Record<string, string>>;
+  /** Seconds the server asked to wait before trying again (`Retry-After`, sent with a 503), when it said. */
+  readonly retryAfterSeconds?: number;
 }
 
 /** An OAuth token-endpoint error `{error, error_description}` (contract 7.3). */
@@ -105,6 +107,8 @@ export const decodeErrorBody = (response: Response, body: unknown): ClientError 
       message: typeof envelope?.["message"] === "string" ? envelope["message"] : (oauthDescription ?? "Rate limit exceeded"),
     };
   }
+  const wait = retryAfterSeconds(response.headers);
+  const retryAfter = wait === null ? {} : { retryAfterSeconds: wait };
   if (envelope !== undefined) {
     const details = stringRecord(envelope["details"]);
     return {
@@ -114,6 +118,7 @@ export const decodeErrorBody = (response: Response, body: unknown): ClientError 
       code: typeof envelope["code"] === "number" ? envelope["code"] : status,
       ...(typeof envelope["error_code"] === "string" ? { errorCode: envelope["error_code"] } : {}),
       ...(details === undefined ? {} : { details }),
+      ...retryAfter,
     };
   }
   if (isRecord(body) && typeof body["error"] === "string") {
@@ -124,7 +129,7 @@ export const decodeErrorBody = (response: Response, body: unknown): ClientError 
       description: typeof body["error_description"] === "string" ? body["error_description"] : "",
     };
   }
-  return { kind: "api", status, message: response.statusText || `HTTP ${status}`, code: status };
+  return { kind: "api", status, message: response.statusText || `HTTP ${status}`, code: status, ...retryAfter };
 };
 
 /** Anything thrown below the client (fetch's TypeError, an abort) as a `ClientError`. */

@@ -46,7 +46,8 @@ export const createTransport = (options: TransportOptions) => {
       return await tokens.get();
     } catch (thrown) {
       const error = fromThrown(thrown);
-      return { thrown: new DebtCollectionError(error), retryable: retryableBeforeSend(error), retryAfter: null };
+      const retryAfter = error.kind === "api" ? (error.retryAfterSeconds ?? null) : null;
+      return { thrown: new DebtCollectionError(error), retryable: retryableBeforeSend(error), retryAfter };
     }
   };
 

@@ -62,7 +62,7 @@ describe("retries", () => {
     stub.script("GET", PROFILE, answers.unavailable("1"));
     const { api, waits } = client({ retry: { maxRetries: 2 } });
     const result = await api.GET(PROFILE);
-    expect(result.error).toEqual({ kind: "api", status: 503, code: 503, message: "Service temporarily unavailable" });
+    expect(result.error).toEqual({ kind: "api", status: 503, code: 503, message: "Service temporarily unavailable", retryAfterSeconds: 1 });
     expect(stub.count("GET", PROFILE)).toBe(3);
     expect(waits).toEqual([1000, 1000]);
   });
@@ -107,6 +107,16 @@ describe("retries", () => {
     expect(result.response?.status).toBe(201);
     expect(stub.count("POST", "/oauth/token")).toBe(2);
     expect(stub.count("POST", DEBTS)).toBe(1);
+  });
+
+  it("waits the token endpoint's Retry-After before asking it again", async () => {
+    stub.script("POST", "/oauth/token", answers.unavailable("5"), answers.token());
+    stub.script("GET", PROFILE, answers.ok(profile));
+    const { api, waits } = client();
+    const result = await api.GET(PROFILE);
+    expect(result.error).toBeUndefined();
+    expect(stub.count("POST", "/oauth/token")).toBe(2);
+    expect(waits).toEqual([5000]);
   });
 
   it("retry: false turns retries off", async () => {
