@@ -295,6 +295,34 @@ describe("POST /debts/batch", () => {
     ]);
   });
 
+  it("refuses a credit note whose invoice entry of the same batch is skipped, since that invoice is never created", async () => {
+    await rows.debt(acme, { internal_id: "SKIP-OLD", invoice_reference: "SKIP-INV-OLD" });
+    const data = await batch({
+      debts: [
+        { temp_id: "taken", lastname: "A", amount: 10, currency: "EUR", internal_id: "SKIP-OLD", invoice_reference: "SKIP-INV-1" },
+        { temp_id: "note-1", lastname: "B", amount: 1, currency: "EUR", credited_invoice_reference: "SKIP-INV-1" },
+        { temp_id: "first", lastname: "C", amount: 10, currency: "EUR", internal_id: "SKIP-X", invoice_reference: "SKIP-INV-2" },
+        { temp_id: "repeat", lastname: "C", amount: 10, currency: "EUR", internal_id: "SKIP-X", invoice_reference: "SKIP-INV-3" },
+        { temp_id: "note-3", lastname: "D", amount: 1, currency: "EUR", credited_invoice_reference: "SKIP-INV-3" },
+        { temp_id: "note-2", lastname: "E", amount: 1, currency: "EUR", credited_invoice_reference: "SKIP-INV-2" },
+      ],
+    });
+    expect(data["created"].map((entry: Json) => entry["temp_id"])).toEqual(["first", "note-2"]);
+    expect(data["skipped"].map((entry: Json) => entry["temp_id"])).toEqual(["taken", "repeat"]);
+    const noInvoice = [{ property: "credited_invoice_reference", message: "no debt of this creditor has this invoice_reference" }];
+    expect(data["failed"]).toEqual([
+      { index: 1, temp_id: "note-1", status: "error", errors: noInvoice },
+      { index: 4, temp_id: "note-3", status: "error", errors: noInvoice },
+    ]);
+    expect(data["summary"]).toMatchObject({ total: 6, created: 2, failed: 2, skipped: 2, valid: 4, error: 2 });
+    const notes = await t.db
+      .selectFrom("debts")
+      .select("credited_invoice_reference")
+      .where("credited_invoice_reference", "in", ["SKIP-INV-1", "SKIP-INV-3"])
+      .execute();
+    expect(notes).toEqual([]);
+  });
+
   it("creates 1,000 debts with one insert statement for the debts and one for the debtors", async () => {
     const before = await insertStatements();
     const data = await batch({

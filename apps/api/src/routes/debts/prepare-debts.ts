@@ -56,6 +56,19 @@ export const messagesFor = {
   currencyMismatch: (currency: string) => `must be the credited invoice's currency (${currency})`,
 } as const;
 
+/** What is wrong with the credited invoice of a credit note, given the invoices it may reference (docs/decisions/0104). */
+const creditedInvoiceProblems = (
+  invoices: ReadonlyMap<string, ReadonlySet<string>>,
+  creditorId: number,
+  body: CreateDebtBody,
+): Record<string, string> => {
+  if (blank(body.credited_invoice_reference)) return {};
+  const currencies = invoices.get(referenceKey(creditorId, body.credited_invoice_reference!));
+  if (currencies === undefined) return { credited_invoice_reference: messagesFor.noInvoice };
+  if (!currencies.has(body.currency)) return { currency: messagesFor.currencyMismatch([...currencies].join(", ")) };
+  return {};
+};
+
 /** First pass, without the database: amounts, names and id decoding. */
 interface Checked {
   readonly entry: Entry;
@@ -131,16 +144,11 @@ export const prepareDebts = async (
     }
   });
   const claimed = new Map<string, number>();
-  return checked.map((item, position): Outcome => {
+  const outcomes = checked.map((item, position): Outcome => {
     const { entry } = item;
     const { body } = entry;
     const creditorId = creditorIds[position];
-    if (creditorId !== undefined && !blank(body.credited_invoice_reference)) {
-      const currencies = invoices.get(referenceKey(creditorId, body.credited_invoice_reference!));
-      if (currencies === undefined) item.details["credited_invoice_reference"] = messagesFor.noInvoice;
-      else if (!currencies.has(body.currency))
-        item.details["currency"] = messagesFor.currencyMismatch([...currencies].join(", "));
-    }
+    if (creditorId !== undefined) Object.assign(item.details, creditedInvoiceProblems(invoices, creditorId, body));
     if (creditorId === undefined || Object.keys(item.details).length > 0) {
       return { kind: "failed", index: entry.index, tempId: entry.tempId, details: item.details };
     }
@@ -165,5 +173,20 @@ export const prepareDebts = async (
     const emailValidation = validateEmail(body.email ?? null, body.validate_emails ?? defaults.validateEmails ?? false);
     const row = buildRow(companyId, creditorId, { ...item, body }, defaults, emailValidation, now);
     return { kind: "valid", index: entry.index, tempId: entry.tempId, row, debtor: debtorSeedOf(row), emailValidation };
+  });
+  // An invoice entry counted above may have been skipped since (its internal_id was taken):
+  // it creates no invoice, so a credit note may reference only the invoices really created.
+  const created = new Map([...found.invoices].map(([invoiceKey, currencies]) => [invoiceKey, new Set(currencies)]));
+  for (const outcome of outcomes) {
+    if (outcome.kind !== "valid" || outcome.row.is_credit_note || outcome.row.invoice_reference === null) continue;
+    const invoiceKey = referenceKey(outcome.row.creditor_id, outcome.row.invoice_reference);
+    created.set(invoiceKey, new Set([...(created.get(invoiceKey) ?? []), outcome.row.currency]));
+  }
+  return outcomes.map((outcome, position) => {
+    if (outcome.kind !== "valid" || !outcome.row.is_credit_note) return outcome;
+    const details = creditedInvoiceProblems(created, outcome.row.creditor_id, checked[position]!.entry.body);
+    return Object.keys(details).length === 0
+      ? outcome
+      : { kind: "failed", index: outcome.index, tempId: outcome.tempId, details };
   });
 };
