@@ -323,6 +323,22 @@ describe("POST /debts/batch", () => {
     expect(notes).toEqual([]);
   });
 
+  it("fails an entry whose amount text has more digits than a number holds, instead of rounding it", async () => {
+    const text = `{"debts":[{"temp_id":"exact","lastname":"A","currency":"EUR","amount":12.34},{"temp_id":"rounded","lastname":"B","currency":"EUR","amount":12.3400000000000000001}]}`;
+    const response = await api.post(BATCH, token, text);
+    expect(response.status).toBe(201);
+    const { data } = await expectContract<{ data: Json }>(response, "post", BATCH);
+    expect(data["created"].map((entry: Json) => entry["temp_id"])).toEqual(["exact"]);
+    expect(data["failed"]).toEqual([
+      {
+        index: 1,
+        temp_id: "rounded",
+        status: "error",
+        errors: [{ property: "amount", message: expect.stringContaining("12.3400000000000000001 would read as 12.34") }],
+      },
+    ]);
+  });
+
   it("creates 1,000 debts with one insert statement for the debts and one for the debtors", async () => {
     const before = await insertStatements();
     const data = await batch({

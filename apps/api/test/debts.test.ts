@@ -490,3 +490,19 @@ describe("GET /debts/{id}", () => {
     });
   });
 });
+
+describe("POST /debts: exact amounts", () => {
+  it("refuses an amount whose JSON text has more digits than a number holds, instead of rounding it, and writes nothing", async () => {
+    const before = await rowCounts(t.db);
+    for (const amount of ["12.3400000000000000001", "0.100000000000000000001", "99.990000000000000001"]) {
+      const response = await api.post(DEBTS, token, `{"lastname":"Exact","currency":"EUR","amount":${amount}}`);
+      expect(response.status, amount).toBe(400);
+      const body = await expectContract<Json>(response, "post", DEBTS);
+      expect(body["details"]).toEqual({ amount: expect.stringContaining(`${amount} would read as`) });
+    }
+    // Digits of a string and an exact long number elsewhere are not amounts.
+    const other = await api.post(DEBTS, token, `{"lastname":"Exact","currency":"EUR","amount":12.34,"internal_id":"12345678901234567890"}`);
+    expect(other.status).toBe(201);
+    expect(await rowCounts(t.db)).toMatchObject({ ...before, debts: before.debts + 1 });
+  });
+});

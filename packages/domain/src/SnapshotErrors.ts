@@ -20,12 +20,6 @@ export const unstorableTextErrors = (rows: ReadonlyArray<unknown>, firstRowIndex
     return field === undefined ? [] : [{ row_index: firstRowIndex + index, field, reason: unstorableReason }];
   });
 
-// An inexact number has more than 15 significant digits, so its text holds at least 16
-// digits, and a number of a JSON text follows `:`, `,` or `[` and whitespace. Digits
-// inside strings (long numeric ids) do not count: they would re-parse every such body.
-// The test takes about 1 ms per MB; a body that passes it is re-parsed (about 40 ms per MB).
-const MAYBE_INEXACT = /[:,[]\s*-?[\d.]{16}/;
-
 const isJsonObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -38,34 +32,20 @@ const isJsonObject = (value: unknown): value is Record<string, unknown> =>
  * (digits inside strings do not count) is not parsed again.
  */
 export const inexactAmountErrors = (bodyText: string, firstRowIndex: number): Array<RowError> => {
-  if (!MAYBE_INEXACT.test(bodyText)) return [];
-  const inexact = new Map<object, Map<string, string>>();
-  let body: unknown;
-  try {
-    body = JSON.parse(bodyText, function (this: object, key: string, value: unknown, context?: { source?: string }) {
-      const source = context?.source;
-      if (typeof value === "number" && source !== undefined && !Money.readsExactly(source, value)) {
-        const keys = inexact.get(this) ?? new Map<string, string>();
-        keys.set(key, `has more significant digits than a number holds exactly: ${source} would read as ${value}`);
-        inexact.set(this, keys);
-      }
-      return value;
-    });
-  } catch {
-    return [];
-  }
-  if (inexact.size === 0 || !isJsonObject(body) || !Array.isArray(body["rows"])) return [];
+  const inexact = Money.inexactNumbers(bodyText);
+  const body = inexact?.value;
+  if (inexact === undefined || !isJsonObject(body) || !Array.isArray(body["rows"])) return [];
   const errors: Array<RowError> = [];
   body["rows"].forEach((row: unknown, i: number) => {
     if (!isJsonObject(row)) return;
     const rowIndex = firstRowIndex + i;
-    const remaining = inexact.get(row)?.get("remaining_amount");
+    const remaining = inexact.at(row, "remaining_amount");
     if (remaining !== undefined) errors.push({ row_index: rowIndex, field: "remaining_amount", reason: remaining });
     const plan = row["payment_plan"];
     const installments = isJsonObject(plan) ? plan["installments"] : undefined;
     if (!Array.isArray(installments)) return;
     installments.forEach((item: unknown, j: number) => {
-      const amount = isJsonObject(item) ? inexact.get(item)?.get("amount") : undefined;
+      const amount = inexact.at(item, "amount");
       if (amount !== undefined) {
         errors.push({ row_index: rowIndex, field: `payment_plan.installments.${j}.amount`, reason: amount });
       }

@@ -6,6 +6,7 @@
  */
 import { debtMessages, type Endpoints } from "@dc/contract";
 import { findDebtView } from "@dc/db";
+import { Money } from "@dc/domain";
 import { Conflict, ValidationFailed } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { presentDebt } from "./debt-json.ts";
@@ -14,9 +15,11 @@ import { writeDebts } from "./write-debts.ts";
 
 const duplicate = () => new Conflict({ errorCode: "duplicate_internal_id", message: debtMessages.duplicateInternalId });
 
-export const createDebt: HandlerOf<Endpoints["createDebt"]> = async ({ body, principal, services }) => {
+export const createDebt: HandlerOf<Endpoints["createDebt"]> = async ({ body, rawBody, principal, services }) => {
   const { companyId } = principal;
-  const [outcome] = await prepareDebts(services, companyId, [{ index: 0, tempId: null, body }], {});
+  const inexact = Money.inexactNumbers(rawBody.toString("utf8"));
+  const inexactAmount = inexact?.at(inexact.value, "amount");
+  const [outcome] = await prepareDebts(services, companyId, [{ index: 0, tempId: null, body, inexactAmount }], {});
   if (outcome === undefined || outcome.kind === "skipped") throw duplicate();
   if (outcome.kind === "failed") throw new ValidationFailed({ details: outcome.details });
   // The reply is read in the write's transaction: a failure after the commit (the

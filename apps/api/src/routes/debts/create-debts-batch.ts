@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { BatchDebtEntry, debtMessages, type Endpoints } from "@dc/contract";
+import { Money } from "@dc/domain";
 import { Either, Schema } from "effect";
 import { issueDetails } from "../../http/decode.ts";
 import type { HandlerOf } from "../../http/handler.ts";
@@ -21,9 +22,18 @@ const tempIdOf = (raw: unknown): string | null => {
   return typeof tempId === "string" ? tempId : null;
 };
 
-export const createDebtsBatch: HandlerOf<Endpoints["createDebtsBatch"]> = async ({ body, principal, services }) => {
+export const createDebtsBatch: HandlerOf<Endpoints["createDebtsBatch"]> = async ({
+  body,
+  rawBody,
+  principal,
+  services,
+}) => {
   const { companyId } = principal;
   const now = services.clock.now();
+  const inexact = Money.inexactNumbers(rawBody.toString("utf8"));
+  const rawEntries = (inexact?.value as { debts?: unknown } | undefined)?.debts;
+  const inexactAmountAt = (index: number) =>
+    inexact === undefined || !Array.isArray(rawEntries) ? undefined : inexact.at(rawEntries[index], "amount");
   const entries: Entry[] = [];
   const outcomes: Outcome[] = [];
   body.debts.forEach((raw, index) => {
@@ -33,7 +43,7 @@ export const createDebtsBatch: HandlerOf<Endpoints["createDebtsBatch"]> = async 
       return;
     }
     const { temp_id, ...fields } = decoded.right;
-    entries.push({ index, tempId: temp_id ?? null, body: fields });
+    entries.push({ index, tempId: temp_id ?? null, body: fields, inexactAmount: inexactAmountAt(index) });
   });
   const prepared = await prepareDebts(services, companyId, entries, {
     creditorId: body.creditor_id,

@@ -20,6 +20,8 @@ export interface Entry {
   readonly index: number;
   readonly tempId: string | null;
   readonly body: CreateDebtBody;
+  /** Why the JSON text of `amount` is not the number read from it, when it is not (`Money.inexactNumbers`). */
+  readonly inexactAmount?: string | undefined;
 }
 
 export type Outcome =
@@ -83,7 +85,8 @@ const check = (services: AppServices, entry: Entry, defaults: EntryDefaults): Ch
   const { body } = entry;
   const details: Record<string, string> = {};
   const amount = Money.toMinor(body.amount, body.currency);
-  if (Either.isLeft(amount)) details["amount"] = amount.left.message;
+  if (entry.inexactAmount !== undefined) details["amount"] = entry.inexactAmount;
+  else if (Either.isLeft(amount)) details["amount"] = amount.left.message;
   if (blank(body.lastname) && blank(body.firstname) && blank(body.debtor_company))
     details["lastname"] = messagesFor.nameRequired;
   const creditorRef = body.creditor_id ?? defaults.creditorId ?? null;
