@@ -154,3 +154,20 @@ describe("properties", () => {
     );
   });
 });
+
+describe("inexactNumbers", () => {
+  it("finds each rounded number by the object holding it and its key, and nothing in strings or exact numbers", () => {
+    const found = Money.inexactNumbers(
+      '{"amount":12.3400000000000000001,"id":"12345678901234567890","debts":[{"amount":1.5},{"amount":0.100000000000000000001}]}',
+    );
+    const value = found?.value as { debts: ReadonlyArray<unknown> };
+    expect(found?.at(value, "amount")).toBe(
+      "has more significant digits than a number holds exactly: 12.3400000000000000001 would read as 12.34",
+    );
+    expect(found?.at(value, "id")).toBeUndefined();
+    expect(found?.at(value.debts[0], "amount")).toBeUndefined();
+    expect(found?.at(value.debts[1], "amount")).toContain("would read as 0.1");
+    expect(Money.inexactNumbers('{"amount":12.34,"id":"12345678901234567890"}')).toBeUndefined();
+    expect(Money.inexactNumbers('{"amount":12.3400000000000000001')).toBeUndefined();
+  });
+});
