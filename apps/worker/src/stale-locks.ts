@@ -109,6 +109,37 @@ export const unlockStaleWorkers = async (
   return pools;
 };
 
+/**
+ * Frees every named queue locked, for longer than `staleSeconds`, by a pool
+ * that runs none of that queue's jobs, and returns them. graphile-worker
+ * locks a queue and one of its jobs in one statement and frees both in one
+ * statement, so such a lock is a leftover: a job run twice after its lock was
+ * released (a pool taken for dead while alive, see above) and completed
+ * first by the first runner; the second runner's completion then found the
+ * job gone and left the queue locked by its own, live, pool, which no job
+ * lock names, for graphile-worker's 4-hour reset. A campaign's snapshots
+ * waited behind it (docs/decisions/0357).
+ */
+export const releaseOrphanedQueueLocks = async (
+  db: Kysely<Database>,
+  staleSeconds: number,
+): Promise<Array<{ queue: string; pool: string }>> => {
+  // The lock is freed only as it was read: a queue locked again meanwhile (another job taken) is left alone.
+  const { rows } = await sql<{ queue: string; pool: string }>`
+    update graphile_worker._private_job_queues q set locked_by = null, locked_at = null
+    from (
+      select o.id, o.locked_by, o.locked_at from graphile_worker._private_job_queues o
+      where o.locked_by is not null and o.locked_at < now() - make_interval(secs => ${staleSeconds})
+        and not exists (
+          select 1 from graphile_worker._private_jobs j where j.job_queue_id = o.id and j.locked_by = o.locked_by
+        )
+    ) orphan
+    where q.id = orphan.id and q.locked_by = orphan.locked_by and q.locked_at = orphan.locked_at
+    returning q.queue_name as queue, orphan.locked_by as pool
+  `.execute(db);
+  return rows;
+};
+
 /** How often the sweep runs: the threshold, between 1 and 60 seconds. */
 export const sweepIntervalMs = (staleSeconds: number): number => Math.min(60, Math.max(1, staleSeconds)) * 1000;
 
@@ -125,6 +156,8 @@ export const sweepStaleLocks = async (
   try {
     const pools = await unlockStaleWorkers(db, staleSeconds, own);
     if (pools.length > 0) logger.warn({ pools, staleLockSeconds: staleSeconds }, "unlocked jobs of dead workers");
+    const queues = await releaseOrphanedQueueLocks(db, staleSeconds);
+    if (queues.length > 0) logger.warn({ queues, staleLockSeconds: staleSeconds }, "unlocked queues that ran no job");
   } catch (error) {
     logger.warn({ err: error }, "could not check for stale job locks");
   }
