@@ -1,5 +1,5 @@
 /**
- * Races of the snapshot operations audited in session J: each request is
+ * Races of the snapshot operations audited in session 11: each request is
  * held behind an open transaction of the other side until it waits for a
  * lock, so the interleaving is the one named, whatever the timing.
  */
@@ -24,7 +24,7 @@ const kit = snapshotTestKit(t);
 
 const expiry = () => ({ idleDays: 7, limit: 1000, now: new Date(t.clock.now().getTime() + 8 * 24 * 60 * 60 * 1000) });
 
-describe("races audited in session J", () => {
+describe("races audited in session 11", () => {
   it("answers a finalize that waited on the expiry's transaction with 409 snapshot_expired and queues no job", async () => {
     const s = await kit.started(2, "finalize-vs-expiry");
     expect((await s.chunk(0, rowsFrom(0, 2))).status).toBe(201);
@@ -41,64 +41,54 @@ describe("races audited in session J", () => {
     expect((await kit.snapshotRow(s.companyId, "finalize-vs-expiry")).status).toBe("failed");
   });
 
-  it("answers a one-request submit that waited on a staged start of its reference with 409 snapshot_delivery_mode_conflict", async () => {
-    const { companyId, campaign, token } = await kit.setup();
+  /**
+   * Sends `request` while an uncommitted snapshot of `reference` in the other
+   * delivery mode holds the reference, waits until the request blocks on it,
+   * then commits that snapshot; returns the request's answer.
+   */
+  const againstUncommitted = async (
+    reference: string,
+    mode: "staged" | "one_request",
+    request: (setup: Awaited<ReturnType<typeof kit.setup>>) => Promise<Response>,
+  ) => {
+    const setup = await kit.setup();
     let pending: Promise<Response> | undefined;
     await t.db.transaction().execute(async (trx) => {
       await trx
         .insertInto("snapshots")
         .values({
-          company_id: companyId,
-          campaign_id: campaign.id,
-          snapshot_reference: "mixed",
-          delivery_mode: "staged",
-          status: "uploading",
-          body_sha256: null,
+          company_id: setup.companyId,
+          campaign_id: setup.campaign.id,
+          snapshot_reference: reference,
+          delivery_mode: mode,
+          status: mode === "staged" ? "uploading" : "pending",
+          body_sha256: mode === "staged" ? null : Buffer.alloc(32),
           expected_row_count: 1,
-          received_row_count: 0,
-          received_chunk_count: 0,
-          next_chunk_index: 0,
+          received_row_count: mode === "staged" ? 0 : 1,
+          received_chunk_count: mode === "staged" ? 0 : 1,
+          next_chunk_index: mode === "staged" ? 0 : 1,
           integration_client_pk: null,
         })
         .execute();
-      pending = kit.send("PUT", kit.path(campaign.api_reference, "mixed"), token, rowsBody([accountRow(1)]));
+      pending = request(setup);
       await kit.lockWait();
     });
-    const response = await pending!;
+    return { setup, response: await pending! };
+  };
+
+  it("answers a one-request submit that waited on a staged start of its reference with 409 snapshot_delivery_mode_conflict", async () => {
+    const { setup, response } = await againstUncommitted("mixed", "staged", ({ campaign, token }) =>
+      kit.send("PUT", kit.path(campaign.api_reference, "mixed"), token, rowsBody([accountRow(1)])),
+    );
     expect(response.status).toBe(409);
     expect((await expectContract(response, "put", STATUS_PATH)).error_code).toBe("snapshot_delivery_mode_conflict");
-    expect(await kit.stored(companyId, campaign.id)).toEqual({ snapshots: 1, chunks: 0, jobs: 0 });
+    expect(await kit.stored(setup.companyId, setup.campaign.id)).toEqual({ snapshots: 1, chunks: 0, jobs: 0 });
   });
 
   it("answers a staged start that waited on a one-request submit of its reference with 409 snapshot_delivery_mode_conflict", async () => {
-    const { companyId, campaign, token } = await kit.setup();
-    let pending: Promise<Response> | undefined;
-    await t.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto("snapshots")
-        .values({
-          company_id: companyId,
-          campaign_id: campaign.id,
-          snapshot_reference: "mixed-2",
-          delivery_mode: "one_request",
-          status: "pending",
-          body_sha256: Buffer.alloc(32),
-          expected_row_count: 1,
-          received_row_count: 1,
-          received_chunk_count: 1,
-          next_chunk_index: 1,
-          integration_client_pk: null,
-        })
-        .execute();
-      pending = kit.send(
-        "POST",
-        kit.path(campaign.api_reference, "mixed-2", "/start"),
-        token,
-        '{"expected_row_count":1}',
-      );
-      await kit.lockWait();
-    });
-    const response = await pending!;
+    const { response } = await againstUncommitted("mixed-2", "one_request", ({ campaign, token }) =>
+      kit.send("POST", kit.path(campaign.api_reference, "mixed-2", "/start"), token, '{"expected_row_count":1}'),
+    );
     expect(response.status).toBe(409);
     expect((await expectContract(response, "post", START_PATH)).error_code).toBe("snapshot_delivery_mode_conflict");
   });

@@ -4,7 +4,7 @@
  * job again, and the run changes nothing (DESIGN 5.3, docs/decisions/0357).
  */
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
-import { useTestDatabase } from "@dc/db/testing";
+import { holdTransaction, useTestDatabase } from "@dc/db/testing";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { fixedClock } from "../src/clock.ts";
@@ -16,40 +16,13 @@ import {
   snapshotState,
   testIds,
 } from "./snapshot-fixtures.ts";
-import { spawnWorker, type WorkerProcess } from "./worker-process.ts";
+import { spawnWorker, stopWorkers, type WorkerProcess } from "./worker-process.ts";
 import { waitFor } from "./wait-for.ts";
 
 const { db, url } = await useTestDatabase();
 const running: Array<WorkerProcess> = [];
 
-afterEach(async () => {
-  for (const worker of running.splice(0)) {
-    if (worker.child.exitCode === null && worker.child.signalCode === null) {
-      worker.child.kill("SIGTERM");
-      await worker.exited;
-    }
-  }
-});
-
-/** Runs `work` in a transaction held open until the returned `release` is called. */
-const hold = async (work: (trx: typeof db) => Promise<void>) => {
-  let release = (): void => {};
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let ready = (): void => {};
-  const isReady = new Promise<void>((resolve) => (ready = resolve));
-  const done = db.transaction().execute(async (trx) => {
-    await work(trx);
-    ready();
-    await released;
-  });
-  await isReady;
-  return {
-    release: async () => {
-      release();
-      await done;
-    },
-  };
-};
+afterEach(() => stopWorkers(running));
 
 const workerBackendsWaitingOnLock = async (): Promise<Array<number>> => {
   const { rows } = await sql<{ pid: number }>`
@@ -67,7 +40,7 @@ describe("a worker killed after its apply committed, before the job was complete
     expect(await applySnapshot({ db, clock: fixedClock(new Date()), ids: testIds }, seed)).toMatchObject({
       outcome: "completed",
     });
-    const payments = hold(async (trx) => {
+    const payments = holdTransaction(db, async (trx) => {
       await sql`lock table payments in access exclusive mode`.execute(trx);
     });
     const heldPayments = await payments;
@@ -83,7 +56,7 @@ describe("a worker killed after its apply committed, before the job was complete
     await waitFor("the apply to wait for the payments table", async () => (await workerBackendsWaitingOnLock())[0]);
 
     // The job's row, held: graphile-worker's completion waits for it, after the apply's commit.
-    const heldJob = await hold(async (trx) => {
+    const heldJob = await holdTransaction(db, async (trx) => {
       const { rows } =
         await sql`select id from graphile_worker._private_jobs where key = ${`apply_snapshot:${id}`} for update`.execute(
           trx,

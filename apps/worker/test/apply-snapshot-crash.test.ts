@@ -19,20 +19,13 @@ import {
   snapshotState,
   testIds,
 } from "./snapshot-fixtures.ts";
-import { spawnWorker, type WorkerProcess } from "./worker-process.ts";
+import { spawnWorker, stopWorkers, type WorkerProcess } from "./worker-process.ts";
 import { waitFor } from "./wait-for.ts";
 
 const { db, url } = await useTestDatabase();
 const running: Array<WorkerProcess> = [];
 
-afterEach(async () => {
-  for (const worker of running.splice(0)) {
-    if (worker.child.exitCode === null && worker.child.signalCode === null) {
-      worker.child.kill("SIGTERM");
-      await worker.exited;
-    }
-  }
-});
+afterEach(() => stopWorkers(running));
 
 const SEEDED = 20_000;
 

@@ -54,3 +54,13 @@ export const spawnWorker = (env: Record<string, string>): WorkerProcess => {
   );
   return { child, records, stderr: () => stderr, exited };
 };
+
+/** Stops, with SIGTERM, each of `workers` still running, and empties the list: an `afterEach` of the tests that spawn them. */
+export const stopWorkers = async (workers: Array<WorkerProcess>): Promise<void> => {
+  for (const worker of workers.splice(0)) {
+    if (worker.child.exitCode === null && worker.child.signalCode === null) {
+      worker.child.kill("SIGTERM");
+      await worker.exited;
+    }
+  }
+};
