@@ -13,7 +13,7 @@ const { db } = await useTestDatabase();
 
 describe("snapshots", () => {
   it("take a chunk's counters and updated_at as heap-only updates", async () => {
-    const { rows } = await sql<{ id: number }>`
+    const { rows } = await sql<{ id: number; company_id: number }>`
       with company as (insert into companies (name) values ('Heap only') returning id),
       creditor as (insert into creditors (company_id, name) select id, 'C' from company returning id, company_id),
       timeline as (insert into timelines (company_id, name) select id, 'T' from company returning id),
@@ -23,13 +23,18 @@ describe("snapshots", () => {
         returning id, company_id
       )
       insert into snapshots (company_id, campaign_id, snapshot_reference, delivery_mode, status, expected_row_count)
-      select company_id, id, 'staged-1', 'staged', 'uploading', 100 from campaign returning id`.execute(db);
+      select company_id, id, 'staged-1', 'staged', 'uploading', 100 from campaign returning id, company_id`.execute(db);
     const snapshotId = Number(rows[0]?.id);
+    const companyId = Number(rows[0]?.company_id);
     const chunks = 5;
     const heapOnly = await db.transaction().execute(async (trx) => {
       for (let chunkIndex = 0; chunkIndex < chunks; chunkIndex++) {
         const now = new Date(Date.UTC(2030, 0, 1, 0, chunkIndex));
-        expect(await recordChunk(trx, { snapshotId, chunkIndex, rowCount: 10, now })).toBeDefined();
+        // Named with another company, the snapshot is not found: a chunk is counted only on its own company's.
+        expect(
+          await recordChunk(trx, { snapshotId, companyId: companyId + 1, chunkIndex, rowCount: 10, now }),
+        ).toBeUndefined();
+        expect(await recordChunk(trx, { snapshotId, companyId, chunkIndex, rowCount: 10, now })).toBeDefined();
       }
       // This transaction's own counts, read before its commit: no statistics collector involved.
       const { rows: counts } = await sql<{ updated: number; hot: number }>`

@@ -64,7 +64,12 @@ export const finalizeSnapshot: HandlerOf<Endpoints["finalizeSnapshot"]> = async 
   const now = services.clock.now();
   if (errors.length > 0) {
     const failed = await services.db.transaction().execute(async (trx) => {
-      const marked = await markSnapshotFailed(trx, { id: snapshot.id, failure: invalidRowsFailure(errors), now });
+      const marked = await markSnapshotFailed(trx, {
+        id: snapshot.id,
+        companyId: principal.companyId,
+        failure: invalidRowsFailure(errors),
+        now,
+      });
       if (marked !== undefined) {
         await recordSnapshotEvent(trx, {
           companyId: principal.companyId,
@@ -80,7 +85,7 @@ export const finalizeSnapshot: HandlerOf<Endpoints["finalizeSnapshot"]> = async 
   } else {
     const pending = await services.db.transaction().execute(async (trx) => {
       await lockSnapshotAcceptance(trx, campaign.id);
-      const updated = await markSnapshotPending(trx, { id: snapshot.id, now });
+      const updated = await markSnapshotPending(trx, { id: snapshot.id, companyId: principal.companyId, now });
       // In the same transaction as `pending`: a crash can neither lose the job nor double it.
       if (updated !== undefined) await enqueueApplySnapshot(trx, { id: updated.id, campaignId: campaign.id });
       return updated;

@@ -131,6 +131,7 @@ export const uploadSnapshotChunk: HandlerOf<Endpoints["uploadSnapshotChunk"]> = 
       if (!stored) return undefined;
       const updated = await recordChunk(trx, {
         snapshotId: snapshot.id,
+        companyId: principal.companyId,
         chunkIndex: params.chunkIndex,
         rowCount: raw.length,
         now,

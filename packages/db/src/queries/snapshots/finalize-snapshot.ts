@@ -14,7 +14,7 @@ import type { Database, Snapshot } from "../../schema.ts";
  */
 export const markSnapshotPending = (
   db: Kysely<Database>,
-  snapshot: { readonly id: number; readonly now: Date },
+  snapshot: { readonly id: number; readonly companyId: number; readonly now: Date },
 ): Promise<Snapshot | undefined> =>
   db
     .updateTable("snapshots")
@@ -24,6 +24,7 @@ export const markSnapshotPending = (
       updated_at: snapshot.now,
       accepted_seq: sql<number>`default`,
     })
+    .where("company_id", "=", snapshot.companyId)
     .where("id", "=", snapshot.id)
     .where("status", "=", "uploading")
     .whereRef("received_row_count", "=", "expected_row_count")
@@ -33,7 +34,7 @@ export const markSnapshotPending = (
 /** `uploading` -> `failed` with `failure` (rows break a rule across chunks; no job, nothing applied). */
 export const markSnapshotFailed = (
   db: Kysely<Database>,
-  snapshot: { readonly id: number; readonly failure: unknown; readonly now: Date },
+  snapshot: { readonly id: number; readonly companyId: number; readonly failure: unknown; readonly now: Date },
 ): Promise<Snapshot | undefined> =>
   db
     .updateTable("snapshots")
@@ -44,6 +45,7 @@ export const markSnapshotFailed = (
       completed_at: snapshot.now,
       updated_at: snapshot.now,
     })
+    .where("company_id", "=", snapshot.companyId)
     .where("id", "=", snapshot.id)
     .where("status", "=", "uploading")
     .returningAll()

@@ -9,7 +9,13 @@ import type { Database, Snapshot } from "../../schema.ts";
 
 export const recordChunk = (
   db: Kysely<Database>,
-  chunk: { readonly snapshotId: number; readonly chunkIndex: number; readonly rowCount: number; readonly now: Date },
+  chunk: {
+    readonly snapshotId: number;
+    readonly companyId: number;
+    readonly chunkIndex: number;
+    readonly rowCount: number;
+    readonly now: Date;
+  },
 ): Promise<Snapshot | undefined> =>
   db
     .updateTable("snapshots")
@@ -19,6 +25,7 @@ export const recordChunk = (
       received_row_count: eb("received_row_count", "+", chunk.rowCount),
       updated_at: chunk.now,
     }))
+    .where("company_id", "=", chunk.companyId)
     .where("id", "=", chunk.snapshotId)
     .where("status", "=", "uploading")
     .where("next_chunk_index", "=", chunk.chunkIndex)
