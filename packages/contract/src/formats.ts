@@ -12,18 +12,6 @@ export const formatCreditorTimestamp = (date: Date): string => `${Dates.utcDate(
 /** `2026-11-21T16:03:18.123Z`: snapshot timestamps. */
 export const formatUtc = (date: Date): string => date.toISOString();
 
-const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** True for a real calendar date `YYYY-MM-DD` from 0001-01-01 (rejects 2026-02-30 and 0000-01-01): the domain's rule. */
-export const isPlainDate = Dates.isWritableDate;
-
-/**
- * True for an ISO 8601 date-time with a `Z` or numeric offset that denotes a
- * real instant in UTC years 0001 to 9999 (so it can be stored, and written
- * back in the same four-digit form): the domain's rule.
- */
-export const isIsoDateTime = Dates.isWritableDateTime;
-
 const dateFromString = (pattern: string, description: string, format: (date: Date) => string, example: string) =>
   Schema.transformOrFail(
     Schema.String.annotations({ description, examples: [example], ...(pattern === "" ? {} : { pattern }) }),
@@ -64,7 +52,7 @@ const plausibleDates = (fc: typeof FastCheck) =>
 
 /** A plain calendar date `YYYY-MM-DD`, kept as a string on both sides. */
 export const PlainDate = Schema.String.pipe(
-  Schema.filter((value) => isPlainDate(value) || "expected a date YYYY-MM-DD"),
+  Schema.filter((value) => Dates.isWritableDate(value) || "expected a date YYYY-MM-DD"),
 ).annotations({
   jsonSchema: { type: "string", format: "date", examples: ["2026-11-21"] },
   arbitrary: () => (fc) => plausibleDates(fc).map(Dates.utcDate),
@@ -79,8 +67,8 @@ export const PlainDate = Schema.String.pipe(
 export const InstantFilter = Schema.String.pipe(
   Schema.filter(
     (value) =>
-      isIsoDateTime(value) ||
-      isPlainDate(value) ||
+      Dates.isWritableDateTime(value) ||
+      Dates.isWritableDate(value) ||
       "expected an ISO 8601 date-time with offset (2026-11-21T16:03:18+00:00) or a date (2026-11-21, midnight UTC)",
   ),
 ).annotations({
@@ -100,11 +88,11 @@ export const InstantFilter = Schema.String.pipe(
 
 /** The instant an `InstantFilter` value names: a date is its day's start in UTC. */
 export const instantOfFilter = (value: string): Date =>
-  new Date(PLAIN_DATE.test(value) ? `${value}T00:00:00Z` : value);
+  new Date(Dates.isWritableDate(value) ? `${value}T00:00:00Z` : value);
 
 /** An ISO 8601 date-time string accepted in requests (any offset), kept as a string. */
 export const IsoDateTimeInput = Schema.String.pipe(
-  Schema.filter((value) => isIsoDateTime(value) || "expected an ISO 8601 date-time with offset, e.g. 2026-11-21T16:03:18+00:00"),
+  Schema.filter((value) => Dates.isWritableDateTime(value) || "expected an ISO 8601 date-time with offset, e.g. 2026-11-21T16:03:18+00:00"),
 ).annotations({
   jsonSchema: { type: "string", format: "date-time", examples: ["2026-11-21T16:03:18+00:00"] },
   arbitrary: () => (fc) => plausibleDates(fc).map(formatIsoOffset),
