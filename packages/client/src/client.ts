@@ -36,8 +36,8 @@ export interface ClientOptions {
   readonly onRetry?: (event: RetryEvent) => void;
   /** Time source of the token cache (tests). */
   readonly clock?: Clock;
-  /** How to wait between retries (tests). */
-  readonly sleep?: (ms: number) => Promise<void>;
+  /** How to wait between retries (tests); it may end early when the call's `signal` aborts. */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Random source of the backoff jitter, in [0, 1) (tests). */
   readonly random?: () => number;
 }

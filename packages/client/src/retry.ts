@@ -63,4 +63,17 @@ export const backoffDelay = (
   return retryAfterSeconds === null ? jittered : Math.max(jittered, retryAfterSeconds * 1000);
 };
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits `ms`. An abort of `signal` ends the wait at once and clears its
+ * timer, so an aborted call leaves nothing that keeps the process running.
+ */
+export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });

@@ -22,7 +22,7 @@ export interface TransportOptions {
   readonly tokens: TokenManager;
   readonly fetch: (request: Request) => Promise<Response>;
   readonly retry: RetryPolicy;
-  readonly sleep: (ms: number) => Promise<void>;
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly random: () => number;
   readonly onRetry?: (event: RetryEvent) => void;
 }
@@ -72,7 +72,7 @@ export const createTransport = (options: TransportOptions) => {
       const onAbort = () => reject(aborted(signal));
       signal.addEventListener("abort", onAbort, { once: true });
       options
-        .sleep(ms)
+        .sleep(ms, signal)
         .finally(() => signal.removeEventListener("abort", onAbort))
         .then(resolve, reject);
     });

@@ -4,8 +4,9 @@
  * and DELETE, never on POST; an over-long `Retry-After` is returned at once.
  * Waits are recorded through the injected `sleep`, never slept.
  */
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { backoffDelay, createClient, defaultRetryPolicy, type ClientOptions } from "../src/index.ts";
+import { sleep } from "../src/retry.ts";
 import { answers, startStub } from "./support/stub-server.ts";
 
 const stub = await startStub();
@@ -136,6 +137,20 @@ describe("retries", () => {
 });
 
 describe("abort signals", () => {
+  it("the default wait ends at the abort and leaves no timer behind", async () => {
+    vi.useFakeTimers();
+    try {
+      const controller = new AbortController();
+      const waiting = sleep(60_000, controller.signal);
+      expect(vi.getTimerCount()).toBe(1);
+      controller.abort();
+      await waiting;
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("does not retry a request whose signal is aborted: the call ends at once with the abort", async () => {
     stub.script("GET", PROFILE, answers.ok(profile));
     const { api, waits } = client();
