@@ -7,6 +7,7 @@ export * as Contact from "./Contact.ts";
 export * as Dates from "./Dates.ts";
 export * as DebtStatus from "./DebtStatus.ts";
 export * as Followup from "./Followup.ts";
+export * as IdempotencyKey from "./IdempotencyKey.ts";
 export * as Ids from "./Ids.ts";
 export * as JsonText from "./JsonText.ts";
 export * as Money from "./Money.ts";
