@@ -5,6 +5,7 @@ export * from "./migrate.ts";
 export * from "./process-settings.ts";
 export * from "./public-ids.ts";
 export * from "./queries/debt-views.ts";
+export * from "./queries/idempotency-keys.ts";
 export * from "./queries/insert-debts.ts";
 export * from "./queries/list-debts.ts";
 export * from "./queries/retention.ts";

@@ -20,6 +20,7 @@ import * as snapshotStatusNotifications from "./migrations/0015-snapshot-status-
 import * as retention from "./migrations/0016-retention.ts";
 import * as stagedSnapshotExpiry from "./migrations/0017-staged-snapshot-expiry.ts";
 import * as companyScopedChildKeys from "./migrations/0018-company-scoped-child-keys.ts";
+import * as idempotencyKeys from "./migrations/0019-idempotency-keys.ts";
 import { installQueueWakeup } from "./worker-queue-wakeup.ts";
 
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -38,6 +39,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0016-retention": retention,
   "0017-staged-snapshot-expiry": stagedSnapshotExpiry,
   "0018-company-scoped-child-keys": companyScopedChildKeys,
+  "0019-idempotency-keys": idempotencyKeys,
 };
 
 const migrator = <DB>(db: Kysely<DB>): Migrator =>

@@ -404,6 +404,27 @@ export interface SnapshotChunksTable {
   created_at: DefaultTimestamp;
 }
 
+/**
+ * A creating request's `Idempotency-Key` and the answer it got (migration
+ * 0019, docs/decisions/0024). The answer columns are null only inside the
+ * claiming transaction.
+ */
+export interface IdempotencyKeysTable {
+  company_id: number;
+  idempotency_key: string;
+  /** The contract's operationId. */
+  operation: string;
+  /** SHA-256 of the operation, its parameters and the raw body: what "the same request" means. */
+  request_sha256: Buffer;
+  response_status: number | null;
+  /** The answer's JSON text, as sent. */
+  response_body: string | null;
+  /** Headers the handler set on the answer (not the rate-limit headers, which are the retry's own). */
+  response_headers: ColumnType<Record<string, string> | null, string | null, string | null>;
+  created_at: Date;
+  expires_at: Date;
+}
+
 /** Webhook endpoints (migration 0008): the signing secrets only encrypted (docs/decisions/0451). */
 export interface WebhookEndpointsTable {
   id: Id;
@@ -495,6 +516,7 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type Company = Selectable<CompaniesTable>;
