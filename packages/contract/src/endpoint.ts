@@ -25,6 +25,25 @@ export const responseHeaders = {
 
 export type ResponseHeader = keyof typeof responseHeaders;
 
+/** The request header of the operations marked `idempotencyKey`, and what the OpenAPI document says of it. */
+export const idempotencyKeyHeader = {
+  name: "Idempotency-Key",
+  description:
+    "A key of your choosing, unique per request you mean to make once (a UUID is best): 1 to 255 visible ASCII " +
+    "characters, bare or as a quoted string (`\"...\"`). When the write commits, its answer is kept under the key " +
+    "for 24 hours, for the company: a retry with the same key and the same request (operation, parameters and body " +
+    "bytes) gets that answer again, with `Idempotent-Replayed: true`, and writes nothing; a retry while the first is " +
+    "still running waits for it. The same key with another request is refused with 422 " +
+    "`idempotency_key_reused`. A request that failed (any 4xx or 5xx) records nothing, so its retry runs again " +
+    "(docs/decisions/0024).",
+} as const;
+
+/** The reply header that marks an answer given again for an `Idempotency-Key`. */
+export const idempotentReplayedHeader = {
+  name: "Idempotent-Replayed",
+  description: "`true` when this is the recorded answer of an earlier request with the same `Idempotency-Key`",
+} as const;
+
 /** Sent on every answer of an operation with a rate limit, once its token is admitted. */
 export const rateLimitHeaderNames: ReadonlyArray<ResponseHeader> = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"];
 
@@ -95,6 +114,12 @@ export interface Endpoint<
     /** Headers some replies carry (documented only, not required): name -> when, and what it carries. */
     readonly optionalReplyHeaders?: Readonly<Record<string, string>>;
   };
+  /**
+   * Set on the creating operations that take an `Idempotency-Key` header
+   * (docs/decisions/0024): the api records the answer of a committed write
+   * under the key and gives it again to a retry of the same request.
+   */
+  readonly idempotencyKey?: true;
   /** Further success statuses with the same body (e.g. 200 for an idempotent retry). */
   readonly alsoSucceedsWith?: ReadonlyArray<{ readonly status: number; readonly description: string }>;
   readonly errors: ReadonlyArray<ErrorCase>;

@@ -24,6 +24,7 @@ export const messages = {
   chunkExtensionsTooLarge: "Chunk extensions too large",
   requestTimeout: "Request timeout: the request did not arrive in time",
   expectationFailed: "Expectation failed: the only Expect value served is 100-continue",
+  idempotencyKeyReused: "Idempotency-Key already used for a different request",
 } as const;
 
 /** The 413 message, naming the operation's limit. */
@@ -70,6 +71,13 @@ export const errorCases = {
     "The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After`",
     "too_many_concurrent_requests",
     ["Retry-After"],
+  ),
+  idempotencyKeyReused: api(
+    422,
+    messages.idempotencyKeyReused,
+    "The `Idempotency-Key` was sent within the last 24 hours with another request (another operation, other " +
+      "parameters or other body bytes); nothing was written",
+    "idempotency_key_reused",
   ),
   internal: api(500, messages.internal, "Unexpected server failure (the response carries no internals)"),
   serviceUnavailable: api(

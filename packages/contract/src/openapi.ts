@@ -4,7 +4,16 @@
  * inlined. Pure: no server, no I/O.
  */
 import { JSONSchema, type Schema, SchemaAST } from "effect";
-import { type AnyEndpoint, type AnyPage, type ErrorCase, rateLimitHeaderNames, type ResponseHeader, responseHeaders } from "./endpoint.ts";
+import {
+  type AnyEndpoint,
+  type AnyPage,
+  type ErrorCase,
+  idempotencyKeyHeader,
+  idempotentReplayedHeader,
+  rateLimitHeaderNames,
+  type ResponseHeader,
+  responseHeaders,
+} from "./endpoint.ts";
 import { ErrorEnvelope, OAuthError } from "./envelopes.ts";
 import { rateLimits, rateLimitSubject } from "./rate-limits.ts";
 import { scopeDescriptions } from "./scopes.ts";
@@ -168,6 +177,14 @@ export const buildOpenApiDocument = (
           { description, schema: { type: "string" } },
         ]),
       ),
+      ...(endpoint.idempotencyKey === true
+        ? {
+            [idempotentReplayedHeader.name]: {
+              description: idempotentReplayedHeader.description,
+              schema: { type: "string", const: "true" },
+            },
+          }
+        : {}),
     };
     const success: Json = {
       description: endpoint.success.description,
@@ -198,6 +215,18 @@ export const buildOpenApiDocument = (
           description,
           schema: { type: "string" },
         })),
+              ...(endpoint.idempotencyKey === true
+          ? [
+              {
+                name: idempotencyKeyHeader.name,
+                in: "header",
+                required: false,
+                description: idempotencyKeyHeader.description,
+                schema: { type: "string", minLength: 1 },
+                example: "8e03978e-40d5-43e8-bc93-6894a57f9324",
+              },
+            ]
+          : []),
       ],
       ...(endpoint.body
         ? {

@@ -32,6 +32,10 @@ export class Gone extends Data.TaggedError("Gone")<{ readonly message: string }>
 /** 409 with a machine-readable code (snapshot conflicts). */
 export class Conflict extends Data.TaggedError("Conflict")<{ readonly errorCode: string; readonly message: string }> {}
 
+/** 422: an `Idempotency-Key` recorded with another request (docs/decisions/0024). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- Effect's idiom for a tagged error without fields
+export class IdempotencyKeyReused extends Data.TaggedError("IdempotencyKeyReused")<{}> {}
+
 export class PayloadTooLarge extends Data.TaggedError("PayloadTooLarge")<{ readonly limitBytes: number }> {}
 
 export class UnsupportedMediaType extends Data.TaggedError("UnsupportedMediaType")<{ readonly expected: string }> {}
@@ -71,6 +75,7 @@ export type ApiError =
   | AccessDenied
   | Gone
   | Conflict
+  | IdempotencyKeyReused
   | PayloadTooLarge
   | UnsupportedMediaType
   | RouteNotFound
@@ -120,6 +125,10 @@ const renderers: Renderers = {
   AccessDenied: ({ message }) => ({ status: 403, body: envelope(403, message) }),
   Gone: ({ message }) => ({ status: 410, body: envelope(410, message) }),
   Conflict: ({ errorCode, message }) => ({ status: 409, body: envelope(409, message, { error_code: errorCode }) }),
+  IdempotencyKeyReused: () => ({
+    status: 422,
+    body: envelope(422, messages.idempotencyKeyReused, { error_code: "idempotency_key_reused" }),
+  }),
   PayloadTooLarge: ({ limitBytes }) => ({
     status: 413,
     body: envelope(413, payloadTooLargeMessage(limitBytes), { error_code: "payload_too_large" }),

@@ -1,6 +1,8 @@
 /** The typed shape of an operation's handler, derived from its contract declaration. */
 import type { Endpoint, Endpoints, OperationId } from "@dc/contract";
+import type { Database } from "@dc/db";
 import type { Context } from "koa";
+import type { Transaction } from "kysely";
 import type { Principal } from "../auth/bearer.ts";
 import type { AppServices } from "../services.ts";
 
@@ -23,6 +25,13 @@ export interface HandlerInput<Params, Query, Body, Authenticated extends boolean
   readonly services: AppServices;
   /** Koa's context, for the few handlers that need headers or the remote address. */
   readonly ctx: Context;
+  /**
+   * Runs the operation's write in a transaction. An operation that takes an
+   * `Idempotency-Key` must write through this, returning its reply from
+   * `work`: the key is claimed and the reply recorded in the same
+   * transaction (docs/decisions/0024).
+   */
+  readonly transaction: <R extends Reply<unknown>>(work: (trx: Transaction<Database>) => Promise<R>) => Promise<R>;
 }
 
 export type HandlerOf<E> =

@@ -14,6 +14,7 @@ import { OAuthFailure, PayloadTooLarge, UnsupportedMediaType } from "./api-error
 import { decodeOrFail } from "./decode.ts";
 import { compileReplySerializer, type Serialize } from "./encode-reply.ts";
 import type { Handlers, Reply } from "./handler.ts";
+import { keyedWrites, readIdempotencyKey, recordedReplay, type Replay, ReplayInstead, requestDigest } from "./idempotency.ts";
 import type { InFlight } from "./in-flight.ts";
 import { rateLimitHeaders, refundRateLimit } from "./rate-limit.ts";
 import { hasContentCoding, mediaType, parseForm, parseJson, readRawBody, requireJson } from "./read-body.ts";
@@ -98,27 +99,55 @@ const runOperation = async (ctx: Context, { services, admit, inFlight }: RouterD
   try {
     const params = endpoint.params ? decodeOrFail(endpoint.params, ctx.params, "path") : undefined;
     const query = endpoint.query ? decodeOrFail(endpoint.query, { ...ctx.query }, "query") : undefined;
+    const key = endpoint.idempotencyKey === true && principal !== undefined ? readIdempotencyKey(ctx) : undefined;
     const { raw, value } = await readBody(ctx, endpoint);
-    const body =
-      endpoint.body?.contentType === "application/json" ? decodeOrFail(endpoint.body.schema, value, "body") : value;
-    const reply = await (handler as (input: unknown) => Promise<Reply<unknown>>)({
-      params,
-      query,
-      body,
-      rawBody: raw,
-      principal,
-      services,
-      ctx,
-    });
-    if (reply.replay === true && rateLimit !== undefined) {
+    const keyed =
+      key === undefined || principal === undefined
+        ? undefined
+        : { companyId: principal.companyId, key, operation: endpoint.operationId, requestSha256: requestDigest(endpoint.operationId, ctx, raw) };
+    const refund = async () => {
+      if (rateLimit === undefined) return;
       await refundRateLimit(services.db, rateLimit);
       ctx.set("RateLimit-Remaining", String(rateLimit.remaining + 1));
+    };
+    const sendReplay = async (replay: Replay) => {
+      await refund();
+      ctx.status = replay.status;
+      for (const [name, headerValue] of Object.entries({ ...endpoint.success.headers, ...replay.headers })) ctx.set(name, headerValue);
+      ctx.type = "application/json";
+      ctx.body = replay.body;
+    };
+    // An answered key is answered again before anything else runs (docs/decisions/0024).
+    const earlier = keyed === undefined ? undefined : await recordedReplay(services.db, keyed, services.clock.now());
+    if (earlier !== undefined) return await sendReplay(earlier);
+    const body =
+      endpoint.body?.contentType === "application/json" ? decodeOrFail(endpoint.body.schema, value, "body") : value;
+    const writes = keyedWrites(services.db, services.clock, keyed, operation.serializeReply, endpoint.success.status);
+    let reply: Reply<unknown>;
+    try {
+      reply = await (handler as (input: unknown) => Promise<Reply<unknown>>)({
+        params,
+        query,
+        body,
+        rawBody: raw,
+        principal,
+        services,
+        ctx,
+        transaction: writes.transaction,
+      });
+    } catch (error) {
+      if (error instanceof ReplayInstead) return await sendReplay(error.replay);
+      throw error;
     }
+    if (keyed !== undefined && writes.recordedBody() === undefined) {
+      throw new Error(`${endpoint.operationId} takes an Idempotency-Key but answered without writing through input.transaction`);
+    }
+    if (reply.replay === true) await refund();
     ctx.status = reply.status ?? endpoint.success.status;
     for (const [name, headerValue] of Object.entries({ ...endpoint.success.headers, ...reply.headers })) ctx.set(name, headerValue);
     // Written as JSON text directly: set the type first, or Koa would guess text/plain from a string.
     ctx.type = "application/json";
-    ctx.body = operation.serializeReply(reply.body);
+    ctx.body = writes.recordedBody() ?? operation.serializeReply(reply.body);
   } finally {
     release?.();
   }

@@ -3760,7 +3760,13 @@ export interface operations {
     createFollowup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of your choosing, unique per request you mean to make once (a UUID is best): 1 to 255 visible ASCII characters, bare or as a quoted string (`"..."`). When the write commits, its answer is kept under the key for 24 hours, for the company: a retry with the same key and the same request (operation, parameters and body bytes) gets that answer again, with `Idempotent-Replayed: true`, and writes nothing; a retry while the first is still running waits for it. The same key with another request is refused with 422 `idempotency_key_reused`. A request that failed (any 4xx or 5xx) records nothing, so its retry runs again (docs/decisions/0024).
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3777,6 +3783,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the recorded answer of an earlier request with the same `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3844,6 +3852,18 @@ export interface operations {
             };
             /** @description Unsupported media type: expected application/json: The body is not `application/json` */
             415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Idempotency-Key already used for a different request: The `Idempotency-Key` was sent within the last 24 hours with another request (another operation, other parameters or other body bytes); nothing was written */
+            422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5089,7 +5109,13 @@ export interface operations {
     createCreditor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of your choosing, unique per request you mean to make once (a UUID is best): 1 to 255 visible ASCII characters, bare or as a quoted string (`"..."`). When the write commits, its answer is kept under the key for 24 hours, for the company: a retry with the same key and the same request (operation, parameters and body bytes) gets that answer again, with `Idempotent-Replayed: true`, and writes nothing; a retry while the first is still running waits for it. The same key with another request is refused with 422 `idempotency_key_reused`. A request that failed (any 4xx or 5xx) records nothing, so its retry runs again (docs/decisions/0024).
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5106,6 +5132,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the recorded answer of an earlier request with the same `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5161,6 +5189,18 @@ export interface operations {
             };
             /** @description Unsupported media type: expected application/json: The body is not `application/json` */
             415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Idempotency-Key already used for a different request: The `Idempotency-Key` was sent within the last 24 hours with another request (another operation, other parameters or other body bytes); nothing was written */
+            422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5708,7 +5748,13 @@ export interface operations {
     createDebt: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of your choosing, unique per request you mean to make once (a UUID is best): 1 to 255 visible ASCII characters, bare or as a quoted string (`"..."`). When the write commits, its answer is kept under the key for 24 hours, for the company: a retry with the same key and the same request (operation, parameters and body bytes) gets that answer again, with `Idempotent-Replayed: true`, and writes nothing; a retry while the first is still running waits for it. The same key with another request is refused with 422 `idempotency_key_reused`. A request that failed (any 4xx or 5xx) records nothing, so its retry runs again (docs/decisions/0024).
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5725,6 +5771,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the recorded answer of an earlier request with the same `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5802,6 +5850,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Idempotency-Key already used for a different request: The `Idempotency-Key` was sent within the last 24 hours with another request (another operation, other parameters or other body bytes); nothing was written */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
             429: {
                 headers: {
@@ -5845,7 +5905,13 @@ export interface operations {
     createDebtsBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of your choosing, unique per request you mean to make once (a UUID is best): 1 to 255 visible ASCII characters, bare or as a quoted string (`"..."`). When the write commits, its answer is kept under the key for 24 hours, for the company: a retry with the same key and the same request (operation, parameters and body bytes) gets that answer again, with `Idempotent-Replayed: true`, and writes nothing; a retry while the first is still running waits for it. The same key with another request is refused with 422 `idempotency_key_reused`. A request that failed (any 4xx or 5xx) records nothing, so its retry runs again (docs/decisions/0024).
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5862,6 +5928,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the recorded answer of an earlier request with the same `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5917,6 +5985,18 @@ export interface operations {
             };
             /** @description Unsupported media type: expected application/json: The body is not `application/json` */
             415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Idempotency-Key already used for a different request: The `Idempotency-Key` was sent within the last 24 hours with another request (another operation, other parameters or other body bytes); nothing was written */
+            422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

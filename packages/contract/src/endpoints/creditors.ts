@@ -146,7 +146,8 @@ export const createCreditor = endpoint({
     description: "The created creditor; message `Creditor created successfully`",
     schema: DataEnvelope(Creditor).annotations({ identifier: "CreditorMutationResponse" }),
   },
-  errors: [...protectedErrors("creditors:write"), ...bodyErrors],
+  idempotencyKey: true,
+  errors: [...protectedErrors("creditors:write"), ...bodyErrors, errorCases.idempotencyKeyReused],
   rateLimit: "write",
 });
 

@@ -174,7 +174,8 @@ export const createDebt = endpoint({
     description: "The created debt with its e-mail validation; message `Debt created successfully`",
     schema: DataEnvelope(CreatedDebt).annotations({ identifier: "CreatedDebtResponse" }),
   },
-  errors: [...protectedErrors("debts:write"), ...bodyErrors, duplicateInternalId],
+  idempotencyKey: true,
+  errors: [...protectedErrors("debts:write"), ...bodyErrors, duplicateInternalId, errorCases.idempotencyKeyReused],
   rateLimit: "write",
 });
 
@@ -195,7 +196,8 @@ export const createDebtsBatch = endpoint({
     description: "The import result; message `Batch processed successfully`",
     schema: DataEnvelope(BatchResult).annotations({ identifier: "BatchResultResponse" }),
   },
-  errors: [...protectedErrors("debts:write"), ...jsonBodyErrors(BATCH_BODY_BYTES)],
+  idempotencyKey: true,
+  errors: [...protectedErrors("debts:write"), ...jsonBodyErrors(BATCH_BODY_BYTES), errorCases.idempotencyKeyReused],
   rateLimit: "write",
 });
 

@@ -86,11 +86,13 @@ export const createFollowup = endpoint({
     "debt id is 404 `Debt not found` (docs/decisions/0150). Answers 201.",
   body: jsonBody(FollowupCreate),
   success: { status: 201, description: "The created followup", schema: FollowupEnvelope },
+  idempotencyKey: true,
   errors: [
     ...protectedErrors("followups:write"),
     ...bodyErrors,
     errorCases.debtAccessDenied,
     errorCases.notFound(messages.debtNotFound),
+    errorCases.idempotencyKeyReused,
   ],
   rateLimit: "write",
 });

@@ -15,7 +15,13 @@ import { writeDebts } from "./write-debts.ts";
 
 const duplicate = () => new Conflict({ errorCode: "duplicate_internal_id", message: debtMessages.duplicateInternalId });
 
-export const createDebt: HandlerOf<Endpoints["createDebt"]> = async ({ body, rawBody, principal, services }) => {
+export const createDebt: HandlerOf<Endpoints["createDebt"]> = async ({
+  body,
+  rawBody,
+  principal,
+  services,
+  transaction,
+}) => {
   const { companyId } = principal;
   const inexact = Money.inexactNumbers(rawBody.toString("utf8"));
   const inexactAmount = inexact?.at(inexact.value, "amount");
@@ -24,21 +30,21 @@ export const createDebt: HandlerOf<Endpoints["createDebt"]> = async ({ body, raw
   if (outcome.kind === "failed") throw new ValidationFailed({ details: outcome.details });
   // The reply is read in the write's transaction: a failure after the commit (the
   // database going away) would answer 503 for a stored debt, whose retry then gets 409.
-  const { written, found } = await services.db.transaction().execute(async (trx) => {
-    const [entry] = await writeDebts(trx, services.ids, companyId, services.clock.now(), [outcome], null);
-    const view = entry?.inserted === true ? await findDebtView(trx, companyId, entry.debtId) : undefined;
-    return { written: entry, found: view };
-  });
-  if (written === undefined || !written.inserted) throw duplicate();
-  if (found === undefined) throw new Error(`debt ${written.debtId} vanished after its creation`);
-  return {
-    body: {
-      error: false,
-      message: debtMessages.created,
-      data: {
-        ...presentDebt(services.ids, found.view, found.collectionAgency),
-        email_validation: outcome.emailValidation,
+  // Built there too, for an Idempotency-Key records it with the write (docs/decisions/0024).
+  return transaction(async (trx) => {
+    const [written] = await writeDebts(trx, services.ids, companyId, services.clock.now(), [outcome], null);
+    if (written === undefined || !written.inserted) throw duplicate();
+    const found = await findDebtView(trx, companyId, written.debtId);
+    if (found === undefined) throw new Error(`debt ${written.debtId} vanished after its creation`);
+    return {
+      body: {
+        error: false as const,
+        message: debtMessages.created,
+        data: {
+          ...presentDebt(services.ids, found.view, found.collectionAgency),
+          email_validation: outcome.emailValidation,
+        },
       },
-    },
-  };
+    };
+  });
 };

@@ -27,6 +27,7 @@ export const createDebtsBatch: HandlerOf<Endpoints["createDebtsBatch"]> = async 
   rawBody,
   principal,
   services,
+  transaction,
 }) => {
   const { companyId } = principal;
   const now = services.clock.now();
@@ -56,7 +57,7 @@ export const createDebtsBatch: HandlerOf<Endpoints["createDebtsBatch"]> = async 
 
   const importId = randomUUID();
   const batchName = body.batch_name ?? null;
-  const data = await services.db.transaction().execute(async (trx) => {
+  return transaction(async (trx) => {
     await trx
       .insertInto("import_batches")
       .values({ id: importId, company_id: companyId, batch_name: batchName, created_at: now })
@@ -70,7 +71,6 @@ export const createDebtsBatch: HandlerOf<Endpoints["createDebtsBatch"]> = async 
       .where("id", "=", importId)
       .where("company_id", "=", companyId)
       .execute();
-    return result;
+    return { body: { error: false as const, message: debtMessages.batchProcessed, data: result } };
   });
-  return { body: { error: false, message: debtMessages.batchProcessed, data } };
 };

@@ -10,13 +10,19 @@ import { chargeFor, recordCharge } from "./charge-credits.ts";
 import { recordFollowupEvent } from "./followup-events.ts";
 import { followupColumns, followupPresenter } from "./present-followup.ts";
 
-export const createFollowup: HandlerOf<Endpoints["createFollowup"]> = async ({ body, principal, services, ctx }) => {
+export const createFollowup: HandlerOf<Endpoints["createFollowup"]> = async ({
+  body,
+  principal,
+  services,
+  ctx,
+  transaction,
+}) => {
   const debtId = services.ids.decode("debt", body.debt_id);
   if (debtId === undefined) throw new NotFound({ message: messages.debtNotFound });
   const now = services.clock.now();
   const charge = chargeFor({ status: body.status, type: body.type, durationMs: body.duration_ms }, false, now);
 
-  const row = await services.db.transaction().execute(async (trx) => {
+  return transaction(async (trx) => {
     const debt = await trx
       .updateTable("debts")
       .set((eb) => ({ followups_count: eb("followups_count", "+", 1) }))
@@ -65,10 +71,12 @@ export const createFollowup: HandlerOf<Endpoints["createFollowup"]> = async ({ b
       credits: charge.credits_charged ?? 0,
       now,
     });
-    return inserted;
+    return {
+      body: {
+        error: false as const,
+        message: followupMessages.created,
+        data: followupPresenter(services, ctx)(inserted),
+      },
+    };
   });
-
-  return {
-    body: { error: false, message: followupMessages.created, data: followupPresenter(services, ctx)(row) },
-  };
 };
