@@ -65,6 +65,7 @@ describe("purgeExpired", () => {
       rate_limit_counters: 2,
       oauth_grants: 3,
       oauth_login_sessions: 0,
+      idempotency_keys: 0,
     });
 
     expect(await remainingIds(db, "oauth_access_tokens")).toEqual(
@@ -93,6 +94,7 @@ describe("purgeExpired", () => {
       rate_limit_counters: 0,
       oauth_grants: 0,
       oauth_login_sessions: 0,
+      idempotency_keys: 0,
     });
   });
 
@@ -107,6 +109,7 @@ describe("purgeExpired", () => {
       // grantInGrace and grantCodeInGrace lost their last rows; grantRecentOrphan and grantBoundaryOrphan aged past a day
       oauth_grants: 4,
       oauth_login_sessions: 0,
+      idempotency_keys: 0,
     });
     expect(await remainingIds(db, "oauth_access_tokens")).toEqual([id("accessValid")]);
     expect(await remainingIds(db, "oauth_refresh_tokens")).toEqual([id("refreshValid")]);
@@ -135,5 +138,47 @@ describe("purgeExpired", () => {
     expect(counts.oauth_login_sessions).toBe(1);
     const left = await db.selectFrom("oauth_login_sessions").select("token_hash").execute();
     expect(left.map((row) => row.token_hash.toString())).toEqual(["live"]);
+  });
+
+  it("deletes Idempotency-Key records at their expiry, and only those, whatever their company", async () => {
+    const companies = await db
+      .insertInto("companies")
+      .values([{ name: "Keys One" }, { name: "Keys Two" }])
+      .returning("id")
+      .execute();
+    const record = (companyId: number, key: string, expiresAt: Date) => ({
+      company_id: companyId,
+      idempotency_key: key,
+      operation: "createDebt",
+      request_sha256: Buffer.alloc(32),
+      response_status: 201,
+      response_body: "{}",
+      response_headers: "{}",
+      created_at: hoursFrom(expiresAt, -24),
+      expires_at: expiresAt,
+    });
+    const [one, two] = companies.map((company) => company.id);
+    await db
+      .insertInto("idempotency_keys")
+      .values([
+        record(one!, "long-gone", hoursFrom(now, -48)),
+        record(one!, "expires-exactly-now", now),
+        record(one!, "still-live", hoursFrom(now, 1 / 3600)),
+        record(two!, "long-gone", hoursFrom(now, -2)),
+        record(two!, "still-live", hoursFrom(now, 23)),
+      ])
+      .execute();
+    const counts = await purgeExpired(db, now);
+    expect(counts.idempotency_keys).toBe(3);
+    const left = await db
+      .selectFrom("idempotency_keys")
+      .select(["company_id", "idempotency_key"])
+      .orderBy("company_id")
+      .orderBy("idempotency_key")
+      .execute();
+    expect(left).toEqual([
+      { company_id: one, idempotency_key: "still-live" },
+      { company_id: two, idempotency_key: "still-live" },
+    ]);
   });
 });

@@ -2,8 +2,8 @@
  * The hourly purge keeps DESIGN.md 6's rule that no transaction spans two
  * companies: each transaction of the retention purge (webhook events,
  * staged uploads, snapshot bodies) and of the expired-credentials purge
- * writes the rows of one company only, while a run still purges every
- * company. A row trigger on every table the purge writes records, per
+ * (Idempotency-Key records included) writes the rows of one company only,
+ * while a run still purges every company. A row trigger on every table the purge writes records, per
  * transaction, the companies whose rows it wrote.
  */
 import { type Database } from "@dc/db";
@@ -32,6 +32,7 @@ const audited = [
   "oauth_authorization_codes",
   "oauth_grants",
   "oauth_login_sessions",
+  "idempotency_keys",
 ] as const;
 
 /** Records (transaction, table, company) for every row written to the audited tables from now on. */
@@ -114,6 +115,25 @@ const expiredOf = async (owner: OauthOwner): Promise<void> => {
       expires_at: hoursFrom(now, -1),
     })
     .execute();
+  await insertIdempotencyKey(owner.companyId, "expired", hoursFrom(now, -1));
+};
+
+/** An Idempotency-Key record of `companyId` expiring at `expiresAt` (docs/decisions/0024). */
+const insertIdempotencyKey = async (companyId: number, key: string, expiresAt: Date): Promise<void> => {
+  await db
+    .insertInto("idempotency_keys")
+    .values({
+      company_id: companyId,
+      idempotency_key: key,
+      operation: "createDebt",
+      request_sha256: Buffer.alloc(32),
+      response_status: 201,
+      response_body: "{}",
+      response_headers: "{}",
+      created_at: hoursFrom(expiresAt, -24),
+      expires_at: expiresAt,
+    })
+    .execute();
 };
 
 describe("the hourly purge, one company per transaction", () => {
@@ -161,9 +181,10 @@ describe("the hourly purge, one company per transaction", () => {
       oauth_authorization_codes: 2,
       oauth_grants: 2,
       oauth_login_sessions: 2,
+      idempotency_keys: 2,
     });
     const both = [first.companyId, second.companyId].sort((a, b) => a - b);
-    for (const table of ["oauth_access_tokens", "oauth_grants", "oauth_login_sessions"]) {
+    for (const table of ["oauth_access_tokens", "oauth_grants", "oauth_login_sessions", "idempotency_keys"]) {
       expect(await companiesWritten(table), table).toEqual(both);
     }
     expect(await crossCompanyTransactions()).toEqual([]);

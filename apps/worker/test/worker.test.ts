@@ -77,7 +77,7 @@ describe("startWorker", () => {
     expect(purged[0]).toMatchObject({
       task: "purge_expired",
       jobId: job.id,
-      purged: { oauth_access_tokens: 1, oauth_refresh_tokens: 0, oauth_authorization_codes: 0, rate_limit_counters: 0, oauth_grants: 1, oauth_login_sessions: 0 },
+      purged: { oauth_access_tokens: 1, oauth_refresh_tokens: 0, oauth_authorization_codes: 0, rate_limit_counters: 0, oauth_grants: 1, oauth_login_sessions: 0, idempotency_keys: 0 },
     });
   });
 

@@ -1,13 +1,14 @@
 /**
  * `purge_expired`: deletes credentials and counters that can no longer be
- * used, then what the retention settings no longer keep (retention.ts).
+ * used (and Idempotency-Key records past their 24 hours), then what the
+ * retention settings no longer keep (retention.ts).
  * Tokens and codes stay one day past expiry, so a client presenting one
  * just after it lapsed still meets a row (and the precise error), not silence.
  */
 import { Schema } from "effect";
 import type { Task } from "graphile-worker";
 import { type Kysely, sql } from "kysely";
-import type { Database } from "@dc/db";
+import { type Database, purgeIdempotencyKeysBatch } from "@dc/db";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import { defineTask } from "../define-task.ts";
@@ -19,6 +20,9 @@ export const PURGE_EXPIRED = "purge_expired";
 
 const GRACE_MS = 24 * 60 * 60 * 1000;
 
+/** Idempotency-Key records deleted per statement (one company's). */
+const IDEMPOTENCY_KEY_BATCH = 5_000;
+
 /** Rows deleted by one purge, per table. */
 export interface PurgeCounts {
   readonly oauth_access_tokens: number;
@@ -27,6 +31,8 @@ export interface PurgeCounts {
   readonly rate_limit_counters: number;
   readonly oauth_grants: number;
   readonly oauth_login_sessions: number;
+  /** Idempotency-Key records past their 24 hours (docs/decisions/0024). */
+  readonly idempotency_keys: number;
 }
 
 /** What one company has to purge, by id: read once, across companies, without locking anything. */
@@ -84,6 +90,7 @@ export const purgeExpired = async (db: Kysely<Database>, now: Date): Promise<Pur
     rate_limit_counters: 0,
     oauth_grants: 0,
     oauth_login_sessions: 0,
+    idempotency_keys: 0,
   };
   for (const expired of companies) {
     const companyId = Number(expired.company_id);
@@ -129,6 +136,12 @@ export const purgeExpired = async (db: Kysely<Database>, now: Date): Promise<Pur
   }
   const counters = await db.deleteFrom("rate_limit_counters").where("expires_at", "<", now).executeTakeFirst();
   counts.rate_limit_counters = Number(counters.numDeletedRows);
+  // A batch stops at one company's records, so a short batch may still leave other companies' for the next.
+  for (;;) {
+    const deleted = await purgeIdempotencyKeysBatch(db, { now, limit: IDEMPOTENCY_KEY_BATCH });
+    counts.idempotency_keys += deleted;
+    if (deleted === 0) break;
+  }
   return counts;
 };
 
