@@ -85,8 +85,8 @@ export const errorCases = {
     messages.serviceUnavailable,
     "The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's " +
       "transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves " +
-      "the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; " +
-      "read before repeating one that does not",
+      "the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot " +
+      "reference) is safe to repeat; read before repeating one that does not",
     undefined,
     ["Retry-After"],
   ),

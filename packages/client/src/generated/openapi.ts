@@ -3077,7 +3077,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3161,7 +3161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3245,7 +3245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3338,7 +3338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3434,7 +3434,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3530,7 +3530,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3631,7 +3631,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3742,7 +3742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3899,7 +3899,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4023,7 +4023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4122,7 +4122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4262,7 +4262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4402,7 +4402,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4492,7 +4492,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4588,7 +4588,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4689,7 +4689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4790,7 +4790,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4891,7 +4891,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4990,7 +4990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5091,7 +5091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5236,7 +5236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5335,7 +5335,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5475,7 +5475,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5615,7 +5615,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5730,7 +5730,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5887,7 +5887,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6032,7 +6032,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6162,7 +6162,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6292,7 +6292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6422,7 +6422,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6521,7 +6521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6673,7 +6673,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6772,7 +6772,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6924,7 +6924,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7042,7 +7042,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7160,7 +7160,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7342,7 +7342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7512,7 +7512,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7696,7 +7696,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7849,7 +7849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7950,7 +7950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8087,7 +8087,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8186,7 +8186,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8285,7 +8285,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8425,7 +8425,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8539,7 +8539,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8657,7 +8657,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8768,7 +8768,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8894,7 +8894,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (`internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
