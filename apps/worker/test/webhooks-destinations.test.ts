@@ -5,11 +5,19 @@
  * attempt (DNS rebinding); a vetted address is the one connected to.
  */
 import { execFileSync } from "node:child_process";
-import { closeSync, constants, mkdtempSync, openSync, rmSync } from "node:fs";
+import { closeSync, constants, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type DestinationPolicy, dnsResolver, forbiddenAddressReason, type HostResolver, resolverWithDeadline, vetDestination } from "@dc/db";
+import {
+  type DestinationPolicy,
+  dnsResolver,
+  forbiddenAddressReason,
+  type HostResolver,
+  privateDestinationResolver,
+  resolverWithDeadline,
+  vetDestination,
+} from "@dc/db";
 import { useTestDatabase } from "@dc/db/testing";
 import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
@@ -253,5 +261,90 @@ describe("a delivery under the production policy", () => {
     expect(result).toMatchObject({ statusCode: 200, error: null });
     const request = receiver.requests.find((received) => received.path === "/pinned");
     expect(request?.headers.host).toBe(`pinned.invalid:${receiver.port}`);
+  });
+});
+
+describe("a delivery with private destinations allowed (on-premises receivers)", () => {
+  const deps = (extra: { readonly resolve?: HostResolver } = {}) => ({
+    db,
+    clock: { now: () => new Date() },
+    logger: pino({ level: "silent" }),
+    secrets: testSecretBox,
+    policy: development,
+    timeoutMs: 2_000,
+    random: () => 0.5,
+    ...extra,
+  });
+
+  const oneDelivery = async (url: string) => {
+    const companyId = await insertCompany(db);
+    await insertEndpoint(db, companyId, url);
+    await record(db, [{ companyId, type: "debt.created", data: {}, occurredAt: new Date() }]);
+    const delivery = await db.selectFrom("webhook_deliveries").select("id").where("company_id", "=", companyId).executeTakeFirstOrThrow();
+    return { companyId, deliveryId: delivery.id };
+  };
+
+  it("resolves the receiver's name over DNS off libuv's thread pool, so it is delivered while the pool is held", async () => {
+    const names = await startNameServer({ "receiver.onprem.test": { a: ["127.0.0.1"] } });
+    const delivery = await oneDelivery(`http://receiver.onprem.test:${receiver.port}/onprem-dns`);
+    const release = await holdThreadPool();
+    try {
+      const report = await deliverWebhook(deps({ resolve: dnsResolver({ servers: [names.server] }) }), delivery);
+      expect(report).toMatchObject({ outcome: "succeeded", statusCode: 200 });
+    } finally {
+      await release();
+      await names.close();
+    }
+    expect(receiver.requests.find((request) => request.path === "/onprem-dns")?.headers.host).toBe(`receiver.onprem.test:${receiver.port}`);
+  });
+
+  it("reaches localhost without the system resolver, while the pool is held", async () => {
+    const delivery = await oneDelivery(`http://localhost:${receiver.port}/onprem-localhost`);
+    const release = await holdThreadPool();
+    try {
+      expect(await deliverWebhook(deps(), delivery)).toMatchObject({ outcome: "succeeded", statusCode: 200 });
+    } finally {
+      await release();
+    }
+  });
+
+  it("resolves localhost, then the hosts file, then DNS, all while the pool is held", async () => {
+    const names = await startNameServer({ "dns-only.onprem.test": { a: ["10.1.2.3"] }, "both.onprem.test": { a: ["10.9.9.9"] } });
+    const directory = mkdtempSync(join(tmpdir(), "hosts-"));
+    const hostsFile = join(directory, "hosts");
+    writeFileSync(hostsFile, "# on-premises receivers\n127.0.0.1\tlocalhost\n10.0.0.5 Receiver.Hosts.test both.onprem.test # the receiver\nfd00::5 receiver.hosts.test\n");
+    const resolve = privateDestinationResolver({ servers: [names.server], hostsFile });
+    const release = await holdThreadPool();
+    try {
+      const loopback = [
+        { address: "127.0.0.1", family: 4 },
+        { address: "::1", family: 6 },
+      ];
+      expect(await resolve("localhost")).toEqual(loopback);
+      expect(await resolve("api.localhost.")).toEqual(loopback);
+      expect(await resolve("receiver.hosts.test")).toEqual([
+        { address: "10.0.0.5", family: 4 },
+        { address: "fd00::5", family: 6 },
+      ]);
+      expect(await resolve("both.onprem.test")).toEqual([{ address: "10.0.0.5", family: 4 }]);
+      expect(await resolve("dns-only.onprem.test")).toEqual([{ address: "10.1.2.3", family: 4 }]);
+      await expect(resolve("nowhere.onprem.test")).rejects.toThrow();
+    } finally {
+      await release();
+      await names.close();
+      rmSync(directory, { recursive: true });
+    }
+  });
+
+  it("records a name that does not resolve as a failed attempt naming the host, and sends nothing", async () => {
+    const names = await startNameServer({});
+    const delivery = await oneDelivery(`http://missing.onprem.test:${receiver.port}/onprem-missing`);
+    try {
+      expect(await deliverWebhook(deps({ resolve: dnsResolver({ servers: [names.server] }) }), delivery)).toMatchObject({ outcome: "retry_scheduled" });
+    } finally {
+      await names.close();
+    }
+    expect(await attemptsOf(db, delivery.deliveryId)).toMatchObject([{ status_code: null, error: "request failed: host missing.onprem.test could not be resolved" }]);
+    expect(receiver.requests.filter((request) => request.path === "/onprem-missing")).toEqual([]);
   });
 });

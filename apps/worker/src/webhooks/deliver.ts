@@ -15,7 +15,9 @@ import {
   type Database,
   type DestinationPolicy,
   disablePendingDeliveries,
+  hostAddresses,
   type HostResolver,
+  privateDestinationResolver,
   resolverWithDeadline,
   scheduleDeliveryJob,
   type SpentDeliveryJob,
@@ -38,6 +40,11 @@ export interface DeliveryDependencies {
   readonly secrets: WebhookSecretBox;
   readonly policy: DestinationPolicy;
   readonly timeoutMs: number;
+  /**
+   * Resolves endpoint host names, in both modes; by default `systemResolver`
+   * (DNS only) when private destinations are refused, `privateDestinationResolver`
+   * (localhost, the hosts file, then DNS) when they are allowed.
+   */
   readonly resolve?: HostResolver;
   readonly random?: () => number;
 }
@@ -103,13 +110,29 @@ const headOfLine = (db: Kysely<Database>, companyId: number, delivery: Delivery)
     .limit(1)
     .executeTakeFirst();
 
+/** The resolver of the worker when private destinations are allowed: localhost, the hosts file, then DNS. */
+const systemPrivateResolver = privateDestinationResolver();
+
 const attempt = async (deps: DeliveryDependencies, companyId: number, delivery: Delivery, now: Date): Promise<SendResult> => {
   // Name resolution gets the same deadline as the request that follows it.
-  const vetted = await vetDestination(delivery.url, deps.policy, resolverWithDeadline(deps.resolve ?? systemResolver, deps.timeoutMs));
+  const resolve = resolverWithDeadline(deps.resolve ?? (deps.policy.allowPrivateDestinations ? systemPrivateResolver : systemResolver), deps.timeoutMs);
+  const vetted = await vetDestination(delivery.url, deps.policy, resolve);
   if (!vetted.ok) {
     // The attempt's error is shown to the company; what DNS answered stays in the logs.
     if (vetted.detail !== undefined) deps.logger.warn({ deliveryId: delivery.id, detail: vetted.detail }, "webhook destination refused");
     return { statusCode: null, headers: {}, bodyExcerpt: null, error: `refused: ${vetted.reason}`, durationMs: 0 };
+  }
+  let addresses = vetted.addresses;
+  if (addresses === undefined) {
+    // Private destinations allowed: nothing is vetted, but the name is still resolved here, off libuv's thread pool
+    // (never by node:http's default `dns.lookup`), and the request pinned to what it gave (docs/decisions/0454).
+    try {
+      addresses = await hostAddresses(vetted.url, resolve);
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      deps.logger.warn({ deliveryId: delivery.id, detail }, "webhook host not resolved");
+      return { statusCode: null, headers: {}, bodyExcerpt: null, error: `request failed: host ${vetted.url.hostname} could not be resolved`, durationMs: 0 };
+    }
   }
   const keys = [deps.secrets.open(companyId, delivery.secret_ciphertext)];
   if (delivery.previous_secret_ciphertext !== null && delivery.previous_secret_expires_at !== null && delivery.previous_secret_expires_at > now) {
@@ -120,7 +143,7 @@ const attempt = async (deps: DeliveryDependencies, companyId: number, delivery: 
   for (const key of keys) key.fill(0);
   return sendWebhook({
     url: vetted.url,
-    addresses: vetted.addresses,
+    addresses,
     headers: {
       "content-type": "application/json",
       "user-agent": WEBHOOK_USER_AGENT,

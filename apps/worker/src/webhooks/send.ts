@@ -1,10 +1,12 @@
 /**
  * One HTTP attempt of a webhook: POST with a deadline (AbortSignal.timeout),
  * redirects never followed (node:http does not follow them; a 3xx is a
- * failed attempt), and, when the destination was vetted, the connection
- * pinned to the vetted addresses (a custom `lookup`), so a second DNS answer
- * cannot send it elsewhere (DNS rebinding). Never throws: every outcome is a
- * result to record.
+ * failed attempt), and the connection pinned to the addresses the caller
+ * resolved (a custom `lookup`): a vetted destination's, so a second DNS
+ * answer cannot send it elsewhere (DNS rebinding), and with private
+ * destinations allowed too, so node:http never calls `dns.lookup`, which
+ * runs on libuv's thread pool (docs/decisions/0454). Never throws: every
+ * outcome is a result to record.
  */
 import http, { type IncomingHttpHeaders } from "node:http";
 import https from "node:https";
@@ -15,8 +17,8 @@ export const MAX_RESPONSE_EXCERPT_BYTES = 1024;
 
 export interface SendRequest {
   readonly url: URL;
-  /** Vetted addresses to connect to; undefined to resolve normally (private destinations allowed). */
-  readonly addresses: ReadonlyArray<ResolvedAddress> | undefined;
+  /** The addresses to connect to (vetted unless private destinations are allowed): the host name is not resolved again. */
+  readonly addresses: ReadonlyArray<ResolvedAddress>;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
   readonly timeoutMs: number;
@@ -83,7 +85,7 @@ export const sendWebhook = (request: SendRequest): Promise<SendResult> =>
         signal,
         // A fresh connection per attempt, to the address vetted for this attempt.
         agent: false,
-        ...(request.addresses === undefined ? {} : { lookup: pinnedLookup(request.addresses) }),
+        lookup: pinnedLookup(request.addresses),
       },
       (response) => {
         const chunks: Buffer[] = [];

@@ -8,9 +8,12 @@
  * forms included) is refused. The api checks at creation and update; the
  * worker checks again before every attempt (DNS may have changed: rebinding)
  * and connects to the addresses it vetted, never resolving twice. Names are
- * resolved over DNS off libuv's thread pool (`dnsResolver`).
+ * resolved over DNS off libuv's thread pool (`dnsResolver`); with private
+ * destinations allowed, `localhost` and the hosts file come first
+ * (`privateDestinationResolver`).
  */
 import { Resolver } from "node:dns/promises";
+import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
@@ -57,6 +60,72 @@ export const dnsResolver =
 
 /** The resolver of the api and the worker: the system's name servers, through c-ares. */
 export const systemResolver: HostResolver = dnsResolver();
+
+/** Where `privateDestinationResolver` reads host names from by default. */
+export const SYSTEM_HOSTS_FILE = "/etc/hosts";
+
+const LOOPBACK: ReadonlyArray<ResolvedAddress> = [
+  { address: "127.0.0.1", family: 4 },
+  { address: "::1", family: 6 },
+];
+
+/** The addresses a hosts file (`/etc/hosts` format) gives `hostname`, in the file's order. */
+export const hostsFileAddresses = (text: string, hostname: string): ReadonlyArray<ResolvedAddress> => {
+  const wanted = hostname.toLowerCase();
+  const addresses: ResolvedAddress[] = [];
+  for (const line of text.split("\n")) {
+    const [address, ...names] = (line.split("#")[0] ?? "").trim().split(/\s+/);
+    if (address === undefined || !names.some((name) => name.toLowerCase() === wanted)) continue;
+    const family = isIP(address.split("%")[0] ?? "");
+    if (family !== 0 && !addresses.some((known) => known.address === address)) addresses.push({ address, family: family === 6 ? 6 : 4 });
+  }
+  return addresses;
+};
+
+/**
+ * The resolver of the worker when private destinations are allowed
+ * (on-premises receivers, development): `localhost` and its subdomains are
+ * the loopback addresses (RFC 6761), a name in the hosts file gets the
+ * file's addresses, any other name is asked of DNS through c-ares
+ * (`dnsResolver`). Never `dns.lookup`, for the reason `dnsResolver` gives:
+ * getaddrinfo would read the hosts file and nsswitch too, but on libuv's
+ * thread pool, where one company's silent name server holds every other
+ * company's deliveries. The hosts file is read synchronously at each
+ * resolution (a local file of a few lines: no network wait, so no pool
+ * thread and no deadline are needed); the other sources of nsswitch (mDNS,
+ * LDAP, NIS...) are not consulted (docs/decisions/0454).
+ */
+export const privateDestinationResolver = (
+  options: { readonly servers?: ReadonlyArray<string>; readonly hostsFile?: string } = {},
+): HostResolver => {
+  const dns = dnsResolver(options.servers === undefined ? {} : { servers: options.servers });
+  return async (hostname) => {
+    const name = hostname.toLowerCase().replace(/\.$/, "");
+    if (name === "localhost" || name.endsWith(".localhost")) return LOOPBACK;
+    let hosts = "";
+    try {
+      hosts = readFileSync(options.hostsFile ?? SYSTEM_HOSTS_FILE, "utf8");
+    } catch {
+      // No hosts file: DNS alone.
+    }
+    const listed = hostsFileAddresses(hosts, name);
+    return listed.length > 0 ? listed : dns(hostname);
+  };
+};
+
+/**
+ * The addresses to connect to for `url`'s host: a literal IP address as
+ * written, else what `resolve` answers. Throws when the name does not
+ * resolve or resolves to nothing.
+ */
+export const hostAddresses = async (url: URL, resolve: HostResolver): Promise<ReadonlyArray<ResolvedAddress>> => {
+  const host = bareHost(url.hostname);
+  const family = isIP(host);
+  if (family !== 0) return [{ address: host, family: family === 6 ? 6 : 4 }];
+  const addresses = await resolve(host);
+  if (addresses.length === 0) throw new Error(`no address for ${host}`);
+  return addresses;
+};
 
 /**
  * `resolve`, failing once `timeoutMs` have passed without an answer, so a
