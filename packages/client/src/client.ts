@@ -11,6 +11,7 @@ import createFetchClient, {
   type FetchResponse,
   type MaybeOptionalInit,
 } from "openapi-fetch";
+import { DEFAULT_ATTEMPT_TIMEOUT_MS, withAttemptTimeout } from "./attempt-timeout.ts";
 import { DebtCollectionError, decodeErrorBody, fromThrown, type ClientError } from "./errors.ts";
 import type { paths } from "./generated/openapi.ts";
 import { retryPolicy, sleep, type RetryOptions } from "./retry.ts";
@@ -28,6 +29,14 @@ export interface ClientOptions {
   readonly fetch?: (request: Request) => Promise<Response>;
   /** Retry policy for 429, 503 and network errors on idempotent methods; `false` disables retries. */
   readonly retry?: RetryOptions | false;
+  /**
+   * Milliseconds one attempt (the API call or a token request) may wait for
+   * its response's status and headers before it is aborted and counts as a
+   * network failure (`reason: "attempt_timeout"`), retried under the retry
+   * policy: idempotent methods and token requests only. Default 60,000;
+   * `false` for none. The call's `signal` bounds the whole call, retries included.
+   */
+  readonly attemptTimeoutMs?: number | false;
   /** Renew the access token this many seconds before it expires (default 60). */
   readonly refreshSkewSeconds?: number;
   /** Headers sent with every API call (a `User-Agent` naming your integration, say). */
@@ -100,7 +109,10 @@ type UntypedRequest = (
  */
 export const createClient = (options: ClientOptions): DebtCollectionClient => {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
-  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const send = withAttemptTimeout(
+    options.fetch ?? ((request: Request) => globalThis.fetch(request)),
+    options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
+  );
   const tokens = createTokenManager({
     baseUrl,
     clientId: options.clientId,

@@ -39,11 +39,32 @@ export interface RateLimited {
   readonly message: string;
 }
 
-/** No HTTP response at all: connection refused or reset, DNS failure, aborted request. */
+/** No HTTP response at all: connection refused or reset, DNS failure, no answer in time, aborted request. */
 export interface NetworkError {
   readonly kind: "network";
   readonly cause: unknown;
+  /**
+   * `"attempt_timeout"` when the (last) attempt got no response within the
+   * client's `attemptTimeoutMs` (`cause` is then an `AttemptTimeoutError`);
+   * absent for every other failure, the call's own `signal` aborting included.
+   */
+  readonly reason?: "attempt_timeout";
 }
+
+/** The client gave up on an attempt that had no response after `timeoutMs` (`attemptTimeoutMs`). */
+export class AttemptTimeoutError extends Error {
+  override readonly name = "AttemptTimeoutError";
+  readonly timeoutMs: number;
+
+  constructor(timeoutMs: number) {
+    super(`no response within ${timeoutMs} ms (attemptTimeoutMs)`);
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** What was thrown instead of a response, as a `NetworkError` (`reason` set for the client's own timeout). */
+export const networkError = (cause: unknown): NetworkError =>
+  cause instanceof AttemptTimeoutError ? { kind: "network", cause, reason: "attempt_timeout" } : { kind: "network", cause };
 
 /** Every failure of a call, discriminated by `kind`. */
 export type ClientError = ApiError | OAuthError | RateLimited | NetworkError;
@@ -134,4 +155,4 @@ export const decodeErrorBody = (response: Response, body: unknown): ClientError 
 
 /** Anything thrown below the client (fetch's TypeError, an abort) as a `ClientError`. */
 export const fromThrown = (thrown: unknown): ClientError =>
-  thrown instanceof DebtCollectionError ? thrown.error : { kind: "network", cause: thrown };
+  thrown instanceof DebtCollectionError ? thrown.error : networkError(thrown);

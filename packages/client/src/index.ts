@@ -7,7 +7,8 @@
  */
 export { createClient, unwrap } from "./client.ts";
 export type { ClientOptions, DebtCollectionClient, Method, RawClient, Result } from "./client.ts";
-export { DebtCollectionError, decodeErrorBody, describe } from "./errors.ts";
+export { DEFAULT_ATTEMPT_TIMEOUT_MS } from "./attempt-timeout.ts";
+export { AttemptTimeoutError, DebtCollectionError, decodeErrorBody, describe } from "./errors.ts";
 export type { ApiError, ClientError, NetworkError, OAuthError, RateLimited } from "./errors.ts";
 export { paginate, paginatePages } from "./paginate.ts";
 export type { Page, PaginateOptions } from "./paginate.ts";

@@ -4,7 +4,7 @@
  * callers share one in-flight token request, so a burst of calls after
  * expiry costs one token, not one per call.
  */
-import { DebtCollectionError, decodeErrorBody } from "./errors.ts";
+import { DebtCollectionError, decodeErrorBody, networkError } from "./errors.ts";
 
 /** Milliseconds since the epoch; inject one to test expiry without waiting. */
 export interface Clock {
@@ -101,7 +101,7 @@ export const createTokenManager = (options: TokenManagerOptions): TokenManager =
         }),
       );
     } catch (cause) {
-      throw new DebtCollectionError({ kind: "network", cause });
+      throw new DebtCollectionError(networkError(cause));
     }
     const body = await parseJson(response);
     if (!response.ok) throw new DebtCollectionError(decodeErrorBody(response, body));

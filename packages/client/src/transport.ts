@@ -3,7 +3,7 @@
  * the token once when the API answers 401, and retries what the retry policy
  * allows (retry.ts). It sees every request of the client, typed or raw.
  */
-import { DebtCollectionError, fromThrown, retryAfterSeconds, type ClientError } from "./errors.ts";
+import { DebtCollectionError, fromThrown, networkError, retryAfterSeconds, type ClientError } from "./errors.ts";
 import { backoffDelay, isIdempotent, isRetryableStatus, type RetryPolicy } from "./retry.ts";
 import type { AccessToken, TokenManager } from "./token-manager.ts";
 
@@ -58,7 +58,8 @@ export const createTransport = (options: TransportOptions) => {
     try {
       return await options.fetch(copy);
     } catch (cause) {
-      const thrown = new DebtCollectionError({ kind: "network", cause });
+      // No response: refused, reset or past `attemptTimeoutMs`, retried alike; the caller's abort ends the loop below.
+      const thrown = new DebtCollectionError(networkError(cause));
       return { thrown, retryable: isIdempotent(request.method), retryAfter: null };
     }
   };

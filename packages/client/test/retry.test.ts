@@ -5,7 +5,7 @@
  * Waits are recorded through the injected `sleep`, never slept.
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { backoffDelay, createClient, defaultRetryPolicy, type ClientOptions } from "../src/index.ts";
+import { AttemptTimeoutError, backoffDelay, createClient, defaultRetryPolicy, type ClientOptions } from "../src/index.ts";
 import { sleep } from "../src/retry.ts";
 import { answers, startStub } from "./support/stub-server.ts";
 
@@ -181,6 +181,103 @@ describe("abort signals", () => {
     expect(result.error).toEqual({ kind: "network", cause: expect.objectContaining({ name: "AbortError" }) });
     expect(waits).toEqual([30_000]);
     expect(stub.count("GET", PROFILE)).toBe(1);
+  });
+});
+
+describe("attempt timeout", () => {
+  const timedOut = { kind: "network", reason: "attempt_timeout", cause: expect.any(AttemptTimeoutError) };
+
+  it("ends an attempt that gets no answer within attemptTimeoutMs and retries it like a dropped connection (GET)", async () => {
+    stub.script("GET", PROFILE, answers.stall(), answers.ok(profile));
+    const { api, waits } = client({ attemptTimeoutMs: 200 });
+    const result = await api.GET(PROFILE);
+    expect(result.data?.data).toEqual(profile);
+    expect(stub.count("GET", PROFILE)).toBe(2);
+    expect(waits).toEqual([125]);
+  });
+
+  it("reports attempts that all timed out as a network error with reason attempt_timeout", async () => {
+    stub.script("GET", PROFILE, answers.stall());
+    const { api, waits } = client({ attemptTimeoutMs: 100, retry: { maxRetries: 2 } });
+    const result = await api.GET(PROFILE);
+    expect(result.error).toEqual(timedOut);
+    expect(result.response).toBeUndefined();
+    const cause = (result.error as { cause: AttemptTimeoutError }).cause;
+    expect(cause).toMatchObject({ name: "AttemptTimeoutError", timeoutMs: 100 });
+    expect(stub.count("GET", PROFILE)).toBe(3);
+    expect(waits).toHaveLength(2);
+  });
+
+  it("never retries a POST that timed out: it may have had its effect", async () => {
+    stub.script("POST", DEBTS, answers.stall());
+    const { api, waits } = client({ attemptTimeoutMs: 100 });
+    const result = await api.POST(DEBTS, { body: { amount: 1, currency: "EUR" } });
+    expect(result.error).toEqual(timedOut);
+    expect(stub.count("POST", DEBTS)).toBe(1);
+    expect(waits).toEqual([]);
+  });
+
+  it("retries a token request that timed out, even for a POST: nothing was sent yet", async () => {
+    stub.script("POST", "/oauth/token", answers.stall(), answers.token());
+    stub.script("POST", DEBTS, { status: 201, body: { error: false, message: "Debt created successfully", data: { id: "d1" } } });
+    const { api } = client({ attemptTimeoutMs: 100 });
+    const result = await api.POST(DEBTS, { body: { amount: 1, currency: "EUR" } });
+    expect(result.response?.status).toBe(201);
+    expect(stub.count("POST", "/oauth/token")).toBe(2);
+    expect(stub.count("POST", DEBTS)).toBe(1);
+  });
+
+  it("keeps the caller's own deadline apart: an aborted call is not a timeout and is not retried", async () => {
+    stub.script("GET", PROFILE, answers.stall());
+    const { api, waits } = client({ attemptTimeoutMs: 60_000 });
+    const controller = new AbortController();
+    const arrived = stub.arrival("GET", PROFILE);
+    const call = api.GET(PROFILE, { signal: controller.signal });
+    await arrived;
+    controller.abort();
+    const result = await call;
+    expect(result.error).toEqual({ kind: "network", cause: expect.objectContaining({ name: "AbortError" }) });
+    expect(stub.count("GET", PROFILE)).toBe(1);
+    expect(waits).toEqual([]);
+  });
+
+  it("clears its timer when the answer comes, and when the caller aborts: nothing is left to keep the process alive", async () => {
+    // An in-process fetch, so that the only timers are the client's (undici keeps timers of its own).
+    let stall = false;
+    let sent = () => {};
+    const fetch = (request: Request): Promise<Response> => {
+      if (new URL(request.url).pathname === "/oauth/token") {
+        return Promise.resolve(Response.json({ access_token: "dcat_local", token_type: "Bearer", expires_in: 3600 }));
+      }
+      if (!stall) return Promise.resolve(Response.json({ error: false, message: "ok", data: profile }));
+      sent();
+      return new Promise((_resolve, reject) => request.signal.addEventListener("abort", () => reject(request.signal.reason as Error)));
+    };
+    const { api } = client({ attemptTimeoutMs: 60_000, fetch });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      expect((await api.GET(PROFILE)).error).toBeUndefined();
+      expect(vi.getTimerCount()).toBe(0);
+
+      stall = true;
+      const controller = new AbortController();
+      const stalled = new Promise<void>((resolve) => (sent = resolve));
+      const call = api.GET(PROFILE, { signal: controller.signal });
+      await stalled;
+      expect(vi.getTimerCount()).toBe(1);
+      controller.abort();
+      expect((await call).error).toEqual({ kind: "network", cause: expect.objectContaining({ name: "AbortError" }) });
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("refuses a limit no timer can hold, rather than timing every attempt out at once", () => {
+    for (const attemptTimeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31]) {
+      expect(() => client({ attemptTimeoutMs })).toThrow(RangeError);
+    }
+    expect(() => client({ attemptTimeoutMs: false })).not.toThrow();
   });
 });
 

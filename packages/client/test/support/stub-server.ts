@@ -12,6 +12,8 @@ export interface Scripted {
   readonly headers?: Record<string, string>;
   /** Drop the connection without answering (a network error for the client). */
   readonly hangUp?: boolean;
+  /** Never answer: the request stays open until the client gives up on it (or `reset`). */
+  readonly stall?: boolean;
 }
 
 export interface StubRequest {
@@ -35,6 +37,7 @@ export const answers = {
     headers: { "retry-after": retryAfter },
   }),
   hangUp: (): Scripted => ({ status: 0, hangUp: true }),
+  stall: (): Scripted => ({ status: 0, stall: true }),
   token: (value = "dcat_stub"): Scripted => ({
     status: 200,
     body: { access_token: value, token_type: "Bearer", expires_in: 3600, scope: "debts:read" },
@@ -45,18 +48,26 @@ export const answers = {
 export const startStub = async () => {
   const scripts = new Map<string, Scripted[]>();
   const requests: StubRequest[] = [];
+  const stalled = new Set<ServerResponse>();
+  let arrival: { readonly key: string; readonly arrived: () => void } | undefined;
   let tokens = 0;
 
   const handle = (request: IncomingMessage, response: ServerResponse) => {
     const method = request.method ?? "GET";
     const path = new URL(request.url ?? "/", "http://stub").pathname;
     requests.push({ method, path, authorization: request.headers.authorization });
+    if (arrival?.key === `${method} ${path}`) arrival.arrived();
     request.resume();
     request.on("end", () => {
       const queue = scripts.get(`${method} ${path}`);
       const answer = queue === undefined ? (path === "/oauth/token" ? answers.token(`dcat_stub_${++tokens}`) : { status: 404, body: envelope(404, "Route not found") }) : queue.length > 1 ? queue.shift()! : queue[0]!;
       if (answer.hangUp === true) {
         request.socket.destroy();
+        return;
+      }
+      if (answer.stall === true) {
+        stalled.add(response);
+        response.on("close", () => stalled.delete(response));
         return;
       }
       response.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
@@ -67,15 +78,36 @@ export const startStub = async () => {
   const server = createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as { port: number }).port;
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const releaseStalled = () => {
+    for (const response of stalled) response.destroy();
+    stalled.clear();
+  };
+  afterAll(() => {
+    releaseStalled();
+    // Idle keep-alive connections too: a client whose timers were faked by a test may never close its own.
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
     script: (method: string, path: string, ...queued: Scripted[]) => scripts.set(`${method} ${path}`, [...queued]),
     reset: () => {
+      releaseStalled();
       scripts.clear();
       requests.length = 0;
     },
+    /** Resolves when the next `method` request to `path` arrives. */
+    arrival: (method: string, path: string) =>
+      new Promise<void>((resolve) => {
+        arrival = {
+          key: `${method} ${path}`,
+          arrived: () => {
+            arrival = undefined;
+            resolve();
+          },
+        };
+      }),
     count: (method: string, path: string) => requests.filter((r) => r.method === method && r.path === path).length,
   };
 };
