@@ -14,7 +14,7 @@ import createFetchClient, {
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, withAttemptTimeout } from "./attempt-timeout.ts";
 import { DebtCollectionError, decodeErrorBody, fromThrown, type ClientError } from "./errors.ts";
 import type { paths } from "./generated/openapi.ts";
-import { retryPolicy, sleep, type RetryOptions } from "./retry.ts";
+import { defaultRetryPolicy, retryPolicy, sleep, type RetryOptions, type RetryPolicy } from "./retry.ts";
 import { createTokenManager, type Clock, type TokenManager } from "./token-manager.ts";
 import { createTransport, type RetryEvent } from "./transport.ts";
 
@@ -122,11 +122,12 @@ export const createClient = (options: ClientOptions): DebtCollectionClient => {
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.refreshSkewSeconds === undefined ? {} : { refreshSkewSeconds: options.refreshSkewSeconds }),
   });
+  const retry = { policy: retryPolicy(options.retry), sleep: options.sleep ?? sleep };
   const transport = createTransport({
     tokens,
     fetch: send,
-    retry: retryPolicy(options.retry),
-    sleep: options.sleep ?? sleep,
+    retry: retry.policy,
+    sleep: retry.sleep,
     random: options.random ?? Math.random,
     ...(options.onRetry === undefined ? {} : { onRetry: options.onRetry }),
   });
@@ -149,7 +150,7 @@ export const createClient = (options: ClientOptions): DebtCollectionClient => {
       }
     };
 
-  return {
+  const client: DebtCollectionClient = {
     GET: call("GET") as Method<"get">,
     PUT: call("PUT") as Method<"put">,
     POST: call("POST") as Method<"post">,
@@ -159,7 +160,21 @@ export const createClient = (options: ClientOptions): DebtCollectionClient => {
     raw,
     baseUrl,
   };
+  retrySettings.set(client, retry);
+  return client;
 };
+
+/** What the helpers that chain calls need of a client's retry settings: its policy and its wait. */
+export interface RetrySettings {
+  readonly policy: RetryPolicy;
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+const retrySettings = new WeakMap<DebtCollectionClient, RetrySettings>();
+
+/** The retry settings `client` was created with (the defaults for a client made elsewhere, a test double say). */
+export const retrySettingsOf = (client: DebtCollectionClient): RetrySettings =>
+  retrySettings.get(client) ?? { policy: defaultRetryPolicy, sleep };
 
 /**
  * The success data of a result, or throws its error as a `DebtCollectionError`.

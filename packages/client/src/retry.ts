@@ -5,6 +5,7 @@
  * jitter, never less than the server's `Retry-After`). See
  * docs/decisions/0401-client-retry-policy.md.
  */
+import { DebtCollectionError } from "./errors.ts";
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 3; 0 disables retrying). */
@@ -77,3 +78,25 @@ export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
   });
+
+/**
+ * Waits `ms` with `wait`, unless `signal` aborts first: then it rejects at
+ * once with the abort as a `network` error (its `cause` the signal's
+ * reason), as fetch rejects, and passes the signal on so the wait can end.
+ */
+export const waitUnlessAborted = (
+  wait: (ms: number, signal?: AbortSignal) => Promise<void>,
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<void> => {
+  if (signal === undefined) return wait(ms);
+  const aborted = () => new DebtCollectionError({ kind: "network", cause: signal.reason });
+  if (signal.aborted) return Promise.reject(aborted());
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(aborted());
+    signal.addEventListener("abort", onAbort, { once: true });
+    wait(ms, signal)
+      .finally(() => signal.removeEventListener("abort", onAbort))
+      .then(resolve, reject);
+  });
+};

@@ -4,7 +4,7 @@
  * allows (retry.ts). It sees every request of the client, typed or raw.
  */
 import { DebtCollectionError, fromThrown, networkError, retryAfterSeconds, type ClientError } from "./errors.ts";
-import { backoffDelay, isIdempotent, isRetryableStatus, type RetryPolicy } from "./retry.ts";
+import { backoffDelay, isIdempotent, isRetryableStatus, waitUnlessAborted, type RetryPolicy } from "./retry.ts";
 import type { AccessToken, TokenManager } from "./token-manager.ts";
 
 /** Why and how long the client waits before sending a request again. */
@@ -67,17 +67,6 @@ export const createTransport = (options: TransportOptions) => {
   /** The caller's abort as the failure of the call, as fetch itself rejects with `signal.reason`. */
   const aborted = (signal: AbortSignal) => new DebtCollectionError({ kind: "network", cause: signal.reason });
 
-  /** The wait before a retry, cut short by the caller's abort. */
-  const wait = (ms: number, signal: AbortSignal): Promise<void> =>
-    new Promise<void>((resolve, reject) => {
-      const onAbort = () => reject(aborted(signal));
-      signal.addEventListener("abort", onAbort, { once: true });
-      options
-        .sleep(ms, signal)
-        .finally(() => signal.removeEventListener("abort", onAbort))
-        .then(resolve, reject);
-    });
-
   const attempt = async (request: Request, allowRefresh: boolean): Promise<Attempt & { refreshed: boolean }> => {
     let accessToken = await token();
     if (!("value" in accessToken)) return { ...accessToken, refreshed: false };
@@ -123,7 +112,8 @@ export const createTransport = (options: TransportOptions) => {
         delayMs,
         status: "response" in outcome ? outcome.response.status : undefined,
       });
-      await wait(delayMs, signal);
+      // The wait before a retry, cut short by the caller's abort.
+      await waitUnlessAborted(options.sleep, delayMs, signal);
     }
   };
 };

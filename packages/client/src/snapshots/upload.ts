@@ -5,8 +5,9 @@
  * status first and continues from `next_chunk_index`, whether the previous
  * attempt failed a second ago (inside this call) or in another process.
  */
-import type { DebtCollectionClient } from "../client.ts";
+import { retrySettingsOf, type DebtCollectionClient } from "../client.ts";
 import { DebtCollectionError, type ClientError } from "../errors.ts";
+import { waitUnlessAborted } from "../retry.ts";
 import type { components } from "../generated/openapi.ts";
 import { planChunks, type Chunk, type ChunkLimits } from "./chunks.ts";
 import { prevalidateSnapshot } from "./prevalidate.ts";
@@ -31,9 +32,13 @@ export interface SendOptions extends SnapshotTarget, ChunkLimits {
   /**
    * Times a staged upload re-reads the status and continues after a failure
    * that may pass (network, 429, 503), on top of the client's own retries
-   * (default 2).
+   * (default 2). A `Retry-After` of the failure is waited out first, unless
+   * it is longer than the retry policy's `maxRetryAfterSeconds`: then the
+   * upload fails at once.
    */
   readonly resumeAttempts?: number;
+  /** Ends every request and wait of the call when it aborts (`AbortSignal.timeout(ms)` for a deadline); never resumed after. */
+  readonly signal?: AbortSignal;
 }
 
 const snapshotPath = "/external-api/v1/campaigns/{apiReference}/snapshots/{snapshotReference}" as const;
@@ -51,6 +56,8 @@ const prevalidate = (options: SendOptions) => {
 
 const pathOf = (target: SnapshotTarget) => ({ apiReference: target.campaign, snapshotReference: target.reference });
 
+const signalOf = (options: { readonly signal?: AbortSignal | undefined }) => (options.signal === undefined ? {} : { signal: options.signal });
+
 /** The snapshot's current state, or `undefined` when the reference is unknown in the campaign. */
 export const getSnapshot = async (
   client: DebtCollectionClient,
@@ -64,23 +71,25 @@ export const getSnapshot = async (
  */
 export const readSnapshotStatus = async (
   client: DebtCollectionClient,
-  target: SnapshotTarget,
+  target: SnapshotTarget & { readonly signal?: AbortSignal | undefined },
   waitSeconds?: number,
 ): Promise<{ readonly status: SnapshotAcknowledgement; readonly waited: boolean } | undefined> => {
   const result = await client.GET(snapshotPath, {
     params: { path: pathOf(target), ...(waitSeconds === undefined ? {} : { header: { Prefer: `wait=${waitSeconds}` } }) },
+    ...signalOf(target),
   });
   if (result.error?.kind === "api" && result.error.status === 404 && result.error.message === "Snapshot not found") return undefined;
   const status = check(result).data;
   return { status, waited: result.response?.headers.get("preference-applied")?.startsWith("wait=") === true };
 };
 
-const submitChunk = async (client: DebtCollectionClient, target: SnapshotTarget, chunk: Chunk<SnapshotRow> | undefined) => {
+const submitChunk = async (client: DebtCollectionClient, options: SendOptions, chunk: Chunk<SnapshotRow> | undefined) => {
   const body = chunk?.body ?? '{"rows":[]}';
   const result = await client.PUT(snapshotPath, {
-    params: { path: pathOf(target) },
+    params: { path: pathOf(options) },
     body: { rows: [...(chunk?.rows ?? [])] },
     bodySerializer: () => body,
+    ...signalOf(options),
   });
   return check(result).data;
 };
@@ -96,23 +105,25 @@ export const submitSnapshot = async (client: DebtCollectionClient, options: Send
   return submitChunk(client, options, chunk);
 };
 
-const sendChunk = async (client: DebtCollectionClient, target: SnapshotTarget, index: number, chunk: Chunk<SnapshotRow>) => {
+const sendChunk = async (client: DebtCollectionClient, options: SendOptions, index: number, chunk: Chunk<SnapshotRow>) => {
   const result = await client.PUT(`${snapshotPath}/chunks/{chunkIndex}`, {
-    params: { path: { ...pathOf(target), chunkIndex: index } },
+    params: { path: { ...pathOf(options), chunkIndex: index } },
     body: { rows: [...chunk.rows] },
     bodySerializer: () => chunk.body,
+    ...signalOf(options),
   });
   return check(result).data;
 };
 
 const stagedOnce = async (client: DebtCollectionClient, options: SendOptions): Promise<SnapshotAcknowledgement> => {
   const path = pathOf(options);
-  let state = await getSnapshot(client, options);
+  let state = (await readSnapshotStatus(client, options))?.status;
   if (state === undefined || state.delivery_mode !== "staged" || state.expected_row_count !== options.rows.length) {
     // Also the way to surface the api's own 409 when the reference holds other content.
     const started = await client.POST(`${snapshotPath}/start`, {
       params: { path },
       body: { expected_row_count: options.rows.length },
+      ...signalOf(options),
     });
     state = check(started).data;
   }
@@ -123,11 +134,15 @@ const stagedOnce = async (client: DebtCollectionClient, options: SendOptions): P
     const ack = await sendChunk(client, options, state.next_chunk_index + offset, chunk);
     options.onChunk?.(ack);
   }
-  return check(await client.POST(`${snapshotPath}/finalize`, { params: { path } })).data;
+  return check(await client.POST(`${snapshotPath}/finalize`, { params: { path }, ...signalOf(options) })).data;
 };
 
 const mayPass = (error: ClientError): boolean =>
   error.kind === "network" || error.kind === "rate_limited" || (error.kind === "api" && error.status === 503);
+
+/** The seconds a 429 or 503 asked to wait (`Retry-After`), or null. */
+const retryAfterOf = (error: ClientError): number | null =>
+  error.kind === "rate_limited" ? error.retryAfterSeconds : error.kind === "api" ? (error.retryAfterSeconds ?? null) : null;
 
 /**
  * Staged upload: start (declaring the row count), the chunks in order, then
@@ -138,15 +153,28 @@ const mayPass = (error: ClientError): boolean =>
  * `snapshot_expired`) and sends nothing, and the rows must go under a new
  * reference. An expiry that lands during a call rejects it with the api's
  * 409 `snapshot_expired` (`DebtCollectionError`, `errorCode`).
+ * Before resuming after a 429 or 503 it waits the answer's `Retry-After`
+ * (the start and the finalize are POSTs, which the transport never retries;
+ * a chunk's PUT comes here once the transport's own retries are spent); a
+ * `Retry-After` longer than the policy's `maxRetryAfterSeconds` fails the
+ * call at once instead, and `signal` ends the wait.
  */
 export const uploadSnapshot = async (client: DebtCollectionClient, options: SendOptions): Promise<SnapshotAcknowledgement> => {
   prevalidate(options);
+  const { policy, sleep } = retrySettingsOf(client);
   for (let attempt = 0; ; attempt++) {
     try {
       return await stagedOnce(client, options);
     } catch (thrown) {
-      const again = thrown instanceof DebtCollectionError && mayPass(thrown.error) && attempt < (options.resumeAttempts ?? 2);
+      const again =
+        thrown instanceof DebtCollectionError &&
+        mayPass(thrown.error) &&
+        attempt < (options.resumeAttempts ?? 2) &&
+        options.signal?.aborted !== true;
       if (!again) throw thrown;
+      const waitSeconds = retryAfterOf(thrown.error);
+      if (waitSeconds !== null && waitSeconds > policy.maxRetryAfterSeconds) throw thrown;
+      if (waitSeconds !== null && waitSeconds > 0) await waitUnlessAborted(sleep, waitSeconds * 1000, options.signal);
     }
   }
 };
