@@ -1,9 +1,11 @@
 /**
  * The `fetch` the typed client runs on: it adds the bearer token, re-fetches
- * the token once when the API answers 401, and retries what the retry policy
+ * the token once when the API answers 401, gives the creating POSTs an
+ * `Idempotency-Key` (idempotency-key.ts), and retries what the retry policy
  * allows (retry.ts). It sees every request of the client, typed or raw.
  */
 import { DebtCollectionError, fromThrown, networkError, retryAfterSeconds, type ClientError } from "./errors.ts";
+import { carriesIdempotencyKey, withIdempotencyKey } from "./idempotency-key.ts";
 import { backoffDelay, isIdempotent, isRetryableStatus, waitUnlessAborted, type RetryPolicy } from "./retry.ts";
 import type { AccessToken, TokenManager } from "./token-manager.ts";
 
@@ -41,6 +43,9 @@ const retryableBeforeSend = (error: ClientError): boolean =>
 export const createTransport = (options: TransportOptions) => {
   const { tokens, retry: policy } = options;
 
+  /** Sending it again has the effect of sending it once (RFC 9110 9.2.2, or the api's Idempotency-Key). */
+  const repeatable = (request: Request): boolean => isIdempotent(request.method) || carriesIdempotencyKey(request);
+
   const token = async (): Promise<AccessToken | Attempt> => {
     try {
       return await tokens.get();
@@ -60,7 +65,7 @@ export const createTransport = (options: TransportOptions) => {
     } catch (cause) {
       // No response: refused, reset or past `attemptTimeoutMs`, retried alike; the caller's abort ends the loop below.
       const thrown = new DebtCollectionError(networkError(cause));
-      return { thrown, retryable: isIdempotent(request.method), retryAfter: null };
+      return { thrown, retryable: repeatable(request), retryAfter: null };
     }
   };
 
@@ -82,10 +87,12 @@ export const createTransport = (options: TransportOptions) => {
       sent = await send(request, accessToken);
     }
     if (!(sent instanceof Response)) return { ...sent, refreshed };
-    return { response: sent, retryable: isIdempotent(request.method) && isRetryableStatus(sent.status), refreshed };
+    return { response: sent, retryable: repeatable(request) && isRetryableStatus(sent.status), refreshed };
   };
 
-  return async (request: Request): Promise<Response> => {
+  return async (sent: Request): Promise<Response> => {
+    // One key per call, the same on each of its retries.
+    const request = withIdempotencyKey(sent);
     // An aborted call is over (a timeout from `AbortSignal.timeout` included): nothing is sent or retried after it.
     const { signal } = request;
     let allowRefresh = true;

@@ -1,7 +1,8 @@
 /**
  * Retries on the wire, against a scripted local server: 503, 429 with
  * `Retry-After` and dropped connections are retried with backoff on GET, PUT
- * and DELETE, never on POST; an over-long `Retry-After` is returned at once.
+ * and DELETE and on the creating POSTs, which carry an `Idempotency-Key`,
+ * never on another POST; an over-long `Retry-After` is returned at once.
  * Waits are recorded through the injected `sleep`, never slept.
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
@@ -12,6 +13,10 @@ import { answers, startStub } from "./support/stub-server.ts";
 const stub = await startStub();
 const PROFILE = "/external-api/v1/company/profile";
 const DEBTS = "/external-api/v1/debts";
+/** A POST without an Idempotency-Key (docs/decisions/0024 names the creations that take one). */
+const WEBHOOK_ENDPOINTS = "/external-api/v1/webhooks/endpoints";
+const endpointBody = { url: "https://hooks.example.com/in" };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const profile = { id: "c1", name: "Stub", email: "stub@example.com", phone: null, created_at: "2026-11-21T10:00:00+00:00" };
 
 const client = (options: Partial<ClientOptions> = {}) => {
@@ -78,17 +83,55 @@ describe("retries", () => {
     expect(stub.count("DELETE", "/external-api/v1/debts/d1")).toBe(2);
   });
 
-  it("never retries a POST: 503 and a dropped connection are returned as they are", async () => {
-    stub.script("POST", DEBTS, answers.unavailable());
+  it("never retries a POST without an Idempotency-Key: 503 and a dropped connection are returned as they are", async () => {
+    stub.script("POST", WEBHOOK_ENDPOINTS, answers.unavailable());
     const { api, waits } = client();
-    const unavailable = await api.POST(DEBTS, { body: { amount: 1, currency: "EUR" } });
+    const unavailable = await api.POST(WEBHOOK_ENDPOINTS, { body: endpointBody });
     expect(unavailable.error).toMatchObject({ kind: "api", status: 503 });
-    stub.script("POST", DEBTS, answers.hangUp());
-    const dropped = await api.POST(DEBTS, { body: { amount: 1, currency: "EUR" } });
+    stub.script("POST", WEBHOOK_ENDPOINTS, answers.hangUp());
+    const dropped = await api.POST(WEBHOOK_ENDPOINTS, { body: endpointBody });
     expect(dropped.error?.kind).toBe("network");
     expect(dropped.response).toBeUndefined();
-    expect(stub.count("POST", DEBTS)).toBe(2);
+    expect(stub.count("POST", WEBHOOK_ENDPOINTS)).toBe(2);
+    expect(stub.requests.filter((request) => request.idempotencyKey !== undefined)).toEqual([]);
     expect(waits).toEqual([]);
+  });
+
+  it("retries a creation after a 503 and a dropped connection with the one Idempotency-Key it generated for the call", async () => {
+    stub.script("POST", DEBTS, answers.unavailable(), answers.hangUp(), {
+      status: 201,
+      body: { error: false, message: "Debt created successfully", data: { id: "d1" } },
+    });
+    const { api, waits } = client();
+    const result = await api.POST(DEBTS, { body: { amount: 1, currency: "EUR" } });
+    expect(result.response?.status).toBe(201);
+    const keys = stub.requests.filter((request) => request.path === DEBTS).map((request) => request.idempotencyKey);
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(UUID);
+    expect(new Set(keys).size).toBe(1);
+    expect(waits).toHaveLength(2);
+
+    // The next call is another request: another key.
+    stub.script("POST", DEBTS, { status: 201, body: { error: false, message: "Debt created successfully", data: { id: "d2" } } });
+    await api.POST(DEBTS, { body: { amount: 1, currency: "EUR" } });
+    const next = stub.requests.filter((request) => request.path === DEBTS).at(-1)?.idempotencyKey;
+    expect(next).toMatch(UUID);
+    expect(next).not.toBe(keys[0]);
+  });
+
+  it("keeps the caller's own Idempotency-Key, on every retry, and gives one to each keyed creation", async () => {
+    stub.script("POST", DEBTS, answers.unavailable(), { status: 201, body: { error: false, message: "ok", data: {} } });
+    const { api } = client();
+    await api.POST(DEBTS, { body: { amount: 1, currency: "EUR" }, headers: { "Idempotency-Key": "invoice-1042" } });
+    expect(stub.requests.filter((request) => request.path === DEBTS).map((request) => request.idempotencyKey)).toEqual([
+      "invoice-1042",
+      "invoice-1042",
+    ]);
+    for (const path of ["/external-api/v1/debts/batch", "/external-api/v1/followups", "/external-api/v1/creditors"] as const) {
+      stub.script("POST", path, { status: 201, body: { error: false, message: "ok", data: {} } });
+      await api.raw.POST(path, { body: {} as never });
+      expect(stub.requests.find((request) => request.path === path)?.idempotencyKey, path).toMatch(UUID);
+    }
   });
 
   it("reports a NetworkError once retries of a GET are exhausted", async () => {
@@ -208,12 +251,12 @@ describe("attempt timeout", () => {
     expect(waits).toHaveLength(2);
   });
 
-  it("never retries a POST that timed out: it may have had its effect", async () => {
-    stub.script("POST", DEBTS, answers.stall());
+  it("never retries a POST without an Idempotency-Key that timed out: it may have had its effect", async () => {
+    stub.script("POST", WEBHOOK_ENDPOINTS, answers.stall());
     const { api, waits } = client({ attemptTimeoutMs: 100 });
-    const result = await api.POST(DEBTS, { body: { amount: 1, currency: "EUR" } });
+    const result = await api.POST(WEBHOOK_ENDPOINTS, { body: endpointBody });
     expect(result.error).toEqual(timedOut);
-    expect(stub.count("POST", DEBTS)).toBe(1);
+    expect(stub.count("POST", WEBHOOK_ENDPOINTS)).toBe(1);
     expect(waits).toEqual([]);
   });
 

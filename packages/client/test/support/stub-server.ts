@@ -20,6 +20,7 @@ export interface StubRequest {
   readonly method: string;
   readonly path: string;
   readonly authorization: string | undefined;
+  readonly idempotencyKey: string | undefined;
 }
 
 const envelope = (status: number, message: string, extra: Record<string, unknown> = {}) => ({ error: true, message, code: status, ...extra });
@@ -55,7 +56,13 @@ export const startStub = async () => {
   const handle = (request: IncomingMessage, response: ServerResponse) => {
     const method = request.method ?? "GET";
     const path = new URL(request.url ?? "/", "http://stub").pathname;
-    requests.push({ method, path, authorization: request.headers.authorization });
+    const idempotencyKey = request.headers["idempotency-key"];
+    requests.push({
+      method,
+      path,
+      authorization: request.headers.authorization,
+      idempotencyKey: Array.isArray(idempotencyKey) ? idempotencyKey.join(", ") : idempotencyKey,
+    });
     if (arrival?.key === `${method} ${path}`) arrival.arrived();
     request.resume();
     request.on("end", () => {
