@@ -4,6 +4,7 @@ export * from "./embedded-postgres.ts";
 export * from "./migrate.ts";
 export * from "./process-settings.ts";
 export * from "./public-ids.ts";
+export * from "./queries/creditor-totals.ts";
 export * from "./queries/debt-views.ts";
 export * from "./queries/idempotency-keys.ts";
 export * from "./queries/insert-debts.ts";

@@ -9,11 +9,11 @@
  * - the total comes from `creditor_debt_stats` when the filters are at most a
  *   status set and a currency, otherwise from a count on the same predicates.
  */
-import { Money } from "@dc/domain";
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { PREPARED } from "../connection.ts";
 import type { Database } from "../schema.ts";
 import { type DebtView, debtViewsOf, type RawDebtView, toDebtView } from "./debt-views.ts";
+import { minorFactorOf } from "./minor-factor.ts";
 
 export type DebtScope =
   | { readonly kind: "company" }
@@ -51,21 +51,8 @@ export interface DebtPage {
   readonly rows: ReadonlyArray<DebtView>;
 }
 
-const exponentClasses = (() => {
-  const byExponent = new Map<number, string[]>();
-  for (const [code, exponent] of Object.entries(Money.exponents)) {
-    if (exponent !== 2) byExponent.set(exponent, [...(byExponent.get(exponent) ?? []), code]);
-  }
-  return [...byExponent].sort(([a], [b]) => a - b);
-})();
-
 /** 10^exponent of each row's currency, as SQL (exact integer arithmetic on numeric). */
-const minorFactor = sql`(case ${sql.join(
-  exponentClasses.map(
-    ([exponent, codes]) => sql`when d.currency = any(${codes}::text[]) then ${10 ** exponent}::numeric`,
-  ),
-  sql` `,
-)} else 100::numeric end)`;
+const minorFactor = minorFactorOf(sql.ref("d.currency"));
 
 /** Major units compared exactly: the number's shortest decimal text becomes a numeric. */
 const majorAsNumeric = (value: number) => sql`${String(value)}::numeric`;
