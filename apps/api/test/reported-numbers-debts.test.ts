@@ -256,4 +256,29 @@ describe("filtered debt list totals against the rows", () => {
       }
     }
   });
+
+  it("never count a debt an amount bound excludes: a bound a number cannot hold exactly is refused, not rounded", async () => {
+    const creditor = await newCreditor("Precise bounds");
+    await createDebt({ creditor_id: creditor.id, amount: 10, internal_id: "P-1" });
+    const list = `${DEBTS}/by-creditor/${creditor.id}`;
+    for (const query of ["amount_min=10.0000000000000001", "amount_max=9.9999999999999999"]) {
+      const response = await api.get(`${list}?${query}`, token);
+      const body = (await response.json()) as Json;
+      expect({ query, status: response.status, total: body["pagination"]?.["total"] }).not.toEqual({
+        query,
+        status: 200,
+        total: 1,
+      });
+      const field = query.slice(0, query.indexOf("="));
+      expect({ query, status: response.status, details: body["details"] }).toEqual({
+        query,
+        status: 400,
+        details: { [field]: "has more significant digits than a number holds exactly" },
+      });
+    }
+    // Bounds that a number holds exactly still compare exactly on the amount.
+    expect(await listTotal(`${list}?amount_min=10.0000000000001`)).toBe(0);
+    expect(await listTotal(`${list}?amount_max=9.99999999999999`)).toBe(0);
+    expect(await listTotal(`${list}?amount_min=10&amount_max=10.00`)).toBe(1);
+  });
 });

@@ -13,9 +13,13 @@ export const DEFAULT_PAGE_SIZE = 20;
  * fraction when `fraction` is set; no sign, exponent, hexadecimal form or
  * spaces (`Number()` would read `0x10` as 16 and ` 1` as 1).
  */
+export const plainNumberPattern = (fraction: boolean): RegExp =>
+  fraction ? /^[0-9]{1,16}(\.[0-9]{1,16})?$/ : /^[0-9]{1,16}$/;
+
+/** A plain number string (see `plainNumberPattern`) decoded to a number. */
 export const PlainNumberString = (fraction: boolean, message: string) =>
   Schema.String.pipe(
-    Schema.pattern(fraction ? /^[0-9]{1,16}(\.[0-9]{1,16})?$/ : /^[0-9]{1,16}$/, { message: () => message }),
+    Schema.pattern(plainNumberPattern(fraction), { message: () => message }),
     Schema.compose(Schema.NumberFromString),
   );
 

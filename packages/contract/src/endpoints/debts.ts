@@ -9,7 +9,7 @@ import { API_PREFIX, DEFAULT_JSON_BODY_BYTES, endpoint, type ErrorCase } from ".
 import { DataEnvelope, ListEnvelope, MessageEnvelope } from "../envelopes.ts";
 import { errorCases, jsonBodyErrors, messages, protectedErrors } from "../errors.ts";
 import { InstantFilter } from "../formats.ts";
-import { paginationFields, PlainNumberString } from "../pagination.ts";
+import { paginationFields, plainNumberPattern, PlainNumberString } from "../pagination.ts";
 import { BATCH_BODY_BYTES, BatchResult, CreateDebtsBatchBody } from "./debt-batch.ts";
 import { CreatedDebt, CreateDebtBody, Debt, UpdateDebtBody } from "./debt-fields.ts";
 import { debtorMessages } from "./debtors.ts";
@@ -25,8 +25,16 @@ export const debtMessages = {
   duplicateInternalId: "A debt with this internal_id already exists for this creditor",
 } as const;
 
+/**
+ * An amount bound is compared exactly (docs/decisions/0109): a text that a
+ * number cannot hold exactly would be rounded, so it is refused.
+ */
+const inexactBound = "has more significant digits than a number holds exactly";
+
 const amountFilter = (description: string) =>
-  PlainNumberString(true, "must be a number greater than or equal to 0").pipe(
+  Schema.String.pipe(
+    Schema.filter((text) => !plainNumberPattern(true).test(text) || Money.readsExactly(text, Number(text)) || inexactBound),
+    Schema.compose(PlainNumberString(true, "must be a number greater than or equal to 0")),
     Schema.filter((value) => (Number.isFinite(value) && value >= 0) || "must be a number greater than or equal to 0"),
   ).annotations({
     description,
