@@ -281,4 +281,46 @@ describe("filtered debt list totals against the rows", () => {
     expect(await listTotal(`${list}?amount_max=9.99999999999999`)).toBe(0);
     expect(await listTotal(`${list}?amount_min=10&amount_max=10.00`)).toBe(1);
   });
+
+  it("count by the exact instant of a created bound with more than millisecond precision", async () => {
+    const creditor = await newCreditor("Precise instants");
+    t.clock.set(new Date("2026-11-21T10:20:00.000Z"));
+    await createDebt({ creditor_id: creditor.id, amount: 1, internal_id: "I-1" });
+    t.clock.set(new Date("2026-11-21T10:20:00.999Z"));
+    await createDebt({ creditor_id: creditor.id, amount: 1, internal_id: "I-2" });
+    const list = `${DEBTS}/by-creditor/${creditor.id}`;
+    const bounds = [
+      "2026-11-21T10:20:00.000001Z",
+      "2026-11-21T10:20:00.0000001Z",
+      "2026-11-21T10:20:00.000000001Z",
+      "2026-11-21T10:20:00.9989999Z",
+      "2026-11-21T10:20:00.999000001Z",
+      "2026-11-21T12:20:00.0005%2B02:00",
+      "2026-11-21T10:20:00.000Z",
+      "2026-11-21T10:20:00.999999999Z",
+    ];
+    for (const bound of bounds) {
+      // The bound's exact instant: its whole seconds, then its fraction as an exact numeric (no rounding).
+      const instant = bound.replace("%2B", "+");
+      const fraction = /\.(\d+)/.exec(instant)?.[1] ?? "0";
+      const seconds = instant.replace(/\.\d+/, "");
+      const { rows } = await sql<{ after: string; before: string }>`
+        with b as (select extract(epoch from ${seconds}::timestamptz) + ${`0.${fraction}`}::numeric as at)
+        select count(*) filter (where extract(epoch from created_at) >= b.at)::text as after,
+          count(*) filter (where extract(epoch from created_at) < b.at)::text as before
+        from debts, b where company_id = ${companyKey} and creditor_id = ${creditor.key}`.execute(t.db);
+      expect({ bound, after: await listTotal(`${list}?created_after=${bound}`) }).toEqual({
+        bound,
+        after: Number(rows[0]!.after),
+      });
+      expect({ bound, before: await listTotal(`${list}?created_before=${bound}`) }).toEqual({
+        bound,
+        before: Number(rows[0]!.before),
+      });
+    }
+    expect(
+      await listTotal(`${list}?created_after=2026-11-21T10:20:00.0001Z&created_before=2026-11-21T10:20:00.0002Z`),
+    ).toBe(0);
+    t.clock.set(new Date("2026-11-21T10:00:00.000Z"));
+  });
 });

@@ -86,9 +86,23 @@ export const InstantFilter = Schema.String.pipe(
     fc.oneof(plausibleDates(fc).map(formatIsoOffset), plausibleDates(fc).map(Dates.utcDate)),
 });
 
-/** The instant an `InstantFilter` value names: a date is its day's start in UTC. */
-export const instantOfFilter = (value: string): Date =>
-  new Date(Dates.isWritableDate(value) ? `${value}T00:00:00Z` : value);
+/**
+ * The instant an `InstantFilter` value names, as UTC text with microseconds
+ * (`2026-11-21T14:03:18.000000Z`): a date is its day's start in UTC. A
+ * fraction finer than a microsecond is rounded up, which keeps comparisons
+ * with PostgreSQL's microsecond timestamps exact (`t >= b` and `t < b` hold
+ * exactly when they hold against the next microsecond at or after `b`); a
+ * Date would drop everything past the millisecond. Texts of this form sort
+ * as their instants do.
+ */
+export const instantOfFilter = (value: string): string => {
+  if (Dates.isWritableDate(value)) return `${value}T00:00:00.000000Z`;
+  const fraction = /\.(\d+)/.exec(value)?.[1] ?? "";
+  const second = new Date(value.replace(/\.\d+/, "")).getTime();
+  const micros = Math.ceil(Number(fraction.padEnd(9, "0").slice(0, 9)) / 1000);
+  const at = new Date(second + (micros === 1_000_000 ? 1000 : 0));
+  return `${Dates.utcDate(at)}T${Dates.utcTime(at)}.${String(micros % 1_000_000).padStart(6, "0")}Z`;
+};
 
 /** An ISO 8601 date-time string accepted in requests (any offset), kept as a string. */
 export const IsoDateTimeInput = Schema.String.pipe(

@@ -26,10 +26,10 @@ export interface DebtFilters {
   /** Major units of each debt's currency, inclusive. */
   readonly amountMin?: number | undefined;
   readonly amountMax?: number | undefined;
-  /** Inclusive lower bound of created_at. */
-  readonly createdAfter?: Date | undefined;
-  /** Exclusive upper bound of created_at. */
-  readonly createdBefore?: Date | undefined;
+  /** Inclusive lower bound of created_at: an instant as text PostgreSQL reads exactly (microseconds at most). */
+  readonly createdAfter?: string | undefined;
+  /** Exclusive upper bound of created_at, the same form. */
+  readonly createdBefore?: string | undefined;
   /** Case-insensitive substring of internal_id or amount_text. */
   readonly search?: string | undefined;
 }
@@ -69,10 +69,8 @@ const predicates = (companyId: number, scope: DebtScope, filters: DebtFilters): 
     parts.push(sql`d.amount_minor >= ${majorAsNumeric(filters.amountMin)} * ${minorFactor}`);
   if (filters.amountMax !== undefined)
     parts.push(sql`d.amount_minor <= ${majorAsNumeric(filters.amountMax)} * ${minorFactor}`);
-  if (filters.createdAfter !== undefined)
-    parts.push(sql`d.created_at >= ${filters.createdAfter.toISOString()}::timestamptz`);
-  if (filters.createdBefore !== undefined)
-    parts.push(sql`d.created_at < ${filters.createdBefore.toISOString()}::timestamptz`);
+  if (filters.createdAfter !== undefined) parts.push(sql`d.created_at >= ${filters.createdAfter}::timestamptz`);
+  if (filters.createdBefore !== undefined) parts.push(sql`d.created_at < ${filters.createdBefore}::timestamptz`);
   if (filters.search !== undefined) {
     const pattern = `%${escapeLike(filters.search)}%`;
     parts.push(sql`(d.internal_id ilike ${pattern} or d.amount_text ilike ${pattern})`);
