@@ -119,6 +119,25 @@ describe("creditor totals against the rows", () => {
     expect(await listTotal(`${DEBTS}/by-creditor/${creditor.id}`)).toBe(5);
   });
 
+  it("follow a debt the platform moves to another creditor, or whose amount, currency or status it changes", async () => {
+    // No api operation changes these columns (decision 0111); the platform's own writes do, through any statement.
+    const from = await newCreditor("Move from");
+    const to = await newCreditor("Move to");
+    const moved = ids.decode("debt", await createDebt({ creditor_id: from.id, amount: 30.3 }))!;
+    const changed = ids.decode("debt", await createDebt({ creditor_id: from.id, amount: 40.4 }))!;
+    await createDebt({ creditor_id: to.id, amount: 1 });
+    await sql`update debts set creditor_id = ${to.key} where id = ${moved}`.execute(t.db);
+    await sql`update debts set amount_minor = 5000, balance_minor = 2500, currency = 'USD', status = 'status.default.in_progress'
+      where id = ${changed}`.execute(t.db);
+    await sql`update debts set creditor_id = case when id = ${moved} then ${from.key}::int8 else ${to.key}::int8 end,
+      balance_minor = balance_minor + 1 where id in (${moved}, ${changed})`.execute(t.db);
+    await expectTotalsMatchRows(from);
+    await expectTotalsMatchRows(to);
+    expect((await reported(from.id)).totalDebts).toBe(1);
+    expect((await reported(to.id)).totalDebts).toBe(2);
+    expect(await listTotal(`${DEBTS}/by-creditor/${to.id}?currency=USD&status=active`)).toBe(1);
+  });
+
   it("are exact for many amounts with cents (0.10 and 0.20, 300 times each)", async () => {
     const creditor = await newCreditor("Cents");
     const debts = Array.from({ length: 600 }, (_, i) => ({
