@@ -223,6 +223,9 @@ describe("filtered debt list totals against the rows", () => {
     await sql`update debts set status = 'status.default.disputed' where id = ${keys[3]}`.execute(t.db);
     await sql`update debts set status = 'status.default.in_progress' where id = ${keys[4]}`.execute(t.db);
     await sql`update debts set status = 'status.default.cancelled' where id = ${keys[5]}`.execute(t.db);
+    for (const internalId of ["X_Y", "XAY", "P%Q", "B\\S"]) {
+      await createDebt({ creditor_id: creditor.id, amount: 3, internal_id: internalId });
+    }
     const debtor = await t.db
       .selectFrom("debtors")
       .select("id")
@@ -267,6 +270,11 @@ describe("filtered debt list totals against the rows", () => {
       ["search=filter-1", "(internal_id ilike '%filter-1%' or amount_text ilike '%filter-1%')"],
       ["search=10", "(internal_id ilike '%10%' or amount_text ilike '%10%')"],
       ["search=.5", "(internal_id ilike '%.5%' or amount_text ilike '%.5%')"],
+      // LIKE's wildcards and escape are plain characters of the search: compared with strpos, not LIKE.
+      ["search=_", "(strpos(lower(internal_id), '_') > 0 or strpos(lower(amount_text), '_') > 0)"],
+      ["search=%25", "(strpos(lower(internal_id), '%') > 0 or strpos(lower(amount_text), '%') > 0)"],
+      ["search=%5C", "(strpos(lower(internal_id), '\\') > 0 or strpos(lower(amount_text), '\\') > 0)"],
+      ["search=x_y", "(strpos(lower(internal_id), 'x_y') > 0 or strpos(lower(amount_text), 'x_y') > 0)"],
     ];
     for (const [path, scopeWhere] of scopes) {
       for (const [query, where] of filters) {
