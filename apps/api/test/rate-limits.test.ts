@@ -74,6 +74,26 @@ describe("per-company rate limits (contract part 8)", () => {
     expect((await api.get(`/external-api/v1/creditors/${tenant.creditor_id}`, token)).headers.get("ratelimit-remaining")).toBe("999");
   });
 
+  it("count the followup and debt updates, each one operation under PUT and PATCH, on one budget each", async () => {
+    const tenant = await t.tenant("Update Budget Corp");
+    const token = await t.token(tenant);
+    const companyId = await companyIdOf("Update Budget Corp");
+    const api = jsonApi(t.request);
+    // Counted at admission, before the id is looked up: an unknown id spends the budget like a known one.
+    for (const [budget, path] of [
+      ["updateFollowup", "/external-api/v1/followups/unknown-followup"],
+      ["updateDebt", "/external-api/v1/debts/unknown-debt"],
+    ] as const) {
+      await spend(companyId, budget, 999);
+      const put = await api.put(path, token, { notes: "x" });
+      expect(put.status).not.toBe(429);
+      expect(put.headers.get("ratelimit-remaining")).toBe("0");
+      const patch = await api.patch(path, token, { notes: "x" });
+      expect(patch.status).toBe(429);
+      expect(patch.headers.get("ratelimit-remaining")).toBe("0");
+    }
+  });
+
   it("give each company its own budget", async () => {
     const other = await t.tenant("Quiet Corp");
     const response = await t.get(PROFILE, await t.token(other));

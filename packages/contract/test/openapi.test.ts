@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../src/document.ts";
-import { endpoints, pages } from "../src/index.ts";
+import { endpoints, pages, rateLimitSubject } from "../src/index.ts";
 
 interface Operation {
   operationId: string;
@@ -104,6 +104,14 @@ describe("the OpenAPI document", () => {
       const budgeted = declared.scope !== null && operation["x-rate-limit"] !== undefined;
       const success = Object.keys(operation.responses).find((status) => status.startsWith("2"));
       expect(headersOf(success ?? "").includes("RateLimit-Remaining"), operation.operationId).toBe(budgeted);
+    }
+  });
+
+  it("counts one update served under PUT and PATCH on one budget (docs/decisions/0011)", () => {
+    const declared = Object.values(endpoints);
+    for (const put of declared.filter((candidate) => candidate.method === "put")) {
+      const patch = declared.find((candidate) => candidate.method === "patch" && candidate.path === put.path);
+      if (patch !== undefined) expect(rateLimitSubject(patch), patch.operationId).toBe(rateLimitSubject(put));
     }
   });
 

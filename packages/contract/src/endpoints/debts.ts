@@ -247,6 +247,8 @@ const updateEndpoint = <const OperationId extends string>(operationId: Operation
     },
     errors: [...protectedErrors("debts:write"), ...bodyErrors, debtNotFound, duplicateInternalId],
     rateLimit: "write",
+    // One operation under two methods that behave the same (docs/decisions/0111), so one budget (0011).
+    rateLimitBudget: "updateDebt",
   });
 
 export const updateDebt = updateEndpoint("updateDebt", "put");

@@ -160,6 +160,8 @@ const updateEndpoint = <const Method extends "put" | "patch">(operationId: strin
     success: { status: 200, description: "The updated followup", schema: FollowupEnvelope },
     errors: [...protectedErrors("followups:write"), ...bodyErrors, followupNotFound],
     rateLimit: "write",
+    // One operation (the contract's "update followups") under two methods, so one budget (docs/decisions/0011).
+    rateLimitBudget: "updateFollowup",
   });
 
 export const updateFollowup = updateEndpoint("updateFollowup", "put");
