@@ -8,6 +8,7 @@
  * while the server sent it with the limit; both now come from
  * `payloadTooLargeMessage` in packages/contract.
  */
+import { gzipSync } from "node:zlib";
 import { endpoints } from "@dc/contract";
 import { openApiDocument } from "@dc/contract/document";
 import { describe, expect, it } from "vitest";
@@ -73,6 +74,39 @@ describe("413 on every JSON-body operation", () => {
         body,
       });
       expect(response.status).toBe(413);
+      expect(await expectContract(response, operation.method, operation.path)).toEqual(documented[0]);
+      expect(await rowCounts(t.db)).toEqual(before);
+    });
+  });
+});
+
+/**
+ * Compressed bodies (docs/decisions/0019): the api reads only the `identity`
+ * coding, so a compressed body is refused before a byte of it is read, and
+ * a zip bomb is never inflated. RFC 9110 12.5.3: the 415 names the codings
+ * accepted (`Accept-Encoding`), so that a client can tell a coding it should
+ * drop from a media type it got wrong.
+ */
+describe("415 for a compressed body on every JSON-body operation", () => {
+  // 64 MiB of zeros, about 64 KiB gzipped: inflated, it would be six times the largest body limit.
+  const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024));
+
+  describe.each(jsonOperations)("$method $path", (operation) => {
+    it("answers exactly the document's 415 for the coding, with Accept-Encoding: identity, writing nothing", async () => {
+      const documented = Object.values(
+        document.paths[operation.path]![operation.method]!.responses["415"]!.content!["application/json"]!.examples!,
+      )
+        .map((example) => example.value)
+        .filter((value) => (value as { error_code?: string }).error_code === "unsupported_content_encoding");
+      expect(documented).toHaveLength(1);
+      const before = await rowCounts(t.db);
+      const response = await t.request(fill(operation.path), {
+        method: operation.method.toUpperCase(),
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "content-encoding": "gzip" },
+        body: bomb,
+      });
+      expect(response.status).toBe(415);
+      expect(response.headers.get("accept-encoding")).toBe("identity");
       expect(await expectContract(response, operation.method, operation.path)).toEqual(documented[0]);
       expect(await rowCounts(t.db)).toEqual(before);
     });

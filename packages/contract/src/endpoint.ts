@@ -18,6 +18,7 @@ export const responseHeaders = {
   "WWW-Authenticate":
     'The authentication challenge: `Bearer realm="external-api"` on a 401, with `error="invalid_token"` when the bearer token sent is unknown, expired or revoked, and with `error="insufficient_scope"` and the `scope` needed on a 403 (RFC 6750); `Basic` on the OAuth endpoints when the client used HTTP Basic',
   "Retry-After": "Seconds to wait before trying again",
+  "Accept-Encoding": "The content codings the api reads in a request body: only `identity` (uncompressed)",
   "RateLimit-Limit": "Requests the company may make on this operation's budget per window (`x-rate-limit`)",
   "RateLimit-Remaining": "Requests left in the current window",
   "RateLimit-Reset": "Seconds until the current window ends",

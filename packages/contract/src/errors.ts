@@ -14,6 +14,7 @@ export const messages = {
   tooManyConcurrentRequests: "Too many concurrent requests",
   payloadTooLarge: "Request body too large",
   unsupportedMediaType: "Unsupported media type: expected application/json",
+  unsupportedContentEncoding: "Unsupported content encoding: send the body uncompressed (identity)",
   malformedJson: "Malformed JSON body",
   routeNotFound: "Route not found",
   methodNotAllowed: "Method not allowed",
@@ -58,6 +59,13 @@ export const errorCases = {
   payloadTooLarge: (limitBytes: number) =>
     api(413, payloadTooLargeMessage(limitBytes), `The body exceeds ${limitBytes} bytes`, "payload_too_large"),
   unsupportedMediaType: api(415, messages.unsupportedMediaType, "The body is not `application/json`"),
+  unsupportedContentEncoding: api(
+    415,
+    messages.unsupportedContentEncoding,
+    "The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3)",
+    "unsupported_content_encoding",
+    ["Accept-Encoding"],
+  ),
   rateLimited: api(
     429,
     messages.rateLimited,
@@ -107,4 +115,5 @@ export const jsonBodyErrors = (limitBytes: number = DEFAULT_JSON_BODY_BYTES): Re
   errorCases.validation,
   errorCases.payloadTooLarge(limitBytes),
   errorCases.unsupportedMediaType,
+  errorCases.unsupportedContentEncoding,
 ];

@@ -92,7 +92,7 @@ describe("the OpenAPI document", () => {
   it("declares the challenge, retry and rate-limit headers where the api sends them", () => {
     const headerComponents = (document.components["headers"] ?? {}) as Record<string, unknown>;
     expect(Object.keys(headerComponents).sort()).toEqual(
-      ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "WWW-Authenticate"].sort(),
+      ["Accept-Encoding", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "WWW-Authenticate"].sort(),
     );
     for (const { operation } of operations) {
       const declared = endpoints[operation.operationId as keyof typeof endpoints] as (typeof endpoints)[keyof typeof endpoints] | undefined;

@@ -40,6 +40,10 @@ export class PayloadTooLarge extends Data.TaggedError("PayloadTooLarge")<{ reado
 
 export class UnsupportedMediaType extends Data.TaggedError("UnsupportedMediaType")<{ readonly expected: string }> {}
 
+/** A JSON body sent with a content coding other than `identity` (gzip...): refused unread. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- Effect's idiom for a tagged error without fields
+export class UnsupportedContentEncoding extends Data.TaggedError("UnsupportedContentEncoding")<{}> {}
+
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- Effect's idiom for a tagged error without fields
 export class RouteNotFound extends Data.TaggedError("RouteNotFound")<{}> {}
 
@@ -78,6 +82,7 @@ export type ApiError =
   | IdempotencyKeyReused
   | PayloadTooLarge
   | UnsupportedMediaType
+  | UnsupportedContentEncoding
   | RouteNotFound
   | MethodNotAllowed
   | RateLimited
@@ -136,6 +141,11 @@ const renderers: Renderers = {
   UnsupportedMediaType: ({ expected }) => ({
     status: 415,
     body: envelope(415, `Unsupported media type: expected ${expected}`),
+  }),
+  UnsupportedContentEncoding: () => ({
+    status: 415,
+    body: envelope(415, messages.unsupportedContentEncoding, { error_code: "unsupported_content_encoding" }),
+    headers: { "Accept-Encoding": "identity" },
   }),
   RouteNotFound: () => ({ status: 404, body: envelope(404, messages.routeNotFound) }),
   MethodNotAllowed: ({ allow }) => ({

@@ -10,7 +10,7 @@ import { Schema } from "effect";
 import type { Context } from "koa";
 import type { AppServices } from "../services.ts";
 import { type Admit, type AdmissionRule, createAdmission } from "./admission.ts";
-import { OAuthFailure, PayloadTooLarge, UnsupportedMediaType } from "./api-error.ts";
+import { OAuthFailure, PayloadTooLarge, UnsupportedContentEncoding } from "./api-error.ts";
 import { decodeOrFail } from "./decode.ts";
 import { compileReplySerializer, type Serialize } from "./encode-reply.ts";
 import type { Handlers, Reply } from "./handler.ts";
@@ -32,8 +32,8 @@ const readBody = async (ctx: Context, endpoint: AnyEndpoint): Promise<{ raw: Buf
   if (body === undefined) return { raw: EMPTY, value: undefined };
   if (body.contentType === "application/json") {
     requireJson(ctx.get("content-type"));
-    // A compressed body would be read as garbage: refuse the coding (RFC 9110 15.5.16).
-    if (hasContentCoding(ctx.req)) throw new UnsupportedMediaType({ expected: "application/json" });
+    // A compressed body would be read as garbage: refuse the coding, unread, naming the one accepted (RFC 9110 15.5.16, 12.5.3).
+    if (hasContentCoding(ctx.req)) throw new UnsupportedContentEncoding();
     const raw = await readRawBody(ctx.req, body.maxBytes);
     return { raw, value: parseJson(raw, { unstorableTextPerRow: body.unstorableTextPerRow === true }) };
   }

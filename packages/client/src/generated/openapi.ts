@@ -2994,6 +2994,8 @@ export interface components {
         "WWW-Authenticate": string;
         /** @description Seconds to wait before trying again */
         "Retry-After": number;
+        /** @description The content codings the api reads in a request body: only `identity` (uncompressed) */
+        "Accept-Encoding": number;
         /** @description Requests the company may make on this operation's budget per window (`x-rate-limit`) */
         "RateLimit-Limit": number;
         /** @description Requests left in the current window */
@@ -3850,9 +3852,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported media type: expected application/json: The body is not `application/json` */
+            /** @description Unsupported media type: expected application/json: The body is not `application/json`. Unsupported content encoding: send the body uncompressed (identity): The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3) */
             415: {
                 headers: {
+                    "Accept-Encoding": components["headers"]["Accept-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4225,9 +4228,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported media type: expected application/json: The body is not `application/json` */
+            /** @description Unsupported media type: expected application/json: The body is not `application/json`. Unsupported content encoding: send the body uncompressed (identity): The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3) */
             415: {
                 headers: {
+                    "Accept-Encoding": components["headers"]["Accept-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4365,9 +4369,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported media type: expected application/json: The body is not `application/json` */
+            /** @description Unsupported media type: expected application/json: The body is not `application/json`. Unsupported content encoding: send the body uncompressed (identity): The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3) */
             415: {
                 headers: {
+                    "Accept-Encoding": components["headers"]["Accept-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5187,9 +5192,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported media type: expected application/json: The body is not `application/json` */
+            /** @description Unsupported media type: expected application/json: The body is not `application/json`. Unsupported content encoding: send the body uncompressed (identity): The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3) */
             415: {
                 headers: {
+                    "Accept-Encoding": components["headers"]["Accept-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5438,9 +5444,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported media type: expected application/json: The body is not `application/json` */
+            /** @description Unsupported media type: expected application/json: The body is not `application/json`. Unsupported content encoding: send the body uncompressed (identity): The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3) */
             415: {
                 headers: {
+                    "Accept-Encoding": components["headers"]["Accept-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5578,9 +5585,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported media type: expected application/json: The body is not `application/json` */
+            /** @description Unsupported media type: expected application/json: The body is not `application/json`. Unsupported content encoding: send the body uncompressed (identity): The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3) */
             415: {
                 headers: {
+                    "Accept-Encoding": components["headers"]["Accept-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5838,9 +5846,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported media type: expected application/json: The body is not `application/json` */
+            /** @description Unsupported media type: expected application/json: The body is not `application/json`. Unsupported content encoding: send the body uncompressed (identity): The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3) */
             415: {
                 headers: {
+                    "Accept-Encoding": components["headers"]["Accept-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5983,9 +5992,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported media type: expected application/json: The body is not `application/json` */
+            /** @description Unsupported media type: expected application/json: The body is not `application/json`. Unsupported content encoding: send the body uncompressed (identity): The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3) */
             415: {
                 headers: {
+                    "Accept-Encoding": components["headers"]["Accept-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6636,9 +6646,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported media type: expected application/json: The body is not `application/json` */
+            /** @description Unsupported media type: expected application/json: The body is not `application/json`. Unsupported content encoding: send the body uncompressed (identity): The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3) */
             415: {
                 headers: {
+                    "Accept-Encoding": components["headers"]["Accept-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6887,9 +6898,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported media type: expected application/json: The body is not `application/json` */
+            /** @description Unsupported media type: expected application/json: The body is not `application/json`. Unsupported content encoding: send the body uncompressed (identity): The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3) */
             415: {
                 headers: {
+                    "Accept-Encoding": components["headers"]["Accept-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7293,9 +7305,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported media type: expected application/json: The body is not `application/json` */
+            /** @description Unsupported media type: expected application/json: The body is not `application/json`. Unsupported content encoding: send the body uncompressed (identity): The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3) */
             415: {
                 headers: {
+                    "Accept-Encoding": components["headers"]["Accept-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7475,9 +7488,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported media type: expected application/json: The body is not `application/json` */
+            /** @description Unsupported media type: expected application/json: The body is not `application/json`. Unsupported content encoding: send the body uncompressed (identity): The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3) */
             415: {
                 headers: {
+                    "Accept-Encoding": components["headers"]["Accept-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7647,9 +7661,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported media type: expected application/json: The body is not `application/json` */
+            /** @description Unsupported media type: expected application/json: The body is not `application/json`. Unsupported content encoding: send the body uncompressed (identity): The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3) */
             415: {
                 headers: {
+                    "Accept-Encoding": components["headers"]["Accept-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8050,9 +8065,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported media type: expected application/json: The body is not `application/json` */
+            /** @description Unsupported media type: expected application/json: The body is not `application/json`. Unsupported content encoding: send the body uncompressed (identity): The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3) */
             415: {
                 headers: {
+                    "Accept-Encoding": components["headers"]["Accept-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8388,9 +8404,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported media type: expected application/json: The body is not `application/json` */
+            /** @description Unsupported media type: expected application/json: The body is not `application/json`. Unsupported content encoding: send the body uncompressed (identity): The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3) */
             415: {
                 headers: {
+                    "Accept-Encoding": components["headers"]["Accept-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];

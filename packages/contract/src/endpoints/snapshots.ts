@@ -30,6 +30,7 @@ const rowsBodyErrors = [
   cases.invalidRow,
   cases.payloadTooLarge,
   errorCases.unsupportedMediaType,
+  errorCases.unsupportedContentEncoding,
 ];
 
 const AckEnvelope = DataEnvelope(SnapshotAcknowledgement).annotations({
@@ -120,6 +121,7 @@ export const startStagedSnapshot = endpoint({
     errorCases.validation,
     cases.startPayloadTooLarge,
     errorCases.unsupportedMediaType,
+  errorCases.unsupportedContentEncoding,
     cases.campaignNotFound,
     cases.referenceConflict,
     cases.deliveryModeConflict("one_request"),
