@@ -1,5 +1,6 @@
 import { endpoints, rateLimits, rateLimitSubject } from "@dc/contract";
 import { describe, expect, it } from "vitest";
+import { createClient } from "../src/admin/oauth-clients.ts";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi, TEST_START } from "./support/harness.ts";
 import { jsonApi } from "./support/json-api.ts";
@@ -159,6 +160,116 @@ describe("per-company rate limits (contract part 8)", () => {
     await t.db.updateTable("oauth_access_tokens").set({ revoked_at: t.clock.now() }).where("company_id", "=", companyId).execute();
     const afterRevocation = await Promise.all(Array.from({ length: 5 }, () => t.get(PROFILE, token)));
     expect(afterRevocation.map((response) => response.status)).toEqual([401, 401, 401, 401, 401]);
+  });
+});
+
+describe("what is counted, whose budget it is, and when it ends (contract part 8, docs/decisions/0011, 0012, 0305)", () => {
+  const CREDITORS = "/external-api/v1/creditors";
+
+  /** A second OAuth client of the company of `tenant`, and a token of it. */
+  const secondClientToken = async (companyName: string) => {
+    const client = await createClient(t.db, {
+      companyId: await companyIdOf(companyName),
+      name: "Second integration",
+      scopes: ["company:read", "creditors:read"],
+      redirectUris: [],
+    });
+    const response = await t.tokenResponse({
+      grant_type: "client_credentials",
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+    });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { access_token: string }).access_token;
+  };
+
+  it("count a refused 4xx, but not a 401 before authentication nor a 403 for a missing scope", async () => {
+    const tenant = await t.tenant("Counting Corp");
+    const token = await t.token(tenant);
+    const withoutScope = await t.token(tenant, "debts:read");
+    expect((await t.get(CREDITORS, "not-a-token")).status).toBe(401);
+    expect((await t.get(CREDITORS)).status).toBe(401);
+    const forbidden = await t.get(CREDITORS, withoutScope);
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.headers.get("ratelimit-remaining")).toBeNull();
+    const invalid = await t.get(`${CREDITORS}?limit=101`, token);
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get("ratelimit-remaining")).toBe("999");
+    const answered = await t.get(CREDITORS, token);
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get("ratelimit-remaining")).toBe("998");
+  });
+
+  it("share one budget between two clients of a company, and not with another company", async () => {
+    const tenant = await t.tenant("Two Clients Corp");
+    const first = await t.token(tenant);
+    const second = await secondClientToken("Two Clients Corp");
+    const other = await t.token(await t.tenant("Neighbour Corp"));
+    await spend(await companyIdOf("Two Clients Corp"), "getCompanyProfile", 998);
+    expect((await t.get(PROFILE, first)).headers.get("ratelimit-remaining")).toBe("1");
+    expect((await t.get(PROFILE, second)).headers.get("ratelimit-remaining")).toBe("0");
+    expect((await t.get(PROFILE, first)).status).toBe(429);
+    expect((await t.get(PROFILE, second)).status).toBe(429);
+    const neighbour = await t.get(PROFILE, other);
+    expect(neighbour.status).toBe(200);
+    expect(neighbour.headers.get("ratelimit-remaining")).toBe("999");
+  });
+
+  it("let exactly the places left through when 50 requests of two clients on two api processes arrive at once", async () => {
+    const second = await t.startAnotherApi();
+    try {
+      const tenant = await t.tenant("Edge Corp");
+      const companyId = await companyIdOf("Edge Corp");
+      const tokens = [await t.token(tenant), await secondClientToken("Edge Corp")];
+      const neighbour = await t.token(await t.tenant("Edge Neighbour Corp"));
+      await spend(companyId, "getCompanyProfile", 990);
+      const urls = [t.api.url, second.url];
+      const send = (url: string, token: string) => fetch(`${url}${PROFILE}`, { headers: { authorization: `Bearer ${token}` } });
+      const [burst, neighbours] = await Promise.all([
+        Promise.all(Array.from({ length: 50 }, (_, i) => send(urls[i % 2]!, tokens[Math.floor(i / 2) % 2]!))),
+        Promise.all(Array.from({ length: 10 }, (_, i) => send(urls[i % 2]!, neighbour))),
+      ]);
+      const answered = burst.filter((response) => response.status === 200);
+      expect(burst.filter((response) => response.status === 429)).toHaveLength(40);
+      expect(answered.map((response) => Number(response.headers.get("ratelimit-remaining"))).sort((a, b) => a - b)).toEqual([
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+      ]);
+      expect(neighbours.map((response) => response.status)).toEqual(Array.from({ length: 10 }, () => 200));
+      const counter = await t.db
+        .selectFrom("rate_limit_counters")
+        .select("count")
+        .where("key", "=", `company:${companyId}:getCompanyProfile`)
+        .executeTakeFirstOrThrow();
+      expect(counter.count).toBe(1040);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it("give Retry-After and RateLimit-Reset as the seconds left in the hour, and a new budget on the hour", async () => {
+    const before = t.clock.now();
+    try {
+      const hour = Math.floor(before.getTime() / 3_600_000) * 3_600_000;
+      t.clock.set(new Date(hour + 1_800_000 + 1));
+      // Issued now, the token outlives the hour's end.
+      const token = await t.token(await t.tenant("Boundary Corp"));
+      await spend(await companyIdOf("Boundary Corp"), "getCompanyProfile", 999);
+      const last = await t.get(PROFILE, token);
+      expect(last.status).toBe(200);
+      expect(last.headers.get("ratelimit-reset")).toBe("1800");
+      t.clock.set(new Date(hour + 3_600_000 - 500));
+      const refused = await t.get(PROFILE, token);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("1");
+      expect(refused.headers.get("ratelimit-reset")).toBe("1");
+      t.clock.set(new Date(hour + 3_600_000));
+      const next = await t.get(PROFILE, token);
+      expect(next.status).toBe(200);
+      expect(next.headers.get("ratelimit-remaining")).toBe("999");
+      expect(next.headers.get("ratelimit-reset")).toBe("3600");
+    } finally {
+      t.clock.set(before);
+    }
   });
 });
 
