@@ -8,13 +8,16 @@
  * while the server sent it with the limit; both now come from
  * `payloadTooLargeMessage` in packages/contract.
  */
+import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { gzipSync } from "node:zlib";
 import { endpoints } from "@dc/contract";
 import { openApiDocument } from "@dc/contract/document";
 import { describe, expect, it } from "vitest";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";
-import { rowCounts } from "./support/json-api.ts";
+import { payloadTooLargeBody, rowCounts } from "./support/json-api.ts";
+import { rowsFrom, snapshotTestKit } from "./support/snapshots.ts";
 
 const t = await startTestApi();
 const acme = await t.tenant("Acme Collections");
@@ -110,5 +113,104 @@ describe("415 for a compressed body on every JSON-body operation", () => {
       expect(await expectContract(response, operation.method, operation.path)).toEqual(documented[0]);
       expect(await rowCounts(t.db)).toEqual(before);
     });
+  });
+});
+
+/**
+ * The 10 MiB of the snapshot operations (contract part 8), at the byte: a
+ * body of exactly 10 MiB is accepted, one byte more is the 413, with or
+ * without `Content-Length` (chunked transfer coding); and an announced
+ * length over the limit is refused before the body is read.
+ */
+describe("the 10 MiB body of snapshot submit and chunk upload", () => {
+  const kit = snapshotTestKit(t);
+  const MiB10 = 10 * 1024 * 1024;
+  /** A snapshot body of `count` rows from `first`, padded with JSON whitespace to exactly `bytes`. */
+  const padded = (first: number, count: number, bytes: number) => {
+    const body = rowsFrom(first, count);
+    return Buffer.from(body.slice(0, -1) + " ".repeat(bytes - Buffer.byteLength(body)) + "}");
+  };
+
+  /** Sends `body` with the chunked transfer coding, in two pieces, no Content-Length. */
+  const sendChunked = (path: string, token: string, body: Buffer) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const url = new URL(`${t.api.url}${path}`);
+      const request = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path,
+          method: "PUT",
+          headers: {
+            authorization: `Bearer ${token}`,
+            "content-type": "application/json",
+            "transfer-encoding": "chunked",
+          },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () =>
+            resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }),
+          );
+        },
+      );
+      request.on("error", reject);
+      request.write(body.subarray(0, body.length >> 1));
+      request.end(body.subarray(body.length >> 1));
+    });
+
+  it("accepts a one-request submit of exactly 10 MiB, with Content-Length or chunked, and refuses one byte more", async () => {
+    const { token, campaign, companyId } = await kit.setup();
+    const exact = padded(0, 2, MiB10);
+    expect(exact.length).toBe(MiB10);
+    const withLength = await kit.send("PUT", kit.path(campaign.api_reference, "exact-length"), token, exact.toString());
+    expect(withLength.status).toBe(202);
+    expect((await sendChunked(kit.path(campaign.api_reference, "exact-chunked"), token, exact)).status).toBe(202);
+
+    const over = padded(0, 2, MiB10 + 1);
+    const refusedChunked = await sendChunked(kit.path(campaign.api_reference, "over-chunked"), token, over);
+    expect(refusedChunked.status).toBe(413);
+    expect(JSON.parse(refusedChunked.body)).toEqual(payloadTooLargeBody(MiB10));
+    const refused = await kit.send("PUT", kit.path(campaign.api_reference, "over-length"), token, over.toString());
+    expect(refused.status).toBe(413);
+    expect(await kit.stored(companyId, campaign.id)).toMatchObject({ snapshots: 2, chunks: 2 });
+  });
+
+  it("accepts a chunk of exactly 10 MiB, chunked or not, and refuses one byte more without storing it", async () => {
+    const s = await kit.started(4);
+    expect((await s.chunk(0, padded(0, 1, MiB10).toString())).status).toBe(201);
+    const chunkPath = kit.path(s.campaign.api_reference, s.reference, "/chunks/1");
+    const refused = await sendChunked(chunkPath, s.token, padded(1, 1, MiB10 + 1));
+    expect(refused.status).toBe(413);
+    expect(JSON.parse(refused.body)).toEqual(payloadTooLargeBody(MiB10));
+    expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 1, jobs: 0 });
+    expect((await sendChunked(chunkPath, s.token, padded(1, 1, MiB10))).status).toBe(201);
+  });
+
+  it("refuses a Content-Length over the limit at once, before a byte of the body arrives", async () => {
+    const { token, campaign, companyId } = await kit.setup();
+    const { port } = new URL(t.api.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1", () =>
+        // The head only: were the api waiting for the announced body, no answer would come.
+        socket.write(
+          `PUT ${kit.path(campaign.api_reference, "announced")} HTTP/1.1\r\nHost: localhost\r\n` +
+            `Authorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${MiB10 + 1}\r\n\r\n`,
+        ),
+      );
+      let received = "";
+      socket.on("data", (chunk: Buffer) => {
+        received += chunk.toString("utf8");
+        if (received.includes("\r\n\r\n") && received.endsWith("}")) {
+          socket.destroy();
+          resolve(received);
+        }
+      });
+      socket.on("error", reject);
+    });
+    expect(answer.startsWith("HTTP/1.1 413 ")).toBe(true);
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual(payloadTooLargeBody(MiB10));
+    expect(await kit.stored(companyId, campaign.id)).toEqual({ snapshots: 0, chunks: 0, jobs: 0 });
   });
 });
