@@ -273,6 +273,17 @@ describe("PUT .../snapshots/{snapshotReference}/chunks/{chunkIndex}", () => {
     });
   });
 
+  it("accepts a chunk of exactly 20,000 rows (contract part 8), and one more row over the declared count is 422", async () => {
+    const s = await started(20_000);
+    const full = await s.chunk(0, rowsFrom(0, 20_000));
+    expect(full.status).toBe(201);
+    expect((await expectContract(full, "put", CHUNK_PATH)).data.received_row_count).toBe(20_000);
+    const extra = await s.chunk(1, rowsFrom(20_000, 1));
+    expect(extra.status).toBe(422);
+    expect((await expectContract(extra, "put", CHUNK_PATH)).error_code).toBe("expected_row_count_exceeded");
+    expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 1, jobs: 0 });
+  });
+
   it("refuses bad chunk bodies and indexes with 400 naming the field, and a body over 10 MiB with 413", async () => {
     const s = await started(5);
     const tooMany = await s.chunk(0, rowsBody(Array.from({ length: 20_001 }, (_, i) => accountRow(i))));
