@@ -273,6 +273,22 @@ describe("PUT .../snapshots/{snapshotReference}/chunks/{chunkIndex}", () => {
     });
   });
 
+  it("tolerates accept_expensive_destination of any JSON type in chunk rows, acknowledging them as without it (contract 9.3)", async () => {
+    const values = [true, false, "no", 0, 1.5, null, { a: [1] }, [1, "x"]];
+    const acknowledge = async (withLegacyKey: boolean) => {
+      const s = await started(values.length);
+      const rows = values.map((value, i) => accountRow(i, withLegacyKey ? { accept_expensive_destination: value } : {}));
+      const response = await s.chunk(0, rowsBody(rows));
+      expect(response.status).toBe(201);
+      const { data } = await expectContract<{ data: Record<string, unknown> }>(response, "put", CHUNK_PATH);
+      expect(await kit.stored(s.companyId, s.campaign.id)).toEqual({ snapshots: 1, chunks: 1, jobs: 0 });
+      // What names the snapshot differs between the two companies; everything else must not.
+      const { api_reference: _api, status_url: _url, ...rest } = data;
+      return rest;
+    };
+    expect(await acknowledge(true)).toEqual(await acknowledge(false));
+  });
+
   it("accepts a chunk of exactly 20,000 rows (contract part 8), and one more row over the declared count is 422", async () => {
     const s = await started(20_000);
     const full = await s.chunk(0, rowsFrom(0, 20_000));

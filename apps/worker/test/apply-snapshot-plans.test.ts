@@ -226,6 +226,32 @@ describe("applySnapshot: payment plans", () => {
 });
 
 describe("applySnapshot: warnings and contacts", () => {
+  it("ignores accept_expensive_destination whatever its JSON type and value: the same outcome as without it (contract 9.3)", async () => {
+    const legacyValues = [true, false, "yes", 1, null, { accept: [true] }, [true]];
+    const rows = (withLegacyKey: boolean) =>
+      legacyValues.map((value, i) =>
+        row(`legacy-${i}`, 10 + i, {
+          phone: i % 2 === 0 ? "+88123456789" : "+33612345678",
+          ...(withLegacyKey ? { accept_expensive_destination: value } : {}),
+        }),
+      );
+    const outcome = async (withLegacyKey: boolean) => {
+      const campaign = await insertCampaign(db);
+      const { id, counts } = await applyRows(campaign, rows(withLegacyKey));
+      const { warnings, warning_count } = await snapshotState(db, id);
+      const debts = (await debtsOf(db, campaign.campaignId)).map(({ internal_id, balance_minor, status, phone }) => ({
+        internal_id,
+        balance_minor,
+        status,
+        phone,
+      }));
+      return { counts, warnings, warning_count, debts };
+    };
+    const without = await outcome(false);
+    expect(without.counts).toMatchObject({ created: legacyValues.length, warnings: 4 });
+    expect(await outcome(true)).toEqual(without);
+  });
+
   it("warns about a costly phone destination when the campaign does not allow it, keeping the row", async () => {
     const campaign = await insertCampaign(db);
     const { id, counts } = await applyRows(campaign, [
