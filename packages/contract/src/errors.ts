@@ -28,6 +28,22 @@ export const messages = {
   idempotencyKeyReused: "Idempotency-Key already used for a different request",
 } as const;
 
+/**
+ * Answers given before any operation is routed, to requests Node's HTTP
+ * parser refuses (docs/decisions/0019), in the API envelope with this
+ * `error_code`. The api answers from this table; the OpenAPI document's
+ * description lists it, since any path can receive them.
+ */
+export const parserRefusals = [
+  { status: 400, message: messages.malformedHttpRequest, errorCode: "malformed_http_request" },
+  { status: 408, message: messages.requestTimeout, errorCode: "request_timeout" },
+  { status: 413, message: messages.chunkExtensionsTooLarge, errorCode: "payload_too_large" },
+  { status: 417, message: messages.expectationFailed, errorCode: "expectation_failed" },
+  { status: 431, message: messages.headersTooLarge, errorCode: "request_header_fields_too_large" },
+] as const;
+
+export type ParserRefusal = (typeof parserRefusals)[number];
+
 /** The 413 message, naming the operation's limit. */
 export const payloadTooLargeMessage = (limitBytes: number): string =>
   `${messages.payloadTooLarge}: the limit is ${limitBytes} bytes`;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../src/document.ts";
-import { endpoints, pages, rateLimitSubject } from "../src/index.ts";
+import { endpoints, pages, parserRefusals, rateLimitSubject } from "../src/index.ts";
 
 interface Operation {
   operationId: string;
@@ -112,6 +112,14 @@ describe("the OpenAPI document", () => {
     for (const put of declared.filter((candidate) => candidate.method === "put")) {
       const patch = declared.find((candidate) => candidate.method === "patch" && candidate.path === put.path);
       if (patch !== undefined) expect(rateLimitSubject(patch), patch.operationId).toBe(rateLimitSubject(put));
+    }
+  });
+
+  it("describes the answers given before any operation is routed: the parser's refusals, 413 included", () => {
+    const description = (document as unknown as { info: { description: string } }).info.description;
+    expect(parserRefusals.map((refusal) => refusal.status).sort()).toEqual([400, 408, 413, 417, 431]);
+    for (const refusal of parserRefusals) {
+      expect(description).toContain(`\`${refusal.status}\` ${refusal.message} (\`${refusal.errorCode}\`)`);
     }
   });
 

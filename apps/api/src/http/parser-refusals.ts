@@ -11,26 +11,26 @@
  */
 import { type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { messages } from "@dc/contract";
+import { type ParserRefusal, parserRefusals } from "@dc/contract";
 import type { Logger } from "pino";
 import { envelope } from "./api-error.ts";
 
-interface Refusal {
-  readonly status: number;
-  readonly message: string;
-  readonly errorCode: string;
-}
+type Refusal = ParserRefusal;
+
+/** The documented refusal of `status` (packages/contract). */
+const refusal = (status: Refusal["status"]): Refusal =>
+  parserRefusals.find((candidate) => candidate.status === status)!;
 
 const refusalFor = (parserCode: string | undefined): Refusal => {
   switch (parserCode) {
     case "HPE_HEADER_OVERFLOW":
-      return { status: 431, message: messages.headersTooLarge, errorCode: "request_header_fields_too_large" };
+      return refusal(431);
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
-      return { status: 413, message: messages.chunkExtensionsTooLarge, errorCode: "payload_too_large" };
+      return refusal(413);
     case "ERR_HTTP_REQUEST_TIMEOUT":
-      return { status: 408, message: messages.requestTimeout, errorCode: "request_timeout" };
+      return refusal(408);
     default:
-      return { status: 400, message: messages.malformedHttpRequest, errorCode: "malformed_http_request" };
+      return refusal(400);
   }
 };
 
@@ -88,7 +88,8 @@ export const answerParserRefusals = (server: Server, logger: Logger): void => {
   });
   // With a listener, Node hands these requests here instead of answering a bare 417 (and emits no `request`).
   server.on("checkExpectation", (_request: IncomingMessage, response: ServerResponse) => {
-    const body = JSON.stringify(envelope(417, messages.expectationFailed, { error_code: "expectation_failed" }));
+    const expectation = refusal(417);
+    const body = JSON.stringify(envelope(417, expectation.message, { error_code: expectation.errorCode }));
     response.writeHead(417, {
       "Content-Type": "application/json; charset=utf-8",
       "Content-Length": Buffer.byteLength(body),
