@@ -3,7 +3,7 @@
  * same database as the api. Its `tenant create` output is enough to get a
  * token and read the company profile.
  */
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startTestApi } from "./support/harness.ts";
@@ -11,17 +11,24 @@ import { startTestApi } from "./support/harness.ts";
 const t = await startTestApi();
 const cliEntry = join(import.meta.dirname, "..", "src", "cli", "main.ts");
 
-const cli = (...args: string[]) => {
-  const result = spawnSync(process.execPath, [cliEntry, ...args], {
-    env: { ...process.env, DATABASE_URL: t.databaseUrl, NODE_ENV: "test" },
-    encoding: "utf8",
+/**
+ * Runs the CLI without blocking this process's event loop, which also serves
+ * the api: a synchronous run longer than the server's 5 s keep-alive left the
+ * next request on a socket the server closed meanwhile (ECONNRESET).
+ */
+const cli = (...args: string[]) =>
+  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [cliEntry, ...args],
+      { env: { ...process.env, DATABASE_URL: t.databaseUrl, NODE_ENV: "test" }, encoding: "utf8" },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : (typeof error.code === "number" ? error.code : null), stdout, stderr }),
+    );
   });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-};
 
 describe("the admin CLI", () => {
   it("creates a tenant whose client gets a token and reads its company profile", async () => {
-    const run = cli("tenant", "create", "--name", "Cli Tenant");
+    const run = await cli("tenant", "create", "--name", "Cli Tenant");
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const tenant = JSON.parse(run.stdout) as Record<string, string>;
@@ -54,45 +61,45 @@ describe("the admin CLI", () => {
   });
 
   it("prints ids the api accepts, and shows a client secret only at creation", async () => {
-    const company = JSON.parse(cli("company", "create", "--name", "Cli Company").stdout) as { id: string };
-    const created = cli("client", "create", "--company", company.id, "--name", "ERP sync", "--scopes", "debts:read debts:write");
+    const company = JSON.parse((await cli("company", "create", "--name", "Cli Company")).stdout) as { id: string };
+    const created = await cli("client", "create", "--company", company.id, "--name", "ERP sync", "--scopes", "debts:read debts:write");
     expect(created.code).toBe(0);
     const client = JSON.parse(created.stdout) as { client_id: string; client_secret: string; scopes: string };
     expect(client.scopes).toBe("debts:read debts:write");
-    const listed = JSON.parse(cli("client", "list", "--company", company.id).stdout) as { clients: Array<Record<string, unknown>> };
+    const listed = JSON.parse((await cli("client", "list", "--company", company.id)).stdout) as { clients: Array<Record<string, unknown>> };
     expect(listed.clients).toHaveLength(1);
     expect(JSON.stringify(listed)).not.toContain(client.client_secret);
 
-    const revoked = cli("client", "revoke", "--client-id", client.client_id);
+    const revoked = await cli("client", "revoke", "--client-id", client.client_id);
     expect(revoked.code).toBe(0);
     const refused = await t.tokenResponse({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret });
     expect(refused.status).toBe(401);
   });
 
-  it("fails with a message on stderr and a non-zero exit for bad input", () => {
-    const unknownCompany = cli("client", "list", "--company", "not-an-id");
+  it("fails with a message on stderr and a non-zero exit for bad input", async () => {
+    const unknownCompany = await cli("client", "list", "--company", "not-an-id");
     expect(unknownCompany.code).toBe(2);
     expect(unknownCompany.stdout).toBe("");
     expect(unknownCompany.stderr).toBe("--company: no company with id not-an-id\n");
-    const badScope = cli("client", "create", "--company", "x", "--name", "n", "--scopes", "debts:read");
+    const badScope = await cli("client", "create", "--company", "x", "--name", "n", "--scopes", "debts:read");
     expect(badScope.code).toBe(2);
-    const unknownCommand = cli("bogus", "thing");
+    const unknownCommand = await cli("bogus", "thing");
     expect(unknownCommand.code).toBe(2);
     expect(unknownCommand.stderr).toMatch(/^unknown command: bogus thing/);
     // A second redirect URI after one flag is an extra argument, named as such (the flag repeats per URI).
-    const extra = cli("client", "create", "--company", "x", "--name", "n", "--redirect-uri", "https://a.example/cb", "https://b.example/cb");
+    const extra = await cli("client", "create", "--company", "x", "--name", "n", "--redirect-uri", "https://a.example/cb", "https://b.example/cb");
     expect(extra.code).toBe(2);
     expect(extra.stderr).toMatch(/^unexpected argument after client create: https:\/\/b\.example\/cb\n/);
   });
 
-  it("refuses a redirect URI with a fragment, an empty one too (RFC 6749 3.1.2)", () => {
-    const company = JSON.parse(cli("company", "create", "--name", "Fragment Co").stdout) as { id: string };
+  it("refuses a redirect URI with a fragment, an empty one too (RFC 6749 3.1.2)", async () => {
+    const company = JSON.parse((await cli("company", "create", "--name", "Fragment Co")).stdout) as { id: string };
     for (const uri of ["https://a.example/cb#", "https://a.example/cb#section", "https://a.example/cb?x=1#"]) {
-      const run = cli("client", "create", "--company", company.id, "--name", "n", "--scopes", "debts:read", "--redirect-uri", uri);
+      const run = await cli("client", "create", "--company", company.id, "--name", "n", "--scopes", "debts:read", "--redirect-uri", uri);
       expect(run.code, uri).toBe(2);
       expect(run.stderr).toBe(`--redirect-uri: a redirect URI may not have a fragment: ${uri}\n`);
     }
-    const listed = JSON.parse(cli("client", "list", "--company", company.id).stdout) as { clients: unknown[] };
+    const listed = JSON.parse((await cli("client", "list", "--company", company.id)).stdout) as { clients: unknown[] };
     expect(listed.clients).toEqual([]);
   });
 });
