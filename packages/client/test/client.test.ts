@@ -116,6 +116,33 @@ describe("createClient", () => {
     expect(listed.pagination.total).toBe(1);
   });
 
+  it("creates once when a creation's answer is lost: the retry carries the call's Idempotency-Key and gets the first answer", async () => {
+    let lost = 0;
+    const api = createClient({
+      ...credentials,
+      sleep: async () => {},
+      // The first creation reaches the api and commits; its answer is then lost, as on a dropped connection.
+      fetch: async (request) => {
+        const response = await globalThis.fetch(request);
+        if (new URL(request.url).pathname === "/external-api/v1/debts" && request.method === "POST" && lost++ === 0) {
+          await response.body?.cancel();
+          throw new TypeError("fetch failed", { cause: new Error("socket hang up") });
+        }
+        return response;
+      },
+    });
+    const created = await api.POST("/external-api/v1/debts", {
+      body: { amount: 9137.53, currency: "EUR", firstname: "Grace", lastname: "Hopper" },
+    });
+    expect(created.error).toBeUndefined();
+    expect(created.response?.status).toBe(201);
+    expect(created.response?.headers.get("idempotent-replayed")).toBe("true");
+    expect(lost).toBe(2);
+    const listed = unwrap(await api.GET("/external-api/v1/debts", { params: { query: { search: "9137.53" } } }));
+    expect(listed.pagination.total).toBe(1);
+    expect(listed.data[0]?.id).toBe(created.data?.data.id);
+  });
+
   it("decodes OAuth refusals of the token endpoint", async () => {
     const wrongSecret = createClient({ ...credentials, clientSecret: "dcs_wrong" });
     expect((await wrongSecret.GET("/external-api/v1/company/profile")).error).toEqual({
