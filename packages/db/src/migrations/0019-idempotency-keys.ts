@@ -3,8 +3,10 @@
  * one row per key a company sent, written in the transaction of the write it
  * guarded, holding a digest of the request and the answer given, so a retry
  * gets that answer again and a concurrent duplicate waits on the primary key
- * for the first to commit. Keyed by company first (DESIGN.md 6). The purge
- * finds expired keys through `idempotency_keys_expiry_idx`.
+ * for the first to commit. Keyed by company first (DESIGN.md 6), its expiry
+ * index too: the purge deletes one company's expired keys at a time
+ * (`idempotency_keys_expiry_idx`), and finds the companies that have some by
+ * skipping through the index's leading column.
  *
  * The answer columns are null only inside the claiming transaction, between
  * the claim and the write's end: no other transaction ever sees them null.
@@ -26,7 +28,7 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
       primary key (company_id, idempotency_key)
     )
   `.execute(db);
-  await sql`create index idempotency_keys_expiry_idx on idempotency_keys (expires_at, company_id)`.execute(db);
+  await sql`create index idempotency_keys_expiry_idx on idempotency_keys (company_id, expires_at)`.execute(db);
 };
 
 export const down = async (db: Kysely<unknown>): Promise<void> => {
