@@ -110,6 +110,29 @@ export const insertCounter = async (db: Kysely<Database>, key: string, expiresAt
     .execute();
 };
 
+/** An answered Idempotency-Key record of `companyId`, expiring at `expiresAt` (docs/decisions/0024). */
+export const insertIdempotencyKey = async (
+  db: Kysely<Database>,
+  companyId: number,
+  key: string,
+  expiresAt: Date,
+): Promise<void> => {
+  await db
+    .insertInto("idempotency_keys")
+    .values({
+      company_id: companyId,
+      idempotency_key: key,
+      operation: "createDebt",
+      request_sha256: Buffer.alloc(32),
+      response_status: 201,
+      response_body: "{}",
+      response_headers: "{}",
+      created_at: hoursFrom(expiresAt, -24),
+      expires_at: expiresAt,
+    })
+    .execute();
+};
+
 /** Sorted ids left in an id-keyed table. */
 export const remainingIds = async (
   db: Kysely<Database>,

@@ -6,6 +6,7 @@ import {
   insertCode,
   insertCounter,
   insertGrant,
+  insertIdempotencyKey,
   insertOwner,
   insertToken,
   remainingIds,
@@ -146,28 +147,12 @@ describe("purgeExpired", () => {
       .values([{ name: "Keys One" }, { name: "Keys Two" }])
       .returning("id")
       .execute();
-    const record = (companyId: number, key: string, expiresAt: Date) => ({
-      company_id: companyId,
-      idempotency_key: key,
-      operation: "createDebt",
-      request_sha256: Buffer.alloc(32),
-      response_status: 201,
-      response_body: "{}",
-      response_headers: "{}",
-      created_at: hoursFrom(expiresAt, -24),
-      expires_at: expiresAt,
-    });
     const [one, two] = companies.map((company) => company.id);
-    await db
-      .insertInto("idempotency_keys")
-      .values([
-        record(one!, "long-gone", hoursFrom(now, -48)),
-        record(one!, "expires-exactly-now", now),
-        record(one!, "still-live", hoursFrom(now, 1 / 3600)),
-        record(two!, "long-gone", hoursFrom(now, -2)),
-        record(two!, "still-live", hoursFrom(now, 23)),
-      ])
-      .execute();
+    await insertIdempotencyKey(db, one!, "long-gone", hoursFrom(now, -48));
+    await insertIdempotencyKey(db, one!, "expires-exactly-now", now);
+    await insertIdempotencyKey(db, one!, "still-live", hoursFrom(now, 1 / 3600));
+    await insertIdempotencyKey(db, two!, "long-gone", hoursFrom(now, -2));
+    await insertIdempotencyKey(db, two!, "still-live", hoursFrom(now, 23));
     const counts = await purgeExpired(db, now);
     expect(counts.idempotency_keys).toBe(3);
     const left = await db

@@ -12,7 +12,15 @@ import { type Kysely, sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { purgeRetained } from "../src/retention.ts";
 import { purgeExpired } from "../src/tasks/purge-expired.ts";
-import { hoursFrom, insertCode, insertGrant, insertOwner, insertToken, type OauthOwner } from "./oauth-fixtures.ts";
+import {
+  hoursFrom,
+  insertCode,
+  insertGrant,
+  insertIdempotencyKey,
+  insertOwner,
+  insertToken,
+  type OauthOwner,
+} from "./oauth-fixtures.ts";
 import { type CampaignFixture, insertCampaign, insertSnapshot } from "./snapshot-fixtures.ts";
 import { insertEndpoint } from "./webhooks-fixtures.ts";
 
@@ -115,25 +123,7 @@ const expiredOf = async (owner: OauthOwner): Promise<void> => {
       expires_at: hoursFrom(now, -1),
     })
     .execute();
-  await insertIdempotencyKey(owner.companyId, "expired", hoursFrom(now, -1));
-};
-
-/** An Idempotency-Key record of `companyId` expiring at `expiresAt` (docs/decisions/0024). */
-const insertIdempotencyKey = async (companyId: number, key: string, expiresAt: Date): Promise<void> => {
-  await db
-    .insertInto("idempotency_keys")
-    .values({
-      company_id: companyId,
-      idempotency_key: key,
-      operation: "createDebt",
-      request_sha256: Buffer.alloc(32),
-      response_status: 201,
-      response_body: "{}",
-      response_headers: "{}",
-      created_at: hoursFrom(expiresAt, -24),
-      expires_at: expiresAt,
-    })
-    .execute();
+  await insertIdempotencyKey(db, owner.companyId, "expired", hoursFrom(now, -1));
 };
 
 describe("the hourly purge, one company per transaction", () => {
