@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi, TEST_START } from "./support/harness.ts";
@@ -62,6 +63,9 @@ describe("POST .../snapshots/{snapshotReference}/finalize", () => {
         snapshot_id: row.id,
       },
     ]);
+    const payload = await sql<{ payload: unknown }>`
+      select payload from graphile_worker._private_jobs where key = ${`apply_snapshot:${row.id}`}`.execute(t.db);
+    expect(payload.rows).toEqual([{ payload: { snapshot_id: row.id, company_id: s.companyId } }]);
 
     const again = await s.finalize();
     expect(again.status).toBe(202);

@@ -76,7 +76,7 @@ describe("PUT /campaigns/{apiReference}/snapshots/{snapshotReference} (one reque
     ]);
     const payload = await sql<{ payload: unknown }>`
       select payload from graphile_worker._private_jobs where key = ${`apply_snapshot:${snapshot.id}`}`.execute(t.db);
-    expect(payload.rows).toEqual([{ payload: { snapshot_id: snapshot.id } }]);
+    expect(payload.rows).toEqual([{ payload: { snapshot_id: snapshot.id, company_id: companyId } }]);
   });
 
   it("records the token's client as the integration and changes no debt", async () => {

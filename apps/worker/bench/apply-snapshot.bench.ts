@@ -99,7 +99,7 @@ const insertSnapshot = async (campaign: Campaign, rows: ReadonlyArray<unknown>, 
       trx,
     );
     if (enqueue) {
-      await sql`select graphile_worker.add_job('apply_snapshot', json_build_object('snapshot_id', ${id}::bigint),
+      await sql`select graphile_worker.add_job('apply_snapshot', json_build_object('snapshot_id', ${id}::bigint, 'company_id', ${campaign.companyId}::bigint),
         queue_name := ${`snapshots:campaign:${campaign.campaignId}`}, job_key := ${`apply_snapshot:${id}`}, max_attempts := 10)`.execute(
         trx,
       );
@@ -146,7 +146,7 @@ try {
     for (let round = 1; round <= rounds; round++) {
       const campaign = await insertCampaign();
       const seed = await insertSnapshot(campaign, benchSeedRows(shape), false);
-      const seeded = await applySnapshot({ db, clock: systemClock, ids }, seed);
+      const seeded = await applySnapshot({ db, clock: systemClock, ids }, { companyId: campaign.companyId, id: seed });
       if (seeded.outcome !== "completed") throw new Error("seeding failed");
       if (withWebhooks) await subscribeEverything(campaign.companyId);
       await sql`vacuum analyze debts`.execute(db);

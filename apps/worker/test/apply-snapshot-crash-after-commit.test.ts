@@ -15,6 +15,7 @@ import {
   ledgerViolations,
   snapshotState,
   testIds,
+  snapshotKey,
 } from "./snapshot-fixtures.ts";
 import { spawnWorker, stopWorkers, type WorkerProcess } from "./worker-process.ts";
 import { waitFor } from "./wait-for.ts";
@@ -37,7 +38,7 @@ describe("a worker killed after its apply committed, before the job was complete
     const seed = await insertSnapshot(db, campaign, [
       Array.from({ length: 20 }, (_, i) => ({ internal_id: `acc-${i}`, remaining_amount: 200, currency: "EUR" })),
     ]);
-    expect(await applySnapshot({ db, clock: fixedClock(new Date()), ids: testIds }, seed)).toMatchObject({
+    expect(await applySnapshot({ db, clock: fixedClock(new Date()), ids: testIds }, snapshotKey(seed))).toMatchObject({
       outcome: "completed",
     });
     const payments = holdTransaction(db, async (trx) => {

@@ -18,6 +18,7 @@ import {
   ledgerViolations,
   snapshotState,
   testIds,
+  snapshotKey,
 } from "./snapshot-fixtures.ts";
 import { spawnWorker, stopWorkers, type WorkerProcess } from "./worker-process.ts";
 import { waitFor } from "./wait-for.ts";
@@ -68,7 +69,7 @@ describe("a worker killed while applying a snapshot", () => {
       const seed = await insertSnapshot(db, campaign, [
         Array.from({ length: SEEDED }, (_, i) => ({ internal_id: `acc-${i}`, remaining_amount: 200, currency: "EUR" })),
       ]);
-      expect(await applySnapshot({ db, clock: fixedClock(new Date()), ids: testIds }, seed)).toMatchObject({
+      expect(await applySnapshot({ db, clock: fixedClock(new Date()), ids: testIds }, snapshotKey(seed))).toMatchObject({
         outcome: "completed",
       });
 

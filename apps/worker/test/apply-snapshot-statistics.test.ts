@@ -12,7 +12,14 @@ import { Kysely, PostgresDialect, sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../src/clock.ts";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
-import { accountRow, type CampaignFixture, insertCampaign, insertSnapshot, testIds } from "./snapshot-fixtures.ts";
+import {
+  accountRow,
+  type CampaignFixture,
+  insertCampaign,
+  insertSnapshot,
+  snapshotKey,
+  testIds,
+} from "./snapshot-fixtures.ts";
 
 const { db, url } = await useTestDatabase();
 const now = new Date("2030-06-15T12:00:00.000Z");
@@ -62,7 +69,7 @@ const explaining = ({ genericPlans = false } = {}) => {
 
 const applyRows = async (on: Kysely<Database>, campaign: CampaignFixture, rows: ReadonlyArray<unknown>) => {
   const id = await insertSnapshot(db, campaign, [rows]);
-  const outcome = await applySnapshot({ db: on, clock: fixedClock(now), ids: testIds }, id);
+  const outcome = await applySnapshot({ db: on, clock: fixedClock(now), ids: testIds }, snapshotKey(id));
   if (outcome.outcome !== "completed") throw new Error(`not completed: ${JSON.stringify(outcome)}`);
 };
 

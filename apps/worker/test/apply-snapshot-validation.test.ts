@@ -23,11 +23,12 @@ import {
   insertSnapshot,
   snapshotState,
   testIds,
+  snapshotKey,
 } from "./snapshot-fixtures.ts";
 
 const { db } = await useTestDatabase();
 const now = new Date("2030-06-15T12:00:00.000Z");
-const apply = (id: number) => applySnapshot({ db, clock: fixedClock(now), ids: testIds }, id);
+const apply = (id: number) => applySnapshot({ db, clock: fixedClock(now), ids: testIds },  snapshotKey(id));
 
 
 /** Stores and applies a snapshot, failing unless it completed. */

@@ -98,6 +98,29 @@ describe("apply_snapshot through the real worker", () => {
     expect(await ledgerViolations(db, campaign.companyId)).toEqual([]);
   });
 
+  it("applies a job queued by an api older than session 12, whose payload names the snapshot only", async () => {
+    const campaign = await insertCampaign(db);
+    const id = await insertSnapshot(db, campaign, [[row("a", 10)]]);
+    await enqueueApply(db, id, campaign.campaignId, { legacyPayload: true });
+    await waitUntilApplied(id);
+    expect(await snapshotState(db, id)).toMatchObject({ status: "completed", counts: { rows: 1, created: 1 } });
+    expect(processed(id)).toMatchObject([{ outcome: "completed", companyId: campaign.companyId }]);
+  });
+
+  it("applies nothing for a job that names another company than its snapshot's (DESIGN 6)", async () => {
+    const campaign = await insertCampaign(db);
+    const other = await insertCampaign(db);
+    const id = await insertSnapshot(db, campaign, [[row("a", 10)]]);
+    await sql`select graphile_worker.add_job('apply_snapshot',
+      json_build_object('snapshot_id', ${id}::bigint, 'company_id', ${other.companyId}::bigint),
+      queue_name := ${`snapshots:campaign:${campaign.campaignId}`}, job_key := ${`apply_snapshot:${id}`},
+      max_attempts := 10)`.execute(db);
+    await waitUntilApplied(id);
+    expect(processed(id)).toMatchObject([{ outcome: "not_found" }]);
+    expect(await snapshotState(db, id)).toMatchObject({ status: "pending", core_applied: false });
+    expect(await debtsOf(db, campaign.campaignId)).toEqual([]);
+  });
+
   it("makes a later snapshot wait while an earlier one of its campaign awaits a retry", async () => {
     const campaign = await insertCampaign(db);
     const early = await insertSnapshot(db, campaign, [[row("a", 100)]]);

@@ -16,11 +16,13 @@ import {
   plansOf,
   snapshotState,
   testIds,
+  snapshotKey,
 } from "./snapshot-fixtures.ts";
 
 const { db } = await useTestDatabase();
 const now = new Date("2030-06-15T12:00:00.000Z");
-const apply = (id: number) => applySnapshot({ db, clock: fixedClock(now), ids: testIds }, id);
+const deps = { db, clock: fixedClock(now), ids: testIds };
+const apply = (id: number) => applySnapshot(deps, snapshotKey(id));
 
 
 const zeroCounts = {
@@ -295,9 +297,25 @@ describe("applySnapshot: exactly once", () => {
     expect([await snapshotState(db, applied), await snapshotState(db, failed)]).toEqual(states);
   });
 
+  it("finds no snapshot of another company by its id, and changes nothing of either company (DESIGN 6)", async () => {
+    const owner = await insertCampaign(db);
+    const other = await insertCampaign(db);
+    const id = await insertSnapshot(db, owner, [[row("a", 10)]]);
+    expect(await applySnapshot(deps, { companyId: other.companyId, id })).toEqual({
+      outcome: "not_found",
+      snapshotId: id,
+    });
+    expect(await snapshotState(db, id)).toMatchObject({ status: "pending", core_applied: false });
+    expect(await debtsOf(db, owner.campaignId)).toEqual([]);
+    expect(await apply(id)).toMatchObject({ outcome: "completed" });
+  });
+
   it("does nothing for an unknown snapshot or one still uploading", async () => {
     const campaign = await insertCampaign(db);
-    expect(await apply(999_999)).toEqual({ outcome: "not_found", snapshotId: 999_999 });
+    expect(await applySnapshot(deps, { companyId: campaign.companyId, id: 999_999 })).toEqual({
+      outcome: "not_found",
+      snapshotId: 999_999,
+    });
     const id = await insertSnapshot(db, campaign, [[row("a", 10)]]);
     await sql`update snapshots set status = 'uploading' where id = ${id}`.execute(db);
     expect(await apply(id)).toMatchObject({ outcome: "skipped", status: "uploading" });

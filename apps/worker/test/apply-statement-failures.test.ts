@@ -47,6 +47,7 @@ import {
   ledgerViolations,
   snapshotState,
   testIds,
+  snapshotKey,
 } from "./snapshot-fixtures.ts";
 import { waitFor } from "./wait-for.ts";
 import { insertEndpoint } from "./webhooks-fixtures.ts";
@@ -85,7 +86,7 @@ interface Arranged {
 const arrange = async (): Promise<Arranged> => {
   const campaign = await insertCampaign(db);
   const seedId = await insertSnapshot(db, campaign, [seed]);
-  const seeded = await applySnapshot({ db, clock: fixedClock(seededAt), ids: testIds }, seedId);
+  const seeded = await applySnapshot({ db, clock: fixedClock(seededAt), ids: testIds }, snapshotKey(seedId));
   if (seeded.outcome !== "completed") throw new Error(`seed not applied: ${JSON.stringify(seeded)}`);
   await insertEndpoint(db, campaign.companyId, "https://hooks.example.com/faults");
   const snapshotId = await insertSnapshot(db, campaign, [snapshotRows]);

@@ -69,6 +69,16 @@ export const insertCampaign = async (
   };
 };
 
+/** The company of each snapshot `insertSnapshot` stored, by snapshot id. */
+const companyOfSnapshot = new Map<number, number>();
+
+/** How the worker names a snapshot `insertSnapshot` stored: its company and its id. */
+export const snapshotKey = (id: number): { readonly companyId: number; readonly id: number } => {
+  const companyId = companyOfSnapshot.get(id);
+  if (companyId === undefined) throw new Error(`snapshot ${id} was not stored by insertSnapshot`);
+  return { companyId, id };
+};
+
 /**
  * Stores a `pending` snapshot whose chunks hold `chunks` (raw rows, as
  * received), as the api does on acceptance; optionally queues its job as
@@ -113,16 +123,30 @@ export const insertSnapshot = async (
         })
         .execute();
     }
+    companyOfSnapshot.set(snapshot.id, campaign.companyId);
     if (options.enqueue === true) await enqueueApply(trx, snapshot.id, campaign.campaignId);
     return snapshot.id;
   });
 
-/** Adds the `apply_snapshot` job exactly as the api agreed to (queue, job key, attempts). */
-export const enqueueApply = async (db: Kysely<Database>, snapshotId: number, campaignId: number): Promise<string> => {
+/**
+ * Adds the `apply_snapshot` job exactly as the api agreed to (queue, job key,
+ * attempts, payload `{ snapshot_id, company_id }`); `{ legacyPayload: true }`
+ * queues it as an api older than session 12 did, without `company_id`.
+ */
+export const enqueueApply = async (
+  db: Kysely<Database>,
+  snapshotId: number,
+  campaignId: number,
+  options: { readonly legacyPayload?: boolean } = {},
+): Promise<string> => {
+  const payload =
+    options.legacyPayload === true
+      ? { snapshot_id: snapshotId }
+      : { snapshot_id: snapshotId, company_id: snapshotKey(snapshotId).companyId };
   const { rows } = await sql<{ id: string }>`
     select id from graphile_worker.add_job(
       'apply_snapshot',
-      json_build_object('snapshot_id', ${snapshotId}::bigint),
+      ${JSON.stringify(payload)}::json,
       queue_name := ${`snapshots:campaign:${campaignId}`},
       job_key := ${`apply_snapshot:${snapshotId}`},
       max_attempts := 10

@@ -43,7 +43,9 @@ describe("snapshots of one campaign queued at once", () => {
     // Queued as the api queues them, all in one transaction: every job is due
     // at once, and all but the first wait behind it in the campaign's queue.
     await db.transaction().execute(async (trx) => {
-      for (const id of ids) await enqueueApplySnapshot(trx, { id, campaignId: campaign.campaignId });
+      for (const id of ids) {
+        await enqueueApplySnapshot(trx, { id, companyId: campaign.companyId, campaignId: campaign.campaignId });
+      }
     });
 
     // Four hand-offs, each of which would wait for a poll (a minute) without the wake-up.

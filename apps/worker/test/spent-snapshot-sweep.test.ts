@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { fixedClock } from "../src/clock.ts";
 import { failSpentSnapshots } from "../src/tasks/apply-snapshot.ts";
 import { captureLogger } from "./log-capture.ts";
-import { insertCampaign, insertSnapshot, snapshotState } from "./snapshot-fixtures.ts";
+import { enqueueApply, insertCampaign, insertSnapshot, snapshotState } from "./snapshot-fixtures.ts";
 
 const { db } = await useTestDatabase();
 const now = new Date("2030-06-15T12:00:00.000Z");
@@ -20,10 +20,18 @@ const sweep = () => failSpentSnapshots({ db, clock: fixedClock(now), logger });
 
 const jobKey = (snapshotId: number) => `apply_snapshot:${snapshotId}`;
 
-/** A `pending` snapshot of a campaign of its own whose job is set as `job` says. */
-const snapshotWithJob = async (job: { readonly attempts: number; readonly locked: boolean }): Promise<number> => {
+/**
+ * A `pending` snapshot of a campaign of its own whose job is set as `job` says; `legacyPayload` queues
+ * the job as an api older than session 12 did (no `company_id` in its payload).
+ */
+const snapshotWithJob = async (job: {
+  readonly attempts: number;
+  readonly locked: boolean;
+  readonly legacyPayload?: boolean;
+}): Promise<number> => {
   const campaign = await insertCampaign(db);
-  const snapshotId = await insertSnapshot(db, campaign, [[]], { enqueue: true });
+  const snapshotId = await insertSnapshot(db, campaign, [[]]);
+  await enqueueApply(db, snapshotId, campaign.campaignId, { legacyPayload: job.legacyPayload === true });
   await sql`
     update graphile_worker._private_jobs
     set attempts = ${job.attempts}, run_at = now() + interval '1 hour',
@@ -64,5 +72,23 @@ describe("the spent-job sweep", () => {
     expect(await sweep()).toEqual([lastAttemptRunning]);
     expect(await snapshotState(db, lastAttemptRunning)).toMatchObject({ status: "failed" });
     expect(await sweep()).toEqual([]);
+  });
+
+  it("fails the snapshot of a spent job queued before its payload named the company (the upgrade path)", async () => {
+    const spent = await snapshotWithJob({ attempts: 10, locked: false, legacyPayload: true });
+    expect(await sweep()).toEqual([spent]);
+    expect(await snapshotState(db, spent)).toMatchObject({ status: "failed", failure: { code: "processing_error" } });
+    expect(await attemptsOf(spent)).toBeUndefined();
+  });
+
+  it("reads the snapshot of a spent job within the company its payload names (DESIGN 6)", async () => {
+    const spent = await snapshotWithJob({ attempts: 10, locked: false });
+    const other = await insertCampaign(db);
+    await sql`
+      update graphile_worker._private_jobs set payload = json_build_object('snapshot_id', ${spent}::bigint,
+        'company_id', ${other.companyId}::bigint)
+      where key = ${jobKey(spent)}`.execute(db);
+    expect(await sweep()).toEqual([]);
+    expect(await snapshotState(db, spent)).toMatchObject({ status: "pending", failure: null });
   });
 });

@@ -25,6 +25,7 @@ import {
   insertSnapshot,
   plansOf,
   testIds,
+  snapshotKey,
 } from "./snapshot-fixtures.ts";
 import { countsByType, deliveriesOf, eventsOf, row, secondRows, seedRows } from "./snapshot-event-fixtures.ts";
 import { deliveryJobs, insertEndpoint } from "./webhooks-fixtures.ts";
@@ -32,7 +33,7 @@ import { deliveryJobs, insertEndpoint } from "./webhooks-fixtures.ts";
 const { db } = await useTestDatabase();
 const seededAt = new Date("2030-06-01T09:00:00.000Z");
 const now = new Date("2030-06-15T12:00:00.000Z");
-const apply = (id: number, at = now) => applySnapshot({ db, clock: fixedClock(at), ids: testIds }, id);
+const apply = (id: number, at = now) => applySnapshot({ db, clock: fixedClock(at), ids: testIds }, snapshotKey(id));
 
 /** Stores and applies a snapshot, failing unless it completed. */
 const applyRows = async (campaign: CampaignFixture, rows: ReadonlyArray<unknown>, at = now) => {

@@ -32,13 +32,13 @@ describe("enqueueApplySnapshot", () => {
       laterBegan();
       await laterMayAccept;
       await lockSnapshotAcceptance(trx, campaignId);
-      await enqueueApplySnapshot(trx, { id: 900_002, campaignId });
+      await enqueueApplySnapshot(trx, { id: 900_002, companyId: 7, campaignId });
     });
     await laterHasBegun;
     await new Promise((resolve) => setTimeout(resolve, 20));
     await db.transaction().execute(async (trx) => {
       await lockSnapshotAcceptance(trx, campaignId);
-      await enqueueApplySnapshot(trx, { id: 900_001, campaignId });
+      await enqueueApplySnapshot(trx, { id: 900_001, companyId: 7, campaignId });
     });
     releaseLater();
     await later;
@@ -47,7 +47,18 @@ describe("enqueueApplySnapshot", () => {
   });
 
   it("puts a snapshot's job before webhook deliveries (graphile-worker runs lower priorities first; deliveries keep 0)", async () => {
-    await db.transaction().execute((trx) => enqueueApplySnapshot(trx, { id: 900_003, campaignId: 424_243 }));
+    await db
+      .transaction()
+      .execute((trx) => enqueueApplySnapshot(trx, { id: 900_003, companyId: 7, campaignId: 424_243 }));
     expect((await jobOf(900_003)).priority).toBe(-10);
+  });
+
+  it("names the snapshot's company in the job's payload, so the worker reads the snapshot by its key (DESIGN 6)", async () => {
+    await db
+      .transaction()
+      .execute((trx) => enqueueApplySnapshot(trx, { id: 900_004, companyId: 42, campaignId: 424_244 }));
+    const { rows } = await sql<{ payload: unknown }>`
+      select payload from graphile_worker._private_jobs where key = ${"apply_snapshot:900004"}`.execute(db);
+    expect(rows).toEqual([{ payload: { snapshot_id: 900_004, company_id: 42 } }]);
   });
 });

@@ -24,6 +24,7 @@ import {
   markSnapshotCompleted,
   markSnapshotProcessing,
   recordSnapshotEvent,
+  type SnapshotRowKey,
   snapshotFailure,
   statementQueue,
   withWholeCampaignJoins,
@@ -126,10 +127,11 @@ const invalidRows = (errors: ReadonlyArray<Snapshot.RowError>) =>
 const applyLocked = async (
   trx: Kysely<Database>,
   ids: EventIds,
-  snapshotId: number,
+  key: SnapshotRowKey,
   now: Date,
 ): Promise<ApplyOutcome> => {
-  const snapshot = await lockSnapshot(trx, snapshotId);
+  const snapshotId = key.id;
+  const snapshot = await lockSnapshot(trx, key);
   if (snapshot === undefined) return { outcome: "not_found", snapshotId };
   const scope: SnapshotScope = { snapshotId, companyId: snapshot.company_id, campaignId: snapshot.campaign_id };
   if (snapshot.status !== "pending" && snapshot.status !== "processing") {
@@ -187,7 +189,7 @@ const applyLocked = async (
   });
   if (campaignWork.outcome === "rejected") {
     const { errors } = campaignWork;
-    await markSnapshotApplyFailed(trx, snapshotId, invalidRows(errors), now);
+    await markSnapshotApplyFailed(trx, key, invalidRows(errors), now);
     await recordSnapshotEvent(trx, {
       companyId: scope.companyId,
       snapshotId,
@@ -197,7 +199,7 @@ const applyLocked = async (
     return { ...scope, outcome: "failed", code: "invalid_snapshot_row", errorCount: errors.length };
   }
   const { result, applied } = campaignWork;
-  await markSnapshotCompleted(trx, snapshotId, { counts: result.counts, warnings: result.warnings, now });
+  await markSnapshotCompleted(trx, key, { counts: result.counts, warnings: result.warnings, now });
   const eventsStarted = performance.now();
   const recorded = await recordAppliedSnapshotEvents(
     trx,
@@ -226,22 +228,23 @@ const applyLocked = async (
 };
 
 /**
- * Applies snapshot `snapshotId`. Returns what happened; throws when the
- * database fails (the caller retries) or `SnapshotUnprocessable` when the
- * stored snapshot cannot be applied at all.
+ * Applies the snapshot of company `key.companyId` with id `key.id`
+ * (`not_found` when the company has none). Returns what happened; throws
+ * when the database fails (the caller retries) or `SnapshotUnprocessable`
+ * when the stored snapshot cannot be applied at all.
  *
  * @example
- * const outcome = await applySnapshot({ db, clock: systemClock, ids: makeIds(config.idEncryptionKey) }, 42);
+ * const outcome = await applySnapshot({ db, clock: systemClock, ids: makeIds(config.idEncryptionKey) }, { companyId: 7, id: 42 });
  */
 export const applySnapshot = async (
   { db, clock, ids }: ApplyDependencies,
-  snapshotId: number,
+  key: SnapshotRowKey,
 ): Promise<ApplyOutcome> => {
   const now = clock.now();
-  await markSnapshotProcessing(db, snapshotId, now);
+  await markSnapshotProcessing(db, key, now);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute((trx) => applyLocked(trx, ids, snapshotId, now));
+      return await db.transaction().execute((trx) => applyLocked(trx, ids, key, now));
     } catch (error) {
       if (attempt >= TRANSACTION_ATTEMPTS || !isTransactionConflict(error)) throw error;
     }

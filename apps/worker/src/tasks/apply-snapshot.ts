@@ -1,6 +1,8 @@
 /**
- * `apply_snapshot`: applies an accepted snapshot (payload `{ snapshot_id }`,
- * queued by the api in the campaign's queue). Logs one `snapshot processed`
+ * `apply_snapshot`: applies an accepted snapshot (payload
+ * `{ snapshot_id, company_id }`, queued by the api in the campaign's queue;
+ * a job queued by an api older than session 12 has no `company_id`, and its
+ * snapshot's company is read once by id, docs/decisions/0023). Logs one `snapshot processed`
  * line per run with its outcome, duration and counts, and records the same
  * run in the metrics (`snapshot_apply_*`).
  * A failure a retry may cure is thrown for graphile-worker to retry; on the
@@ -16,9 +18,11 @@ import {
   type Database,
   type EventIds,
   findEarlierOpenSnapshot,
+  findSnapshotCompany,
   findSpentSnapshotJobs,
   markSnapshotApplyFailed,
   recordSnapshotEvent,
+  type SnapshotRowKey,
   snapshotFailure,
   type SpentSnapshotJob,
 } from "@dc/db";
@@ -36,9 +40,15 @@ import { settleSpentJobs } from "../spent-jobs.ts";
 /** The task's identifier in graphile-worker (the api enqueues it). */
 export const APPLY_SNAPSHOT = APPLY_SNAPSHOT_TASK;
 
-/** The job payload the api writes. */
+const positiveId = Schema.Number.pipe(Schema.int(), Schema.positive());
+
+/**
+ * The job payload the api writes. `company_id` is optional only for the
+ * jobs an older api queued before the upgrade.
+ */
 export const ApplySnapshotPayload = Schema.Struct({
-  snapshot_id: Schema.Number.pipe(Schema.int(), Schema.positive()),
+  snapshot_id: positiveId,
+  company_id: Schema.optional(positiveId),
 });
 
 /** Dependencies of the `apply_snapshot` task. */
@@ -60,43 +70,55 @@ const processingError = (error: unknown) =>
   );
 
 /**
- * Marks snapshot `snapshotId` `failed` with `processing_error` and records
- * its `snapshot.failed` event, in one transaction, unless it already ended.
+ * Marks the snapshot `failed` with `processing_error` and records its
+ * `snapshot.failed` event, in one transaction, unless it already ended.
  * With `spentJobId`, only if that job is still spent, which it then deletes
  * in the same transaction. Returns whether the snapshot was marked.
  */
 const recordProcessingError = (
   db: Kysely<Database>,
-  snapshotId: number,
+  key: SnapshotRowKey,
   error: unknown,
   now: Date,
   spentJobId?: string,
 ): Promise<boolean> =>
   db.transaction().execute(async (trx) => {
     if (spentJobId !== undefined && !(await completeSpentJob(trx, spentJobId))) return false;
-    const companyId = await markSnapshotApplyFailed(trx, snapshotId, processingError(error), now);
-    if (companyId === undefined) return false;
-    await recordSnapshotEvent(trx, { companyId, snapshotId, type: "snapshot.failed", occurredAt: now });
+    if (!(await markSnapshotApplyFailed(trx, key, processingError(error), now))) return false;
+    await recordSnapshotEvent(trx, {
+      companyId: key.companyId,
+      snapshotId: key.id,
+      type: "snapshot.failed",
+      occurredAt: now,
+    });
     return true;
   });
 
 /** The `apply_snapshot` task. */
 export const applySnapshotTask = ({ db, clock, logger, metrics, ids }: ApplySnapshotDependencies): Task =>
-  defineTask(ApplySnapshotPayload, logger, async ({ snapshot_id: snapshotId }, helpers) => {
+  defineTask(ApplySnapshotPayload, logger, async ({ snapshot_id: snapshotId, company_id: named }, helpers) => {
     const started = performance.now();
     const { job } = helpers;
     const log = logger.child({ task: APPLY_SNAPSHOT, jobId: job.id, snapshotId, attempt: job.attempts });
     const durationMs = (): number => Math.round(performance.now() - started);
     const seconds = (): number => (performance.now() - started) / 1000;
+    // The upgrade path: a job an older api queued names the snapshot only.
+    const companyId = named ?? (await findSnapshotCompany(db, snapshotId));
+    if (companyId === undefined) {
+      log.info({ outcome: "not_found", snapshotId, durationMs: durationMs() }, "snapshot processed");
+      metrics.observeSnapshotApply({ outcome: "not_found", seconds: seconds() });
+      return;
+    }
+    const key: SnapshotRowKey = { companyId, id: snapshotId };
     try {
-      const earlier = await findEarlierOpenSnapshot(db, snapshotId);
+      const earlier = await findEarlierOpenSnapshot(db, key);
       if (earlier !== undefined) {
         throw new WaitingForEarlierSnapshot({
           earlierSnapshotId: earlier,
           message: `snapshot ${earlier} of the same campaign was accepted earlier and is not applied yet`,
         });
       }
-      const result = await applySnapshot({ db, clock, ids }, snapshotId);
+      const result = await applySnapshot({ db, clock, ids }, key);
       const level = result.outcome === "failed" ? "warn" : "info";
       log[level]({ ...result, durationMs: durationMs() }, "snapshot processed");
       metrics.observeSnapshotApply({
@@ -116,7 +138,7 @@ export const applySnapshotTask = ({ db, clock, logger, metrics, ids }: ApplySnap
       }
       let marked: boolean;
       try {
-        marked = await recordProcessingError(db, snapshotId, error, clock.now());
+        marked = await recordProcessingError(db, key, error, clock.now());
       } catch (recordError) {
         // Thrown, the job is left spent (graphile-worker will not run it again)
         // and the snapshot open: the worker's periodic sweep records the failure.
@@ -151,7 +173,8 @@ export const failSpentSnapshots = async ({
     logger,
     task: APPLY_SNAPSHOT,
     find: () => findSpentSnapshotJobs(db),
-    settle: ({ snapshotId, jobId }) => recordProcessingError(db, snapshotId, undefined, clock.now(), jobId),
+    settle: ({ companyId, snapshotId, jobId }) =>
+      recordProcessingError(db, { companyId, id: snapshotId }, undefined, clock.now(), jobId),
     idOf: ({ snapshotId }) => ({ field: "snapshotId", id: snapshotId }),
     couldNotFind: "could not look for snapshots with spent jobs",
     couldNotSettle: "could not record the failure of a snapshot with a spent job",

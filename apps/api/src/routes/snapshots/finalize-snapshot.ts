@@ -87,7 +87,9 @@ export const finalizeSnapshot: HandlerOf<Endpoints["finalizeSnapshot"]> = async 
       await lockSnapshotAcceptance(trx, campaign.id);
       const updated = await markSnapshotPending(trx, { id: snapshot.id, companyId: principal.companyId, now });
       // In the same transaction as `pending`: a crash can neither lose the job nor double it.
-      if (updated !== undefined) await enqueueApplySnapshot(trx, { id: updated.id, campaignId: campaign.id });
+      if (updated !== undefined) {
+        await enqueueApplySnapshot(trx, { id: updated.id, companyId: principal.companyId, campaignId: campaign.id });
+      }
       return updated;
     });
     if (pending !== undefined) {

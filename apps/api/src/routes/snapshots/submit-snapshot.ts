@@ -86,7 +86,7 @@ export const submitSnapshot: HandlerOf<Endpoints["submitSnapshot"]> = async ({
       now,
     });
     // In the same transaction as the snapshot: a crash can neither lose the job nor double it.
-    await enqueueApplySnapshot(trx, { id: snapshot.id, campaignId: campaign.id });
+    await enqueueApplySnapshot(trx, { id: snapshot.id, companyId: principal.companyId, campaignId: campaign.id });
     return snapshot;
   });
   if (created === undefined) {

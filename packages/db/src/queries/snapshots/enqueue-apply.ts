@@ -8,7 +8,11 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../schema.ts";
 
-/** The graphile-worker task that applies a snapshot (payload `{ snapshot_id }`). */
+/**
+ * The graphile-worker task that applies a snapshot (payload
+ * `{ snapshot_id, company_id }`; jobs queued before session 12 carry
+ * `snapshot_id` only, docs/decisions/0023).
+ */
 export const APPLY_SNAPSHOT_TASK = "apply_snapshot";
 
 /** Name of the queue that serialises a campaign's snapshots. */
@@ -50,12 +54,12 @@ export const SNAPSHOT_JOB_PRIORITY = -10;
  */
 export const enqueueApplySnapshot = async (
   db: Kysely<Database>,
-  snapshot: { readonly id: number; readonly campaignId: number },
+  snapshot: { readonly id: number; readonly companyId: number; readonly campaignId: number },
 ): Promise<void> => {
   await sql`
     select graphile_worker.add_job(
       'apply_snapshot',
-      json_build_object('snapshot_id', ${snapshot.id}::bigint),
+      json_build_object('snapshot_id', ${snapshot.id}::bigint, 'company_id', ${snapshot.companyId}::bigint),
       queue_name := 'snapshots:campaign:' || ${snapshot.campaignId}::bigint,
       job_key := 'apply_snapshot:' || ${snapshot.id}::bigint,
       max_attempts := 10,

@@ -7,9 +7,10 @@
  */
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../schema.ts";
+import type { SnapshotRowKey } from "./mark-snapshot.ts";
 
 /**
- * The id of a snapshot of the same campaign accepted before `snapshotId`
+ * The id of a snapshot of the same campaign accepted before `snapshot`
  * that is still `pending` or `processing` and still has a live
  * `apply_snapshot` job (waiting, running or due for a retry), or
  * `undefined`. A snapshot whose job is gone or spent does not block the
@@ -17,7 +18,7 @@ import type { Database } from "../../schema.ts";
  */
 export const findEarlierOpenSnapshot = async (
   db: Kysely<Database>,
-  snapshotId: number,
+  snapshot: SnapshotRowKey,
 ): Promise<number | undefined> => {
   const { rows } = await sql<{ id: number }>`
     select earlier.id
@@ -25,7 +26,7 @@ export const findEarlierOpenSnapshot = async (
     join snapshots earlier
       on earlier.company_id = s.company_id and earlier.campaign_id = s.campaign_id and earlier.accepted_seq < s.accepted_seq
     join graphile_worker.jobs j on j.key = 'apply_snapshot:' || earlier.id and j.task_identifier = 'apply_snapshot'
-    where s.id = ${snapshotId} and earlier.status in ('pending', 'processing')
+    where s.company_id = ${snapshot.companyId} and s.id = ${snapshot.id} and earlier.status in ('pending', 'processing')
       and (j.attempts < j.max_attempts or j.locked_at is not null)
     order by earlier.accepted_seq
     limit 1

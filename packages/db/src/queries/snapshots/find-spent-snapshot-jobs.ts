@@ -12,6 +12,7 @@ import type { Database } from "../../schema.ts";
 
 /** An open snapshot and its spent job. */
 export interface SpentSnapshotJob {
+  readonly companyId: number;
   readonly snapshotId: number;
   /** graphile-worker's job id (a bigint, as text). */
   readonly jobId: string;
@@ -20,19 +21,31 @@ export interface SpentSnapshotJob {
 /**
  * Up to `limit` open snapshots whose apply job is spent, oldest job first.
  * Reads graphile-worker's jobs (few: only those waiting or failed), then
- * each snapshot by its id.
+ * each snapshot by its company and id, the company taken from the job's
+ * payload (graphile-worker's `jobs` view does not show it, so the table
+ * under it is read). A job queued before session 12 has no `company_id` in
+ * its payload: its snapshot's company is read once by id, as the task does
+ * (`findSnapshotCompany`, docs/decisions/0023).
  */
 export const findSpentSnapshotJobs = async (db: Kysely<Database>, limit = 100): Promise<Array<SpentSnapshotJob>> => {
-  const { rows } = await sql<{ snapshot_id: number; job_id: string }>`
-    select s.id as snapshot_id, j.id::text as job_id
-    from graphile_worker.jobs j
-    join snapshots s on s.id = substring(j.key from '^apply_snapshot:([0-9]{1,18})$')::int8
-    where j.task_identifier = 'apply_snapshot' and j.attempts >= j.max_attempts and j.locked_at is null
-      and s.status in ('pending', 'processing')
-    order by j.id
+  const { rows } = await sql<{ company_id: number; snapshot_id: number; job_id: string }>`
+    with spent as (
+      select j.id, substring(j.key from '^apply_snapshot:([0-9]{1,18})$')::int8 as snapshot_id,
+        (j.payload ->> 'company_id')::int8 as company_id
+      from graphile_worker._private_jobs j
+      join graphile_worker._private_tasks t on t.id = j.task_id
+      where t.identifier = 'apply_snapshot' and j.attempts >= j.max_attempts and j.locked_at is null
+    )
+    select s.company_id, s.id as snapshot_id, spent.id::text as job_id
+    from spent
+    join snapshots s on s.company_id = coalesce(
+        spent.company_id, (select legacy.company_id from snapshots legacy where legacy.id = spent.snapshot_id)
+      ) and s.id = spent.snapshot_id
+    where s.status in ('pending', 'processing')
+    order by spent.id
     limit ${limit}
   `.execute(db);
-  return rows.map((row) => ({ snapshotId: row.snapshot_id, jobId: row.job_id }));
+  return rows.map((row) => ({ companyId: row.company_id, snapshotId: row.snapshot_id, jobId: row.job_id }));
 };
 
 /**

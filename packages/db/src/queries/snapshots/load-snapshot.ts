@@ -7,6 +7,7 @@
  */
 import { type Kysely, sql } from "kysely";
 import type { Database, SnapshotsTable } from "../../schema.ts";
+import type { SnapshotRowKey } from "./mark-snapshot.ts";
 
 /**
  * Runs `work` (the reads and writes over a whole campaign) with nested-loop
@@ -39,16 +40,32 @@ export interface SnapshotToApply {
 }
 
 /**
- * Locks snapshot `id` (`for update`) until the end of the transaction and
- * returns it, or `undefined` when it does not exist.
+ * Locks the snapshot (`for update`) until the end of the transaction and
+ * returns it, or `undefined` when the company has no such snapshot.
  */
-export const lockSnapshot = async (trx: Kysely<Database>, id: number): Promise<SnapshotToApply | undefined> => {
+export const lockSnapshot = async (
+  trx: Kysely<Database>,
+  snapshot: SnapshotRowKey,
+): Promise<SnapshotToApply | undefined> => {
   const { rows } = await sql<SnapshotToApply>`
     select id, company_id, campaign_id, status, integration_client_pk, received_chunk_count
-    from snapshots where id = ${id}
+    from snapshots where company_id = ${snapshot.companyId} and id = ${snapshot.id}
     for update
   `.execute(trx);
   return rows[0];
+};
+
+/**
+ * The company of snapshot `id`, or `undefined` when there is none: the
+ * upgrade path of an `apply_snapshot` job queued before its payload named
+ * the company (docs/decisions/0023). It reads by id alone, which no
+ * index serves once the snapshots' key starts with `company_id` (and which
+ * a distributed table answers by asking every shard): it runs once per such
+ * job, never for a job queued since.
+ */
+export const findSnapshotCompany = async (db: Kysely<Database>, id: number): Promise<number | undefined> => {
+  const { rows } = await sql<{ company_id: number }>`select company_id from snapshots where id = ${id}`.execute(db);
+  return rows[0]?.company_id;
 };
 
 /** Campaign settings that shape the debts a snapshot creates and the planner's configuration. */

@@ -13,6 +13,15 @@ import type { Database } from "../../schema.ts";
  */
 export const SNAPSHOT_STATUS_CHANNEL = "snapshot_status";
 
+/**
+ * A snapshot named as every query of tenant data names a row: its company
+ * and its id (DESIGN.md 6, docs/decisions/0023).
+ */
+export interface SnapshotRowKey {
+  readonly companyId: number;
+  readonly id: number;
+}
+
 /** Most entries kept in `failure.errors` and in `warnings`. */
 export const MAX_REPORTED = 100;
 
@@ -55,10 +64,14 @@ export const snapshotFailure = (
 });
 
 /** `pending -> processing`; returns whether the snapshot moved (it may already be processing). */
-export const markSnapshotProcessing = async (db: Kysely<Database>, id: number, now: Date): Promise<boolean> => {
+export const markSnapshotProcessing = async (
+  db: Kysely<Database>,
+  snapshot: SnapshotRowKey,
+  now: Date,
+): Promise<boolean> => {
   const result = await sql`
     update snapshots set status = 'processing', updated_at = ${now.toISOString()}::timestamptz
-    where id = ${id} and status = 'pending'
+    where company_id = ${snapshot.companyId} and id = ${snapshot.id} and status = 'pending'
   `.execute(db);
   return Number(result.numAffectedRows ?? 0n) === 1;
 };
@@ -69,7 +82,7 @@ export const markSnapshotProcessing = async (db: Kysely<Database>, id: number, n
  */
 export const markSnapshotCompleted = async (
   trx: Kysely<Database>,
-  id: number,
+  snapshot: SnapshotRowKey,
   result: { readonly counts: object; readonly warnings: ReadonlyArray<SnapshotWarning>; readonly now: Date },
 ): Promise<void> => {
   const kept = result.warnings
@@ -81,7 +94,7 @@ export const markSnapshotCompleted = async (
       failure = null, warnings = ${JSON.stringify(kept)}::jsonb, warning_count = ${result.warnings.length},
       warnings_omitted = ${Math.max(0, result.warnings.length - MAX_REPORTED)},
       completed_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
-    where id = ${id}
+    where company_id = ${snapshot.companyId} and id = ${snapshot.id}
   `.execute(trx);
 };
 
@@ -89,21 +102,20 @@ export const markSnapshotCompleted = async (
  * Marks a snapshot `failed` with `failure` (and `completed_at`, the end of
  * processing, as the api does for a failed finalization) when it is
  * `pending` or `processing` (never one already ended, nor one still
- * uploading); returns the snapshot's company id when it changed (for its
- * `snapshot.failed` event), undefined when it did not. Nothing else is
- * written: a failed snapshot changes no debt.
+ * uploading); returns whether it changed (its `snapshot.failed` event is
+ * then due). Nothing else is written: a failed snapshot changes no debt.
  */
 export const markSnapshotApplyFailed = async (
   db: Kysely<Database>,
-  id: number,
+  snapshot: SnapshotRowKey,
   failure: SnapshotFailure,
   now: Date,
-): Promise<number | undefined> => {
-  const { rows } = await sql<{ company_id: number }>`
+): Promise<boolean> => {
+  const { rows } = await sql<{ id: number }>`
     update snapshots set status = 'failed', core_applied = false, failure = ${JSON.stringify(failure)}::jsonb,
       completed_at = ${now.toISOString()}::timestamptz, updated_at = ${now.toISOString()}::timestamptz
-    where id = ${id} and status in ('pending', 'processing')
-    returning company_id
+    where company_id = ${snapshot.companyId} and id = ${snapshot.id} and status in ('pending', 'processing')
+    returning id
   `.execute(db);
-  return rows[0]?.company_id;
+  return rows.length === 1;
 };
