@@ -21,6 +21,7 @@ import * as retention from "./migrations/0016-retention.ts";
 import * as stagedSnapshotExpiry from "./migrations/0017-staged-snapshot-expiry.ts";
 import * as companyScopedChildKeys from "./migrations/0018-company-scoped-child-keys.ts";
 import * as idempotencyKeys from "./migrations/0019-idempotency-keys.ts";
+import * as tenantKeys from "./migrations/0020-tenant-keys.ts";
 import { installQueueWakeup } from "./worker-queue-wakeup.ts";
 
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -40,6 +41,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0017-staged-snapshot-expiry": stagedSnapshotExpiry,
   "0018-company-scoped-child-keys": companyScopedChildKeys,
   "0019-idempotency-keys": idempotencyKeys,
+  "0020-tenant-keys": tenantKeys,
 };
 
 const migrator = <DB>(db: Kysely<DB>): Migrator =>
