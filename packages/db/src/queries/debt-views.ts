@@ -23,19 +23,23 @@ export interface DebtView extends Debt {
 export const archivedStatuses: ReadonlyArray<string> = [DebtStatus.paid, DebtStatus.cancelled];
 
 /**
- * The enriched rows of the debts whose ids `page` selects (a query with one
- * `id` column). A grouped debt's plan may live on another debt of the group
- * (the shared plan debt), so the plan lookup spans the group.
+ * The enriched rows of company `companyId`'s debts whose ids `page` selects
+ * (a query with one `id` column). The debts are read by their key,
+ * (company_id, id) = any of the page's ids, and every join names the
+ * company (docs/decisions/0023): joined to the page instead, the planner
+ * read the whole company's debts of the creditor into a hash to enrich a
+ * page of 20. A
+ * grouped debt's plan may live on another debt of the group (the shared
+ * plan debt), so the plan lookup spans the group.
  */
-export const debtViewsOf = (page: RawBuilder<unknown>) => sql`
+export const debtViewsOf = (companyId: number, page: RawBuilder<unknown>) => sql`
   select d.*, c.name as creditor_name,
     coalesce(g.visible_ids, array[d.id]) as group_debt_ids,
     coalesce(g.active_count, 0)::int4 as group_active_count,
     p.start_date as plan_start_date,
     (p.id is not null) as payment_plan_active
-  from (${page}) as page
-  join debts d on d.id = page.id
-  join creditors c on c.id = d.creditor_id
+  from debts d
+  join creditors c on c.company_id = d.company_id and c.id = d.creditor_id
   left join lateral (
     select
       array_agg(m.id order by m.id) filter (where m.id = d.id or m.status <> all(${archivedStatuses}::text[])) as visible_ids,
@@ -51,6 +55,7 @@ export const debtViewsOf = (page: RawBuilder<unknown>) => sql`
     order by (pp.debt_id = d.id) desc, pp.id
     limit 1
   ) p on true
+  where d.company_id = ${companyId} and d.id = any (array(${page}))
 `;
 
 type RawView = Omit<DebtView, "group_debt_ids"> & { readonly group_debt_ids: ReadonlyArray<string | number> };

@@ -132,7 +132,7 @@ export const listDebtPage = async (db: Kysely<Database>, request: DebtPageReques
         (${totalQuery(companyId, scope, filters, where)}) as total,
         (select is_collection_agency from companies where id = ${companyId}) as collection_agency
     ) as meta
-    left join lateral (${debtViewsOf(page)}) as v on true
+    left join lateral (${debtViewsOf(companyId, page)}) as v on true
     order by v.created_at desc, v.id desc
   `.execute(db);
   const first = rows[0];
@@ -153,7 +153,7 @@ export const findDebtView = async (
   const page = sql`select id from debts where id = ${debtId} and company_id = ${companyId}`;
   const { rows } = await sql<RawDebtView & { collection_agency: boolean }>`${sql.raw(PREPARED)}
     select v.*, (select is_collection_agency from companies where id = ${companyId}) as collection_agency
-    from (${debtViewsOf(page)}) as v
+    from (${debtViewsOf(companyId, page)}) as v
   `.execute(db);
   const row = rows[0];
   return row === undefined ? undefined : { view: toDebtView(row), collectionAgency: row.collection_agency };

@@ -40,14 +40,14 @@ export const debtEventDataBatch = async (
   const { rows: debts } = await sql<DebtRow>`
     select d.*, c.name as creditor_name
     from debts d
-    join creditors c on c.id = d.creditor_id
+    join creditors c on c.company_id = d.company_id and c.id = d.creditor_id
     where d.company_id = ${companyId} and d.id = any (${idArray}::bigint[]) and d.group_id is null`.execute(db);
   const { rows: plans } = await sql<{ debt_id: number; start_date: string | null }>`
     select debt_id, start_date from payment_plans
     where company_id = ${companyId} and status = 'active' and debt_id = any (${idArray}::bigint[])`.execute(db);
   const planOf = new Map(plans.map((plan) => [plan.debt_id, plan]));
   const grouped = sql`select id from debts where company_id = ${companyId} and id = any (${idArray}::bigint[]) and group_id is not null`;
-  const { rows: groupedViews } = await sql<RawDebtView>`${debtViewsOf(grouped)}`.execute(db);
+  const { rows: groupedViews } = await sql<RawDebtView>`${debtViewsOf(companyId, grouped)}`.execute(db);
 
   const data = new Map<number, Record<string, unknown>>();
   for (const debt of debts) {

@@ -30,7 +30,7 @@ export const debtEventData = async (
   const page = sql`select id from debts where company_id = ${companyId} and id = any (${[...debtIds]}::bigint[])`;
   const { rows } = await sql<RawDebtView & { collection_agency: boolean }>`
     select v.*, (select is_collection_agency from companies where id = ${companyId}) as collection_agency
-    from (${debtViewsOf(page)}) as v`.execute(db);
+    from (${debtViewsOf(companyId, page)}) as v`.execute(db);
   return new Map(rows.map((row) => [row.id, debtJson(ids, toDebtView(row), row.collection_agency)]));
 };
 
