@@ -289,7 +289,7 @@ export const ledgerViolations = async (
       select d.id, d.amount_minor, coalesce(sum(p.amount_minor), 0)::text as paid, d.balance_minor
       from debts d left join payments p on p.company_id = d.company_id and p.debt_id = d.id
       where d.company_id = ${companyId}
-      group by d.id
+      group by d.company_id, d.id
       having d.amount_minor::numeric - coalesce(sum(p.amount_minor), 0) <> d.balance_minor::numeric`.execute(db)
   ).rows;
 
