@@ -15,6 +15,7 @@ import {
   type CampaignFixture,
   insertCampaign,
   insertSnapshot,
+  snapshotKey,
   testIds,
 } from "./snapshot-fixtures.ts";
 
@@ -23,7 +24,7 @@ const now = new Date("2030-06-15T12:00:00.000Z");
 
 const applyRows = async (campaign: CampaignFixture, rows: ReadonlyArray<unknown>) => {
   const id = await insertSnapshot(db, campaign, [rows]);
-  expect(await applySnapshot({ db, clock: fixedClock(now), ids: testIds }, id)).toMatchObject({
+  expect(await applySnapshot({ db, clock: fixedClock(now), ids: testIds }, snapshotKey(id))).toMatchObject({
     outcome: "completed",
   });
 };
