@@ -27,7 +27,8 @@ app.use(async (ctx) => {
   if (route === "page-only") {
     const rows = await pool.query({
       name: "page-only",
-      text: `select d.* from debts d where d.id = any(array(
+      // The page's rows by their key, (company_id, id) (docs/decisions/0023).
+      text: `select d.* from debts d where d.company_id = $1 and d.id = any(array(
                select id from debts where company_id = $1 and creditor_id = $2
                order by created_at desc, id desc offset $3 limit $4))
              order by d.created_at desc, d.id desc`,
