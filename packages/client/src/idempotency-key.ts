@@ -17,14 +17,24 @@ export const KEYED_CREATION_PATHS: ReadonlySet<string> = new Set([
   "/external-api/v1/creditors",
 ]);
 
+/** A POST to one of `KEYED_CREATION_PATHS`: an operation that honours the key. */
+const isKeyedCreation = (request: Request): boolean =>
+  request.method.toUpperCase() === "POST" &&
+  KEYED_CREATION_PATHS.has(new URL(request.url).pathname.replace(/\/+$/, ""));
+
 /** `request`, with a new random key when it is a keyed creation sent without one; otherwise `request` itself. */
 export const withIdempotencyKey = (request: Request): Request => {
-  if (request.method.toUpperCase() !== "POST" || request.headers.has(IDEMPOTENCY_KEY_HEADER)) return request;
-  if (!KEYED_CREATION_PATHS.has(new URL(request.url).pathname.replace(/\/+$/, ""))) return request;
+  if (request.headers.has(IDEMPOTENCY_KEY_HEADER) || !isKeyedCreation(request)) return request;
   const keyed = new Request(request);
   keyed.headers.set(IDEMPOTENCY_KEY_HEADER, globalThis.crypto.randomUUID());
   return keyed;
 };
 
-/** A request the api treats as sent once however often it arrives: an idempotent method, or a POST with a key. */
-export const carriesIdempotencyKey = (request: Request): boolean => request.headers.has(IDEMPOTENCY_KEY_HEADER);
+/**
+ * A request the api treats as sent once however often it arrives because of
+ * its key: a keyed creation carrying one. A key the caller set on another
+ * request is sent, but the api ignores it there, so it makes nothing safe to
+ * send again.
+ */
+export const carriesIdempotencyKey = (request: Request): boolean =>
+  request.headers.has(IDEMPOTENCY_KEY_HEADER) && isKeyedCreation(request);

@@ -112,8 +112,33 @@ describe("createClient", () => {
     expect(created.error).toBeUndefined();
     expect(created.response?.status).toBe(201);
     expect(wire.count("POST", "/external-api/v1/debts")).toBe(2);
+    // The re-sent request is the same call: the same Idempotency-Key.
+    const keys = wire.sent.filter((request) => request.path === "/external-api/v1/debts").map((request) => request.idempotencyKey);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
     const listed = unwrap(await api.GET("/external-api/v1/debts", { params: { query: { search: "AFTER-401" } } }));
     expect(listed.pagination.total).toBe(1);
+  });
+
+  it("sends a caller's Idempotency-Key as it is and returns the api's 400 naming the header when it is no key, once, writing nothing", async () => {
+    const wire = recordingFetch();
+    const api = createClient({ ...credentials, fetch: wire.fetch, sleep: async () => {} });
+    const refused = await api.POST("/external-api/v1/debts", {
+      body: { amount: 10, currency: "EUR", internal_id: "BAD-KEY", lastname: "Keyless" },
+      headers: { "Idempotency-Key": "two words" },
+    });
+    expect(refused.error).toEqual({
+      kind: "api",
+      status: 400,
+      code: 400,
+      message: "Validation failed",
+      details: { "Idempotency-Key": expect.any(String) },
+    });
+    expect(wire.sent.filter((request) => request.path === "/external-api/v1/debts").map((request) => request.idempotencyKey)).toEqual([
+      "two words",
+    ]);
+    const listed = unwrap(await api.GET("/external-api/v1/debts", { params: { query: { search: "BAD-KEY" } } }));
+    expect(listed.pagination.total).toBe(0);
   });
 
   it("creates once when a creation's answer is lost: the retry carries the call's Idempotency-Key and gets the first answer", async () => {

@@ -97,6 +97,23 @@ describe("retries", () => {
     expect(waits).toEqual([]);
   });
 
+  it("never retries a POST the api takes no key for, nor a PATCH, even when the caller sets an Idempotency-Key: the api ignores it there", async () => {
+    stub.script("POST", WEBHOOK_ENDPOINTS, answers.unavailable());
+    stub.script("PATCH", "/external-api/v1/debts/d1", answers.unavailable());
+    const { api, waits } = client();
+    const hook = await api.POST(WEBHOOK_ENDPOINTS, { body: endpointBody, headers: { "Idempotency-Key": "hook-1" } });
+    expect(hook.error).toMatchObject({ kind: "api", status: 503 });
+    const patch = await api.PATCH("/external-api/v1/debts/{id}", {
+      params: { path: { id: "d1" } },
+      body: { city: "Lyon" },
+      headers: { "Idempotency-Key": "patch-1" },
+    });
+    expect(patch.error).toMatchObject({ kind: "api", status: 503 });
+    expect(stub.count("POST", WEBHOOK_ENDPOINTS)).toBe(1);
+    expect(stub.count("PATCH", "/external-api/v1/debts/d1")).toBe(1);
+    expect(waits).toEqual([]);
+  });
+
   it("retries a creation after a 503 and a dropped connection with the one Idempotency-Key it generated for the call", async () => {
     stub.script("POST", DEBTS, answers.unavailable(), answers.hangUp(), {
       status: 201,

@@ -7,6 +7,7 @@ export interface SentRequest {
   readonly path: string;
   readonly authorization: string | null;
   readonly prefer: string | null;
+  readonly idempotencyKey: string | null;
   readonly body: string;
 }
 
@@ -24,6 +25,7 @@ export const recordingFetch = (intercept?: Interceptor) => {
       path: new URL(request.url).pathname,
       authorization: request.headers.get("authorization"),
       prefer: request.headers.get("prefer"),
+      idempotencyKey: request.headers.get("idempotency-key"),
       body,
     });
     const replaced = await intercept?.(request, sent);
