@@ -21,7 +21,6 @@ const token = await t.token(acme);
 
 const DEBTS = endpoints.createDebt.path;
 const CREDITORS = endpoints.createCreditor.path;
-const FOLLOWUPS = endpoints.createFollowup.path;
 const other = await t.startAnotherApi();
 const bounded = await t.startAnotherApi({ environment: { DATABASE_STATEMENT_TIMEOUT_MS: "1000" } });
 afterAll(async () => {
@@ -327,62 +326,5 @@ describe("a keyed request whose transaction fails", () => {
     expect(retry.status).toBe(201);
     expect(retry.headers.get("idempotent-replayed")).toBeNull();
     expect(await debtsNamed("Timed Out")).toBe(1);
-  });
-
-  it("as a deadlock's victim: 503, nothing recorded, and the retry runs", async () => {
-    const debtId = await rows.debt(acme);
-    const key = freshKey();
-    const call = JSON.stringify({ debt_id: ids.encode("debt", debtId), type: "call", status: "no_answer" });
-    let release: () => void = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked: () => void = () => {};
-    const debtLocked = new Promise<void>((resolve) => (locked = resolve));
-    // Holds the debt's row, waits for the request to claim the key and block on that row, then claims the key too.
-    const rival = t.db
-      .transaction()
-      .execute(async (trx) => {
-        // PostgreSQL aborts the transaction whose own deadlock check finds the cycle: never this one.
-        await sql`set local deadlock_timeout = '1min'`.execute(trx);
-        await sql`select id from debts where company_id = ${acmeCompany} and id = ${debtId} for update`.execute(trx);
-        locked();
-        await released;
-        await sql`insert into idempotency_keys (company_id, idempotency_key, operation, request_sha256, created_at, expires_at)
-          values (${acmeCompany}, ${key}, 'createFollowup', ${Buffer.alloc(32)}, now(), now() + interval '1 day')`.execute(
-          trx,
-        );
-        throw new RolledBackByTheTest();
-      })
-      .catch((error: unknown) => {
-        if (!(error instanceof RolledBackByTheTest)) throw error;
-      });
-    await debtLocked;
-    const victim = post(FOLLOWUPS, call, { key });
-    for (;;) {
-      const { rows: waiting } = await sql<{ n: number }>`
-        select count(*)::int4 as n from pg_stat_activity
-        where wait_event_type = 'Lock' and query like 'update "debts"%'`.execute(t.db);
-      if ((waiting[0]?.n ?? 0) > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    release();
-    const answer = await victim;
-    await rival;
-    expect(answer.status).toBe(503);
-    expect(await keyRecorded(key)).toBe(false);
-    const followupsOf = async () =>
-      Number(
-        (
-          await t.db
-            .selectFrom("followups")
-            .select((eb) => eb.fn.countAll<number>().as("n"))
-            .where("debt_id", "=", debtId)
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    expect(await followupsOf()).toBe(0);
-    const retry = await post(FOLLOWUPS, call, { key });
-    expect(retry.status).toBe(201);
-    expect(retry.headers.get("idempotent-replayed")).toBeNull();
-    expect(await followupsOf()).toBe(1);
   });
 });
