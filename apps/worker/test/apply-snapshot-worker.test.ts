@@ -1,5 +1,5 @@
-import { createPool } from "@dc/db";
-import { useTestDatabase } from "@dc/db/testing";
+import { createDatabase, createPool } from "@dc/db";
+import { armFault, disarmFault, unavailableError, useTestDatabase } from "@dc/db/testing";
 import type { JobHelpers } from "graphile-worker";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -221,6 +221,42 @@ describe("apply_snapshot on database errors", () => {
       await sql`drop trigger fail_payments on payments`.execute(db);
       await sql`drop function fail_payments()`.execute(db);
     }
+  });
+});
+
+describe("apply_snapshot when the company of an old job cannot be read", () => {
+  // A job queued before session 12 names the snapshot only; its company is read first (docs/decisions/0023).
+  const faulty = "apply-snapshot-company-read";
+  const faultyDb = createDatabase({ connectionString: url, max: 1, applicationName: faulty });
+  afterAll(async () => {
+    await faultyDb.destroy();
+  });
+  const helpers = (attempts: number): JobHelpers =>
+    ({ job: { id: "43", task_identifier: "apply_snapshot", attempts, max_attempts: 10 } }) as unknown as JobHelpers;
+
+  it("logs and counts the retry like any other database failure, and leaves the last attempt's job to the sweep", async () => {
+    const metrics = createWorkerMetrics(logger);
+    const task = applySnapshotTask({ db: faultyDb, clock: fixedClock(now), logger, metrics, ids: testIds });
+    const campaign = await insertCampaign(db);
+    const id = await insertSnapshot(db, campaign, [[row("a", 10)]]);
+    const lines = () =>
+      records
+        .filter((record) => record["snapshotId"] === id)
+        .map((record) => [record["msg"], record["attempt"], record["level"]]);
+
+    armFault(1, unavailableError, new Set([faulty]));
+    await expect(task({ snapshot_id: id }, helpers(1))).rejects.toThrow("administrator command");
+    expect((await disarmFault()).failed).toContain("select company_id from snapshots");
+    expect(lines()).toEqual([["snapshot not applied: will retry", 1, 40]]);
+    const text = await metrics.registry.metrics();
+    expect(sample(text, 'snapshot_apply_total{outcome="retry"}')).toBe(1);
+
+    // The last attempt cannot mark a snapshot whose company it could not read: the spent job is the sweep's.
+    armFault(1, unavailableError, new Set([faulty]));
+    await expect(task({ snapshot_id: id }, helpers(10))).rejects.toThrow("administrator command");
+    await disarmFault();
+    expect(lines().at(-1)).toEqual(["snapshot failure not recorded: left to the spent-job sweep", 10, 50]);
+    expect(await snapshotState(db, id)).toMatchObject({ status: "pending", failure: null });
   });
 });
 

@@ -102,15 +102,18 @@ export const applySnapshotTask = ({ db, clock, logger, metrics, ids }: ApplySnap
     const log = logger.child({ task: APPLY_SNAPSHOT, jobId: job.id, snapshotId, attempt: job.attempts });
     const durationMs = (): number => Math.round(performance.now() - started);
     const seconds = (): number => (performance.now() - started) / 1000;
-    // The upgrade path: a job an older api queued names the snapshot only.
-    const companyId = named ?? (await findSnapshotCompany(db, snapshotId));
-    if (companyId === undefined) {
-      log.info({ outcome: "not_found", snapshotId, durationMs: durationMs() }, "snapshot processed");
-      metrics.observeSnapshotApply({ outcome: "not_found", seconds: seconds() });
-      return;
-    }
-    const key: SnapshotRowKey = { companyId, id: snapshotId };
+    // Undefined until the company is known: read, for a job an older api queued, inside the try so a
+    // database failure there is retried, logged and counted like any other.
+    let key: SnapshotRowKey | undefined;
     try {
+      // The upgrade path: a job an older api queued names the snapshot only.
+      const companyId = named ?? (await findSnapshotCompany(db, snapshotId));
+      if (companyId === undefined) {
+        log.info({ outcome: "not_found", snapshotId, durationMs: durationMs() }, "snapshot processed");
+        metrics.observeSnapshotApply({ outcome: "not_found", seconds: seconds() });
+        return;
+      }
+      key = { companyId, id: snapshotId };
       const earlier = await findEarlierOpenSnapshot(db, key);
       if (earlier !== undefined) {
         throw new WaitingForEarlierSnapshot({
@@ -138,6 +141,8 @@ export const applySnapshotTask = ({ db, clock, logger, metrics, ids }: ApplySnap
       }
       let marked: boolean;
       try {
+        // The company of an old job could not be read: nothing can be marked without it.
+        if (key === undefined) throw error;
         marked = await recordProcessingError(db, key, error, clock.now());
       } catch (recordError) {
         // Thrown, the job is left spent (graphile-worker will not run it again)
