@@ -7,6 +7,7 @@ import { type Kysely, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import {
   disablePendingDeliveries,
+  findSpentDeliveryJobs,
   formatWebhookSecret,
   generateWebhookSecret,
   makeWebhookSecretBox,
@@ -214,6 +215,28 @@ describe("replays and disabling", () => {
     expect(await disablePendingDeliveries(db, { companyId, endpointId: id, now })).toBe(2);
     expect((await deliveriesOf(companyId)).map((row) => row.status)).toEqual(["disabled", "disabled"]);
     expect((await jobs()).filter((job) => job.payload.company_id === companyId)).toEqual([]);
+  });
+});
+
+describe("findSpentDeliveryJobs", () => {
+  it("finds a spent job's delivery by the company its payload names and the id its key names, never another company's", async () => {
+    const companyId = await company();
+    await endpoint(companyId);
+    await db.transaction().execute((trx) => recordEvent(trx, { companyId, type: "debt.created", data: {}, occurredAt: now }));
+    const [delivery] = await deliveriesOf(companyId);
+    const key = `webhook_delivery:${delivery!.id}`;
+    await sql`update graphile_worker._private_jobs set attempts = max_attempts where key = ${key}`.execute(db);
+    const spentOf = async () => (await findSpentDeliveryJobs(db)).filter((job) => job.deliveryId === delivery!.id);
+
+    const [spent] = await spentOf();
+    expect(spent).toMatchObject({ companyId, deliveryId: delivery!.id });
+
+    // A job whose payload names another company does not reach this company's delivery.
+    const other = await company();
+    await sql`update graphile_worker._private_jobs
+      set payload = json_build_object('company_id', ${other}::int8, 'delivery_id', ${delivery!.id}::int8)
+      where key = ${key}`.execute(db);
+    expect(await spentOf()).toEqual([]);
   });
 });
 

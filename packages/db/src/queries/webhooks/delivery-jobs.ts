@@ -74,16 +74,26 @@ export interface SpentDeliveryJob {
  * of its attempts and is not running, so graphile-worker will not run it
  * again and, without the worker's sweep, the delivery would stay pending for
  * good. Only a job still holding the delivery's key (a job whose key moved to
- * a newer one is not the delivery's any more). Oldest job first.
+ * a newer one is not the delivery's any more). Oldest job first. Each
+ * delivery is read by its key, the company taken from the job's payload
+ * (every delivery job has carried it) and the id from the job's key
+ * (docs/decisions/0023); graphile-worker's `jobs` view does not show the
+ * payload, so the table under it is read.
  */
 export const findSpentDeliveryJobs = async (db: Kysely<Database>, limit = 100): Promise<Array<SpentDeliveryJob>> => {
   const { rows } = await sql<{ company_id: number; delivery_id: number; job_id: string }>`
-    select d.company_id, d.id as delivery_id, j.id::text as job_id
-    from graphile_worker.jobs j
-    join webhook_deliveries d on d.id = substring(j.key from '^webhook_delivery:([0-9]{1,18})$')::int8
-    where j.task_identifier = ${DELIVER_WEBHOOK_TASK} and j.attempts >= j.max_attempts and j.locked_at is null
-      and d.status = 'pending'
-    order by j.id
+    with spent as (
+      select j.id, substring(j.key from '^webhook_delivery:([0-9]{1,18})$')::int8 as delivery_id,
+        substring(j.payload ->> 'company_id' from '^([0-9]{1,18})$')::int8 as company_id
+      from graphile_worker._private_jobs j
+      join graphile_worker._private_tasks t on t.id = j.task_id
+      where t.identifier = ${DELIVER_WEBHOOK_TASK} and j.attempts >= j.max_attempts and j.locked_at is null
+    )
+    select d.company_id, d.id as delivery_id, spent.id::text as job_id
+    from spent
+    join webhook_deliveries d on d.company_id = spent.company_id and d.id = spent.delivery_id
+    where d.status = 'pending'
+    order by spent.id
     limit ${limit}
   `.execute(db);
   return rows.map((row) => ({ companyId: row.company_id, deliveryId: row.delivery_id, jobId: row.job_id }));
