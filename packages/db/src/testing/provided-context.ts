@@ -3,6 +3,8 @@ declare module "vitest" {
   interface ProvidedContext {
     /** Server URL (maintenance database) and the migrated template's name. */
     testDatabase: { serverUrl: string; template: string };
+    /** The directory the tenant-statement check records statements in (tenant-statements.ts). */
+    tenantStatements: string;
   }
 }
 

@@ -1,0 +1,53 @@
+/**
+ * Statements of the code under test that read tenant data without naming
+ * the company, on purpose (docs/decisions/0023, Exceptions): the
+ * tenant-statement check (tenant-statements.ts) lets these through. Each
+ * pattern is matched against the statement with its whitespace collapsed;
+ * keep them narrow, and name the decision that makes each one acceptable.
+ */
+export interface TenantStatementException {
+  readonly pattern: RegExp;
+  readonly reason: string;
+}
+
+export const tenantStatementExceptions: ReadonlyArray<TenantStatementException> = [
+  {
+    pattern: /^select "id" from "debts" where "id" = \$1$/,
+    reason: "POST /followups answers 403, not 404, for a debt of another company (docs/decisions/0150)",
+  },
+  {
+    pattern: /^select "(id|company_id)" from "(creditors|timelines)" where "id" = \$1$/,
+    reason: "the admin CLI checks a creditor or timeline id it was given (docs/decisions/0010)",
+  },
+  {
+    pattern: /^select company_id from snapshots where id = \$1$/,
+    reason: "findSnapshotCompany: the company of an apply job queued before session 12, read once",
+  },
+  {
+    pattern: /\(select legacy\.company_id from snapshots legacy where legacy\.id = spent\.snapshot_id\)/,
+    reason: "findSpentSnapshotJobs: the company of a spent apply job queued before session 12",
+  },
+  {
+    pattern: /^with company as \( select e\.company_id from webhook_events e where /,
+    reason: "the hourly purge finds the next company with purgeable events across companies (docs/decisions/0021)",
+  },
+  {
+    pattern: /^with company as \( -- The company of the first purgeable chunk /,
+    reason:
+      "the hourly purge finds the next company with purgeable chunk bodies across companies (docs/decisions/0021)",
+  },
+  {
+    pattern: /^with company as \( select company_id from idempotency_keys where expires_at <= /,
+    reason:
+      "the hourly purge finds the next company with expired idempotency keys across companies (docs/decisions/0024)",
+  },
+  {
+    pattern: /^with company as \( select company_id from snapshots where status = 'uploading' and updated_at < /,
+    reason:
+      "the staged-upload expiry finds the next company with an idle upload across companies (docs/decisions/0022)",
+  },
+  {
+    pattern: /^select status, count\(\*\) as count from snapshots group by status$/,
+    reason: "the api's snapshots_by_status gauge counts every company's snapshots (its help: all companies)",
+  },
+];
