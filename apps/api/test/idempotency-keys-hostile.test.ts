@@ -10,6 +10,7 @@ import { endpoints } from "@dc/contract";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { collectionRows } from "./support/collection-rows.ts";
+import { holdClaim as holdSharedClaim } from "./support/held-claims.ts";
 import { startTestApi, TEST_START } from "./support/harness.ts";
 
 const t = await startTestApi();
@@ -78,31 +79,8 @@ const keyRecorded = async (key: string) =>
 /** The digest the api keeps of a createDebt request without path parameters or query. */
 const createDebtDigest = (body: string) => createHash("sha256").update(`createDebt\n{}\n\n`).update(body).digest();
 
-class RolledBackByTheTest extends Error {}
-
-/** Holds `key` claimed, as a concurrent request in its write would, until `release` ends the transaction. */
-const holdClaim = async (key: string, requestSha256: Buffer) => {
-  let release: (commit: boolean) => void = () => {};
-  const ended = new Promise<boolean>((resolve) => (release = resolve));
-  let claimed: () => void = () => {};
-  const claim = new Promise<void>((resolve) => (claimed = resolve));
-  const done = t.db
-    .transaction()
-    .execute(async (trx) => {
-      await sql`insert into idempotency_keys (company_id, idempotency_key, operation, request_sha256, created_at, expires_at)
-        values (${acmeCompany}, ${key}, 'createDebt', ${requestSha256}, ${TEST_START.toISOString()}::timestamptz,
-          ${new Date(TEST_START.getTime() + 86_400_000).toISOString()}::timestamptz)`.execute(trx);
-      claimed();
-      if (!(await ended)) throw new RolledBackByTheTest();
-      await sql`update idempotency_keys set response_status = 201, response_body = '{"held":true}',
-        response_headers = '{}' where company_id = ${acmeCompany} and idempotency_key = ${key}`.execute(trx);
-    })
-    .catch((error: unknown) => {
-      if (!(error instanceof RolledBackByTheTest)) throw error;
-    });
-  await Promise.race([claim, done]);
-  return { release, done };
-};
+const holdClaim = (key: string, requestSha256: Buffer) =>
+  holdSharedClaim(t.db, { companyId: acmeCompany, key, requestSha256, at: TEST_START });
 
 /** Resolves once some backend waits for a lock while claiming a key; `stop` ends the polling. */
 const waitForAClaimer = () => {

@@ -12,6 +12,7 @@ import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { collectionRows } from "./support/collection-rows.ts";
 import { expectContract } from "./support/contract-validator.ts";
+import { holdClaim as holdSharedClaim } from "./support/held-claims.ts";
 import { startTestApi, TEST_START } from "./support/harness.ts";
 
 const t = await startTestApi();
@@ -306,31 +307,8 @@ describe("expiry", () => {
 });
 
 describe("a concurrent request with the same key", () => {
-  class RolledBackByTheTest extends Error {}
-
-  /** Holds `key` claimed, as a request in its write would, until `release` ends the transaction. */
-  const holdClaim = async (key: string, requestSha256: Buffer) => {
-    let release: (commit: boolean) => void = () => {};
-    const ended = new Promise<boolean>((resolve) => (release = resolve));
-    let claimed: () => void = () => {};
-    const claim = new Promise<void>((resolve) => (claimed = resolve));
-    const done = t.db
-      .transaction()
-      .execute(async (trx) => {
-        await sql`insert into idempotency_keys (company_id, idempotency_key, operation, request_sha256, created_at, expires_at)
-          values (${acmeCompany}, ${key}, 'createDebt', ${requestSha256}, ${TEST_START.toISOString()}::timestamptz,
-            ${new Date(TEST_START.getTime() + 86_400_000).toISOString()}::timestamptz)`.execute(trx);
-        claimed();
-        if (!(await ended)) throw new RolledBackByTheTest();
-        await sql`update idempotency_keys set response_status = 201, response_body = '{"held":true}',
-          response_headers = '{}' where company_id = ${acmeCompany} and idempotency_key = ${key}`.execute(trx);
-      })
-      .catch((error: unknown) => {
-        if (!(error instanceof RolledBackByTheTest)) throw error;
-      });
-    await Promise.race([claim, done]);
-    return { release, done };
-  };
+  const holdClaim = (key: string, requestSha256: Buffer) =>
+    holdSharedClaim(t.db, { companyId: acmeCompany, key, requestSha256, at: TEST_START });
 
   /** Resolves once some backend waits for a lock while claiming `key`. */
   const someoneWaitsOnTheClaim = async () => {

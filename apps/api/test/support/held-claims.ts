@@ -1,0 +1,45 @@
+/**
+ * An `Idempotency-Key` held claimed by a test transaction, as a concurrent
+ * request in its keyed write would hold it (docs/decisions/0024): requests
+ * with the same key wait on it until `release` commits a recorded answer
+ * (`{"held":true}`, status 201) or rolls the claim back.
+ */
+import type { Database } from "@dc/db";
+import { type Kysely, sql } from "kysely";
+
+class RolledBackByTheTest extends Error {}
+
+export interface HeldClaim {
+  /** Ends the holding transaction: `true` commits the answer, `false` rolls the claim back. */
+  readonly release: (commit: boolean) => void;
+  /** Settles once the holding transaction has ended. */
+  readonly done: Promise<void>;
+}
+
+/** Claims `key` of company `companyId` for createDebt at `at`; resolves once the claim is in place. */
+export const holdClaim = async (
+  db: Kysely<Database>,
+  claim: { readonly companyId: number; readonly key: string; readonly requestSha256: Buffer; readonly at: Date },
+): Promise<HeldClaim> => {
+  let release: (commit: boolean) => void = () => {};
+  const ended = new Promise<boolean>((resolve) => (release = resolve));
+  let claimed: () => void = () => {};
+  const inPlace = new Promise<void>((resolve) => (claimed = resolve));
+  const { companyId, key, requestSha256, at } = claim;
+  const done = db
+    .transaction()
+    .execute(async (trx) => {
+      await sql`insert into idempotency_keys (company_id, idempotency_key, operation, request_sha256, created_at, expires_at)
+        values (${companyId}, ${key}, 'createDebt', ${requestSha256}, ${at.toISOString()}::timestamptz,
+          ${new Date(at.getTime() + 86_400_000).toISOString()}::timestamptz)`.execute(trx);
+      claimed();
+      if (!(await ended)) throw new RolledBackByTheTest();
+      await sql`update idempotency_keys set response_status = 201, response_body = '{"held":true}',
+        response_headers = '{}' where company_id = ${companyId} and idempotency_key = ${key}`.execute(trx);
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof RolledBackByTheTest)) throw error;
+    });
+  await Promise.race([inPlace, done]);
+  return { release, done };
+};
