@@ -5,12 +5,15 @@
  * the rate limit of a replay and of a 422, hostile header values, and the
  * records going with their company.
  */
-import { createHash } from "node:crypto";
 import { endpoints } from "@dc/contract";
-import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { collectionRows } from "./support/collection-rows.ts";
-import { holdClaim as holdSharedClaim } from "./support/held-claims.ts";
+import {
+  createDebtDigest,
+  debtsNamed as countDebtsNamed,
+  holdClaim as holdSharedClaim,
+  waitForAClaimer,
+} from "./support/idempotency.ts";
 import { startTestApi, TEST_START } from "./support/harness.ts";
 
 const t = await startTestApi();
@@ -46,16 +49,7 @@ const post = (
 let serial = 0;
 const freshKey = () => `hostile-${Date.now()}-${++serial}`;
 
-const debtsNamed = async (lastname: string) =>
-  Number(
-    (
-      await t.db
-        .selectFrom("debts")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("lastname", "=", lastname)
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const debtsNamed = (lastname: string) => countDebtsNamed(t.db, lastname);
 
 const recordsOf = async (companyId: number) =>
   Number(
@@ -76,27 +70,10 @@ const keyRecorded = async (key: string) =>
     .where("idempotency_key", "=", key)
     .executeTakeFirst()) !== undefined;
 
-/** The digest the api keeps of a createDebt request without path parameters or query. */
-const createDebtDigest = (body: string) => createHash("sha256").update(`createDebt\n{}\n\n`).update(body).digest();
 
 const holdClaim = (key: string, requestSha256: Buffer) =>
   holdSharedClaim(t.db, { companyId: acmeCompany, key, requestSha256, at: TEST_START });
 
-/** Resolves once some backend waits for a lock while claiming a key; `stop` ends the polling. */
-const waitForAClaimer = () => {
-  let stopped = false;
-  const waiting = (async () => {
-    while (!stopped) {
-      const { rows: found } = await sql<{ n: number }>`
-        select count(*)::int4 as n from pg_stat_activity
-        where wait_event_type = 'Lock' and query like '%insert into idempotency_keys%'`.execute(t.db);
-      if ((found[0]?.n ?? 0) > 0) return "waiting" as const;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    return "stopped" as const;
-  })();
-  return { waiting, stop: () => (stopped = true) };
-};
 
 describe("a keyed debt whose internal_id a concurrent request with the same key created meanwhile", () => {
   it("gets that request's answer, not 409: the key is consulted before the duplicate is reported", async () => {
@@ -110,7 +87,7 @@ describe("a keyed debt whose internal_id a concurrent request with the same key 
     const body = JSON.stringify({ lastname: "Twin", amount: 10, currency: "EUR", internal_id: internalId });
     const held = await holdClaim(key, createDebtDigest(body));
     const answer = post(DEBTS, body, { key });
-    const claimer = waitForAClaimer();
+    const claimer = waitForAClaimer(t.db);
     await Promise.race([answer, claimer.waiting]);
     claimer.stop();
     held.release(true);

@@ -5,14 +5,17 @@
  * request records nothing; a concurrent duplicate waits for the first's
  * commit; keys expire after 24 hours.
  */
-import { createHash } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { endpoints } from "@dc/contract";
-import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { collectionRows } from "./support/collection-rows.ts";
 import { expectContract } from "./support/contract-validator.ts";
-import { holdClaim as holdSharedClaim } from "./support/held-claims.ts";
+import {
+  createDebtDigest,
+  debtsNamed as countDebtsNamed,
+  holdClaim as holdSharedClaim,
+  waitForAClaimer,
+} from "./support/idempotency.ts";
 import { startTestApi, TEST_START } from "./support/harness.ts";
 
 const t = await startTestApi();
@@ -59,16 +62,7 @@ const count = async (table: "debts" | "creditors" | "followups" | "import_batche
     ).n,
   );
 
-const debtsNamed = async (lastname: string) =>
-  Number(
-    (
-      await t.db
-        .selectFrom("debts")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("lastname", "=", lastname)
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const debtsNamed = (lastname: string) => countDebtsNamed(t.db, lastname);
 
 const REUSED = {
   error: true,
@@ -310,21 +304,12 @@ describe("a concurrent request with the same key", () => {
   const holdClaim = (key: string, requestSha256: Buffer) =>
     holdSharedClaim(t.db, { companyId: acmeCompany, key, requestSha256, at: TEST_START });
 
-  /** Resolves once some backend waits for a lock while claiming `key`. */
-  const someoneWaitsOnTheClaim = async () => {
-    for (;;) {
-      const { rows } = await sql<{ n: number }>`
-        select count(*)::int4 as n from pg_stat_activity
-        where wait_event_type = 'Lock' and query like '%insert into idempotency_keys%'`.execute(t.db);
-      if ((rows[0]?.n ?? 0) > 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
+  const someoneWaitsOnTheClaim = () => waitForAClaimer(t.db).waiting;
 
   it("waits for the first to commit, then answers with its record and writes nothing", async () => {
     const key = freshKey();
     const body = JSON.stringify(debtBody("Waiter"));
-    const digest = createHash("sha256").update(`createDebt\n{}\n\n`).update(body).digest();
+    const digest = createDebtDigest(body);
     const held = await holdClaim(key, digest);
     const waiting = post(DEBTS, body, { key });
     await someoneWaitsOnTheClaim();

@@ -1,9 +1,12 @@
 /**
- * An `Idempotency-Key` held claimed by a test transaction, as a concurrent
- * request in its keyed write would hold it (docs/decisions/0024): requests
- * with the same key wait on it until `release` commits a recorded answer
- * (`{"held":true}`, status 201) or rolls the claim back.
+ * What the Idempotency-Key tests share (docs/decisions/0024): a key held
+ * claimed by a test transaction, as a concurrent request in its keyed write
+ * would hold it (requests with the same key wait on it until `release`
+ * commits a recorded answer, `{"held":true}` with status 201, or rolls the
+ * claim back); the wait for a request to block on a claim; the api's digest
+ * of a createDebt request; and a count of debts by debtor name.
  */
+import { createHash } from "node:crypto";
 import type { Database } from "@dc/db";
 import { type Kysely, sql } from "kysely";
 
@@ -43,3 +46,38 @@ export const holdClaim = async (
   await Promise.race([inPlace, done]);
   return { release, done };
 };
+
+/**
+ * Polls until some backend waits on a lock while claiming a key; `waiting`
+ * then resolves `"waiting"`, or `"stopped"` once `stop` was called.
+ */
+export const waitForAClaimer = (db: Kysely<Database>) => {
+  let stopped = false;
+  const waiting = (async () => {
+    while (!stopped) {
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int4 as n from pg_stat_activity
+        where wait_event_type = 'Lock' and query like '%insert into idempotency_keys%'`.execute(db);
+      if ((rows[0]?.n ?? 0) > 0) return "waiting" as const;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return "stopped" as const;
+  })();
+  return { waiting, stop: () => (stopped = true) };
+};
+
+/** The digest the api keeps of a createDebt request without path parameters or query. */
+export const createDebtDigest = (body: string): Buffer =>
+  createHash("sha256").update(`createDebt\n{}\n\n`).update(body).digest();
+
+/** Debts whose debtor's last name is `lastname`. */
+export const debtsNamed = async (db: Kysely<Database>, lastname: string): Promise<number> =>
+  Number(
+    (
+      await db
+        .selectFrom("debts")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("lastname", "=", lastname)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
