@@ -8,7 +8,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { AttemptTimeoutError, backoffDelay, createClient, defaultRetryPolicy, type ClientOptions } from "../src/index.ts";
 import { sleep } from "../src/retry.ts";
-import { answers, startStub } from "./support/stub-server.ts";
+import { answers, startStub, stubClient } from "./support/stub-server.ts";
 
 const stub = await startStub();
 const PROFILE = "/external-api/v1/company/profile";
@@ -19,20 +19,7 @@ const endpointBody = { url: "https://hooks.example.com/in" };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const profile = { id: "c1", name: "Stub", email: "stub@example.com", phone: null, created_at: "2026-11-21T10:00:00+00:00" };
 
-const client = (options: Partial<ClientOptions> = {}) => {
-  const waits: number[] = [];
-  const api = createClient({
-    baseUrl: stub.baseUrl,
-    clientId: "dcc_stub",
-    clientSecret: "dcs_stub",
-    sleep: async (ms) => {
-      waits.push(ms);
-    },
-    random: () => 0.5,
-    ...options,
-  });
-  return { api, waits };
-};
+const client = (options: Partial<ClientOptions> = {}) => stubClient(stub.baseUrl, options);
 
 beforeEach(() => stub.reset());
 

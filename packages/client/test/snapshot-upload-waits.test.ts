@@ -7,8 +7,8 @@
  * wait. Waits are recorded through the injected `sleep`, never slept.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { createClient, type ClientOptions, type SnapshotRow, uploadSnapshot } from "../src/index.ts";
-import { answers, startStub } from "./support/stub-server.ts";
+import { type ClientOptions, type SnapshotRow, uploadSnapshot } from "../src/index.ts";
+import { answers, startStub, stubClient } from "./support/stub-server.ts";
 
 const stub = await startStub();
 const SNAPSHOT = "/external-api/v1/campaigns/camp-1/snapshots/export-1";
@@ -30,20 +30,7 @@ const acknowledgement = (status: string, received: number) => ({
 });
 const notFound = { status: 404, body: { error: true, message: "Snapshot not found", code: 404 } };
 
-const client = (options: Partial<ClientOptions> = {}) => {
-  const waits: number[] = [];
-  const api = createClient({
-    baseUrl: stub.baseUrl,
-    clientId: "dcc_stub",
-    clientSecret: "dcs_stub",
-    sleep: async (ms) => {
-      waits.push(ms);
-    },
-    random: () => 0.5,
-    ...options,
-  });
-  return { api, waits };
-};
+const client = (options: Partial<ClientOptions> = {}) => stubClient(stub.baseUrl, options);
 
 beforeEach(() => stub.reset());
 

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { afterAll } from "vitest";
+import { type ClientOptions, createClient } from "../../src/index.ts";
 
 export interface Scripted {
   readonly status: number;
@@ -117,4 +118,23 @@ export const startStub = async () => {
       }),
     count: (method: string, path: string) => requests.filter((r) => r.method === method && r.path === path).length,
   };
+};
+
+/**
+ * A client of the stub at `baseUrl` whose waits between retries are recorded
+ * in `waits`, never slept, with the backoff jitter fixed at one half.
+ */
+export const stubClient = (baseUrl: string, options: Partial<ClientOptions> = {}) => {
+  const waits: number[] = [];
+  const api = createClient({
+    baseUrl,
+    clientId: "dcc_stub",
+    clientSecret: "dcs_stub",
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+    random: () => 0.5,
+    ...options,
+  });
+  return { api, waits };
 };
