@@ -177,9 +177,13 @@ describe("/docs in chromium", () => {
       });
     await expect.poll(async () => (await sidebar()).length, { timeout: 90_000, interval: 1_000 }).toBe(expected.size);
     expect(new Map(await sidebar())).toEqual(expected);
-    // Every operation also has its section in the reference body.
-    const sections = await page.locator("[id*='/tag/']").evaluateAll((elements) => elements.map((element) => element.id));
-    for (const key of expected.keys()) expect(sections.some((id) => id.endsWith(`/${key}`)), key).toBe(true);
+    // Every operation also has its section in the reference body. The body renders after the sidebar and
+    // section by section, so it is read until every section is there (or the poll's timeout names the missing).
+    const missingSections = async () => {
+      const sections = await page.locator("[id*='/tag/']").evaluateAll((elements) => elements.map((element) => element.id));
+      return [...expected.keys()].filter((key) => !sections.some((id) => id.endsWith(`/${key}`)));
+    };
+    await expect.poll(missingSections, { timeout: 60_000, interval: 500 }).toEqual([]);
 
     await expect(page.title()).resolves.toBe("API reference · Debt Collection Platform");
     await mkdir(ARTIFACTS, { recursive: true });
