@@ -177,7 +177,7 @@ describe("a replay", () => {
     expect(await debtsNamed("Changed Later")).toBe(0);
   });
 
-  it("is the same request with another content-type parameter, a chunked body or a trailing slash; another query string is another request", async () => {
+  it("is the same request with another content-type parameter or a chunked body; another query string is another request", async () => {
     const key = freshKey();
     const body = JSON.stringify({ lastname: "Fingerprint", amount: 5, currency: "EUR" });
     expect((await post(DEBTS, body, { key })).status).toBe(201);
@@ -190,9 +190,6 @@ describe("a replay", () => {
       duplex: "half",
     } as RequestInit);
     expect(chunked.headers.get("idempotent-replayed")).toBe("true");
-    // The same operation under its path with a trailing slash.
-    const slashed = await post(`${DEBTS}/`, body, { key });
-    expect(slashed.headers.get("idempotent-replayed")).toBe("true");
     const queried = await post(`${DEBTS}?source=retry`, body, { key });
     expect(queried.status).toBe(422);
     expect(await debtsNamed("Fingerprint")).toBe(1);

@@ -206,6 +206,23 @@ describe("one error path", () => {
     expect(await response.json()).toEqual({ error: true, message: "Route not found", code: 404 });
   });
 
+  it.each([
+    ["another letter case", "/external-api/v1/Company/Profile"],
+    ["a trailing slash", "/external-api/v1/company/profile/"],
+    ["an empty segment", "/external-api/v1//company/profile"],
+    ["another letter case in the prefix", "/External-API/v1/company/profile"],
+  ])("matches paths exactly as the OpenAPI document writes them: %s is an unknown route", async (_, path) => {
+    const response = await t.get(path, await t.token(acme));
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: true, message: "Route not found", code: 404 });
+  });
+
+  it("matches a path parameter of any letter case (ids are case-sensitive values, not route text)", async () => {
+    const response = await t.get("/external-api/v1/debts/NOT-AN-ID", await t.token(acme));
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: true, message: "Debt not found", code: 404 });
+  });
+
   it("answers a wrong method with 405 and Allow", async () => {
     const response = await t.request("/external-api/v1/company/profile", { method: "DELETE" });
     expect(response.status).toBe(405);

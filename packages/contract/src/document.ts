@@ -14,6 +14,8 @@ Authenticate with OAuth 2.0 (\`POST /oauth/token\`), then send \`Authorization: 
 
 **Refused before routing**: on any path, a request Node's HTTP parser refuses is answered in the error envelope, and its connection closed but after a \`417\`: ${refusedBeforeRouting}.
 
+**Paths** match exactly as written here: in their letter case, without a trailing slash and without empty segments; any other form is a \`404\` \`Route not found\`.
+
 **Errors** use the envelope \`{error: true, message, code}\` with \`code\` equal to the HTTP status.`;
 
 export const openApiDocument = () =>

@@ -153,9 +153,13 @@ const runOperation = async (ctx: Context, { services, admit, inFlight }: RouterD
   }
 };
 
-/** The router of every contract operation. */
+/**
+ * The router of every contract operation. Paths match exactly as the OpenAPI
+ * document writes them: in their letter case and without a trailing slash
+ * (docs/decisions/0025).
+ */
 export const buildRouter = (services: AppServices, handlers: Handlers, inFlight: InFlight): Router => {
-  const router = new Router();
+  const router = new Router({ sensitive: true, strict: true });
   const dependencies: RouterDependencies = { services, admit: createAdmission(services.db, services.clock), inFlight };
   for (const [operationId, declared] of Object.entries(endpoints)) {
     const endpoint = declared as AnyEndpoint;
