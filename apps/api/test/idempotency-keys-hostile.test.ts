@@ -12,6 +12,7 @@ import {
   createDebtDigest,
   debtsNamed as countDebtsNamed,
   holdClaim as holdSharedClaim,
+  requestDigestOf,
   waitForAClaimer,
 } from "./support/idempotency.ts";
 import { startTestApi, TEST_START } from "./support/harness.ts";
@@ -71,8 +72,24 @@ const keyRecorded = async (key: string) =>
     .executeTakeFirst()) !== undefined;
 
 
-const holdClaim = (key: string, requestSha256: Buffer) =>
-  holdSharedClaim(t.db, { companyId: acmeCompany, key, requestSha256, at: TEST_START });
+const holdClaim = (key: string, requestSha256: Buffer, operation?: string) =>
+  holdSharedClaim(t.db, { companyId: acmeCompany, key, requestSha256, at: TEST_START, ...(operation === undefined ? {} : { operation }) });
+
+/**
+ * Sends `body` with `key` while a concurrent request holds the key's claim, then lets that
+ * request commit its answer: resolves with this request's answer.
+ */
+const answerBehindAHeldClaim = async (path: string, body: string, operation: string) => {
+  const key = freshKey();
+  const held = await holdClaim(key, requestDigestOf(operation, body), operation);
+  const answer = post(path, body, { key });
+  const claimer = waitForAClaimer(t.db);
+  await Promise.race([answer, claimer.waiting]);
+  claimer.stop();
+  held.release(true);
+  await held.done;
+  return answer;
+};
 
 
 describe("a keyed debt whose internal_id a concurrent request with the same key created meanwhile", () => {
@@ -96,6 +113,36 @@ describe("a keyed debt whose internal_id a concurrent request with the same key 
     expect(response.status).toBe(201);
     expect(response.headers.get("idempotent-replayed")).toBe("true");
     expect(await response.text()).toBe('{"held":true}');
+  });
+});
+
+describe("a keyed request refused for what its same-key twin's commit changed", () => {
+  // The twin's write is committed, its record about to be; meanwhile a third party removed what
+  // this request's checks look up. The key is consulted under its claim before any refusal.
+  it("a credit note whose invoice was deleted meanwhile gets the twin's answer, not 400", async () => {
+    const body = JSON.stringify({ lastname: "Noted", amount: 5, currency: "EUR", credited_invoice_reference: "INV-GONE" });
+    const response = await answerBehindAHeldClaim(DEBTS, body, "createDebt");
+    expect(response.status).toBe(201);
+    expect(response.headers.get("idempotent-replayed")).toBe("true");
+    expect(await response.text()).toBe('{"held":true}');
+  });
+
+  it("a followup whose debt was deleted meanwhile gets the twin's answer, not 404", async () => {
+    const gone = ids.encode("debt", 987_654_321);
+    const body = JSON.stringify({ debt_id: gone, type: "email" });
+    const response = await answerBehindAHeldClaim(endpoints.createFollowup.path, body, "createFollowup");
+    expect(response.status).toBe(201);
+    expect(response.headers.get("idempotent-replayed")).toBe("true");
+    expect(await response.text()).toBe('{"held":true}');
+  });
+
+  it("without a twin, the refusal stands and the key stays free", async () => {
+    const key = freshKey();
+    const body = JSON.stringify({ lastname: "Noted", amount: 5, currency: "EUR", credited_invoice_reference: "INV-GONE" });
+    const refused = await post(DEBTS, body, { key });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ details: { credited_invoice_reference: expect.any(String) } });
+    expect(await keyRecorded(key)).toBe(false);
   });
 });
 

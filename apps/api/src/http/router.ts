@@ -10,7 +10,7 @@ import { Schema } from "effect";
 import type { Context } from "koa";
 import type { AppServices } from "../services.ts";
 import { type Admit, type AdmissionRule, createAdmission } from "./admission.ts";
-import { OAuthFailure, PayloadTooLarge, UnsupportedContentEncoding } from "./api-error.ts";
+import { isApiError, OAuthFailure, PayloadTooLarge, renderApiError, UnsupportedContentEncoding } from "./api-error.ts";
 import { decodeOrFail } from "./decode.ts";
 import { compileReplySerializer, type Serialize } from "./encode-reply.ts";
 import type { Handlers, Reply } from "./handler.ts";
@@ -137,6 +137,13 @@ const runOperation = async (ctx: Context, { services, admit, inFlight }: RouterD
       });
     } catch (error) {
       if (error instanceof ReplayInstead) return await sendReplay(error.replay);
+      // A refusal can stem from a same-key twin's commit since the look at the key above (its debt now
+      // taken, or what this request's checks look up now gone): the key is consulted under its claim first,
+      // and the twin's answer, once committed, is this request's (docs/decisions/0024, session-13 addendum).
+      if (keyed !== undefined && isApiError(error) && renderApiError(error).status < 500) {
+        const settled = await writes.transaction(() => Promise.reject(error)).catch((outcome: unknown) => outcome);
+        if (settled instanceof ReplayInstead) return await sendReplay(settled.replay);
+      }
       throw error;
     }
     if (keyed !== undefined && writes.recordedBody() === undefined) {

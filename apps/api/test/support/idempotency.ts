@@ -22,18 +22,25 @@ export interface HeldClaim {
 /** Claims `key` of company `companyId` for createDebt at `at`; resolves once the claim is in place. */
 export const holdClaim = async (
   db: Kysely<Database>,
-  claim: { readonly companyId: number; readonly key: string; readonly requestSha256: Buffer; readonly at: Date },
+  claim: {
+    readonly companyId: number;
+    readonly key: string;
+    readonly requestSha256: Buffer;
+    readonly at: Date;
+    /** The operation the claim is for; `createDebt` unless said. */
+    readonly operation?: string;
+  },
 ): Promise<HeldClaim> => {
   let release: (commit: boolean) => void = () => {};
   const ended = new Promise<boolean>((resolve) => (release = resolve));
   let claimed: () => void = () => {};
   const inPlace = new Promise<void>((resolve) => (claimed = resolve));
-  const { companyId, key, requestSha256, at } = claim;
+  const { companyId, key, requestSha256, at, operation = "createDebt" } = claim;
   const done = db
     .transaction()
     .execute(async (trx) => {
       await sql`insert into idempotency_keys (company_id, idempotency_key, operation, request_sha256, created_at, expires_at)
-        values (${companyId}, ${key}, 'createDebt', ${requestSha256}, ${at.toISOString()}::timestamptz,
+        values (${companyId}, ${key}, ${operation}, ${requestSha256}, ${at.toISOString()}::timestamptz,
           ${new Date(at.getTime() + 86_400_000).toISOString()}::timestamptz)`.execute(trx);
       claimed();
       if (!(await ended)) throw new RolledBackByTheTest();
@@ -66,9 +73,12 @@ export const waitForAClaimer = (db: Kysely<Database>) => {
   return { waiting, stop: () => (stopped = true) };
 };
 
+/** The digest the api keeps of a request of `operation` without path parameters or query. */
+export const requestDigestOf = (operation: string, body: string): Buffer =>
+  createHash("sha256").update(`${operation}\n{}\n\n`).update(body).digest();
+
 /** The digest the api keeps of a createDebt request without path parameters or query. */
-export const createDebtDigest = (body: string): Buffer =>
-  createHash("sha256").update(`createDebt\n{}\n\n`).update(body).digest();
+export const createDebtDigest = (body: string): Buffer => requestDigestOf("createDebt", body);
 
 /** Debts whose debtor's last name is `lastname`. */
 export const debtsNamed = async (db: Kysely<Database>, lastname: string): Promise<number> =>

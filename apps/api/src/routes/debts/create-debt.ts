@@ -26,14 +26,9 @@ export const createDebt: HandlerOf<Endpoints["createDebt"]> = async ({
   const inexact = Money.inexactNumbers(rawBody.toString("utf8"));
   const inexactAmount = inexact?.at(inexact.value, "amount");
   const [outcome] = await prepareDebts(services, companyId, [{ index: 0, tempId: null, body, inexactAmount }], {});
-  // Reported through the keyed transaction, whose claim comes first: a concurrent request with the
-  // same key may have created this very debt since the router looked at the key, and its answer is
-  // this request's (docs/decisions/0024, addendum of session 12). Without a key the transaction is empty.
-  if (outcome === undefined || outcome.kind === "skipped") {
-    return transaction(async () => {
-      throw duplicate();
-    });
-  }
+  // A keyed request's refusal is given once its key was consulted under its claim (the router):
+  // a same-key twin may have created this very debt since (docs/decisions/0024).
+  if (outcome === undefined || outcome.kind === "skipped") throw duplicate();
   if (outcome.kind === "failed") throw new ValidationFailed({ details: outcome.details });
   // The reply is read in the write's transaction: a failure after the commit (the
   // database going away) would answer 503 for a stored debt, whose retry then gets 409.
