@@ -23,6 +23,19 @@
  */
 import { type Kysely, sql } from "kysely";
 
+/**
+ * The references these triggers enforce instead of foreign keys, each by
+ * the child's columns a delete of the parent looks up (gathered in
+ * `src/statement-references.ts`). The plans' and installments' company
+ * references are followed through their debts (0013), not by `company_id`.
+ */
+export const statementReferences = [
+  { child: "payments", columns: ["company_id"], parent: "companies" },
+  { child: "payment_plans", columns: ["company_id"], parent: "companies" },
+  { child: "installments", columns: ["company_id"], parent: "companies" },
+  { child: "payments", columns: ["integration_client_pk"], parent: "oauth_clients" },
+] as const;
+
 export const up = async (db: Kysely<unknown>): Promise<void> => {
   await sql`
 create function ledger_check_company_reference() returns trigger language plpgsql as $$

@@ -33,6 +33,16 @@ const companyParents = [
 ] as const;
 type CompanyParent = (typeof companyParents)[number];
 
+/**
+ * The references these triggers enforce instead of foreign keys, each by
+ * the debts' columns a delete of the parent looks up (gathered in
+ * `src/statement-references.ts`).
+ */
+export const statementReferences = [
+  { child: "debts", columns: ["company_id"], parent: "companies" },
+  ...companyParents.map(({ table, column }) => ({ child: "debts", columns: ["company_id", column], parent: table })),
+];
+
 const violation = ({ column, noun }: CompanyParent) =>
   `raise foreign_key_violation using message = 'debts.${column} references no ${noun} of the debt''s company',
       table = 'debts', column = '${column}';`;

@@ -70,6 +70,16 @@ const relations: ReadonlyArray<Relation> = [
 /** Tables whose `company_id` gets 0010's per-statement check instead of a foreign key. */
 const companyChecked = ["webhook_events", "webhook_deliveries"] as const;
 
+/**
+ * The references these triggers enforce instead of foreign keys, each by
+ * the child's columns a delete of the parent looks up (gathered in
+ * `src/statement-references.ts`).
+ */
+export const statementReferences = [
+  ...relations.map(({ child, column, parent }) => ({ child, columns: ["company_id", column], parent })),
+  ...companyChecked.map((child) => ({ child, columns: ["company_id"], parent: "companies" })),
+];
+
 /** Each parent once (one fixed-key trigger per table). */
 const parents = [...new Set(relations.map(({ parent }) => parent))];
 

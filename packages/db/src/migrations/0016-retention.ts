@@ -14,6 +14,15 @@
  */
 import { type Kysely, sql } from "kysely";
 
+/**
+ * The reference these triggers enforce instead of a foreign key, by the
+ * attempts' columns a delete of a delivery looks up (gathered in
+ * `src/statement-references.ts`).
+ */
+export const statementReferences = [
+  { child: "webhook_delivery_attempts", columns: ["company_id", "delivery_id"], parent: "webhook_deliveries" },
+] as const;
+
 const attemptViolation = `raise foreign_key_violation using
       message = 'webhook_delivery_attempts.delivery_id references no webhook delivery of the row''s company',
       table = 'webhook_delivery_attempts', column = 'delivery_id';`;
