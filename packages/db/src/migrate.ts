@@ -22,6 +22,7 @@ import * as stagedSnapshotExpiry from "./migrations/0017-staged-snapshot-expiry.
 import * as companyScopedChildKeys from "./migrations/0018-company-scoped-child-keys.ts";
 import * as idempotencyKeys from "./migrations/0019-idempotency-keys.ts";
 import * as tenantKeys from "./migrations/0020-tenant-keys.ts";
+import * as referenceIndexes from "./migrations/0021-reference-indexes.ts";
 import { installQueueWakeup } from "./worker-queue-wakeup.ts";
 
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -42,6 +43,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0018-company-scoped-child-keys": companyScopedChildKeys,
   "0019-idempotency-keys": idempotencyKeys,
   "0020-tenant-keys": tenantKeys,
+  "0021-reference-indexes": referenceIndexes,
 };
 
 const migrator = <DB>(db: Kysely<DB>): Migrator =>

@@ -34,8 +34,9 @@ describe("migrations", () => {
 
   it("scope every tenant table's unique keys and indexes by company_id", async () => {
     // Every index on a table that has company_id must start with company_id, except
-    // primary keys, keys over globally unique hashes / public client ids, and the
-    // indexes the hourly purge reads across tenants (expiries).
+    // primary keys, keys over globally unique hashes / public client ids, the
+    // indexes the hourly purge reads across tenants (expiries), and the indexes the
+    // delete of a parent named by id alone follows (below).
     const { rows } = await sql<{ table: string; index: string; definition: string }>`
       select t.relname as table, i.relname as index, pg_get_indexdef(i.oid) as definition
       from pg_index x
@@ -59,6 +60,21 @@ describe("migrations", () => {
       "oauth_login_sessions_expiry_idx",
       "snapshots_uploading_idx",
       "oauth_grants_client_idx",
+      // Migration 0021 (packages/db/test/reference-indexes.test.ts): a user, an OAuth client and a grant are
+      // the authentication directory's (docs/decisions/0023), referenced by id alone, so their delete looks up
+      // the rows naming them across companies by design. Deleting a client clears the client of its payments
+      // (0010's trigger) and snapshots (foreign key) and deletes its codes and tokens; deleting a grant its
+      // codes; deleting a user its grants, codes and login sessions, and clears the clients it created.
+      "payments_integration_client_idx",
+      "snapshots_integration_client_idx",
+      "oauth_codes_client_idx",
+      "oauth_access_tokens_client_idx",
+      "oauth_refresh_tokens_client_idx",
+      "oauth_codes_grant_idx",
+      "oauth_grants_user_idx",
+      "oauth_codes_user_idx",
+      "oauth_login_sessions_by_user_idx",
+      "oauth_clients_created_by_idx",
     ]);
     const offenders = rows.filter((row) => !globallyUnique.has(row.index) && !/\(company_id[,)]/.test(row.definition));
     expect(offenders).toEqual([]);
@@ -101,6 +117,25 @@ describe("migrations", () => {
     await sql`delete from snapshots where id = ${chunk.id}`.execute(db);
     const cascaded = await sql<{ n: number }>`select count(*)::int4 as n from snapshot_chunks where snapshot_id = ${chunk.id}`.execute(db);
     expect(cascaded.rows).toEqual([{ n: 0 }]);
+  });
+
+  it("undo 0021's reference indexes and redo them", async () => {
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    const present = async () => {
+      const { rows } = await sql<{ index: string }>`
+        select relname as index from pg_class
+        where relname in ('payments_integration_client_idx', 'snapshots_integration_client_idx', 'debts_timeline_idx')
+        order by 1`.execute(db);
+      return rows.map(({ index }) => index);
+    };
+    expect((await migrator.migrateTo("0020-tenant-keys")).error).toBeUndefined();
+    expect(await present()).toEqual([]);
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    expect(await present()).toEqual([
+      "debts_timeline_idx",
+      "payments_integration_client_idx",
+      "snapshots_integration_client_idx",
+    ]);
   });
 
   it("store money exactly: bigint minor units round-trip through the pool's parsers", async () => {
