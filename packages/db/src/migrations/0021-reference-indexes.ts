@@ -17,8 +17,8 @@
  *
  * - `payments`: partial, `where integration_client_pk is not null`. The
  *   delete only looks for non-null values, and payments hold many rows
- *   without a client: a payment may be recorded without one (only those a
- *   snapshot records carry it), and a deleted client's payments are kept
+ *   without a client: a payment not recorded by a snapshot need not name
+ *   one, and a deleted client's payments are kept
  *   with the column cleared, for accounting, for ever. Each clear then
  *   removes the row from the index instead of adding a null entry to it.
  * - `snapshots`: full. Every snapshot is written with the client that sent
