@@ -1,20 +1,54 @@
 /**
  * One page of a filtered query and the total of the filtered set (contract
- * 4.9: filters apply before pagination), counted and fetched at once.
+ * 4.9: filters apply before pagination), read in one statement, so from one
+ * snapshot: a write committed meanwhile is in both or in neither
+ * (docs/decisions/0003).
  */
 import { type PaginationQuery, paginationOf } from "@dc/contract";
-import { type SelectQueryBuilder, sql } from "kysely";
+import { type QueryExecutorProvider, type SelectQueryBuilder, sql } from "kysely";
 
-export const pageOfRows = async <DB, TB extends keyof DB, Row>(
+const TOTAL = "page_of_rows_total";
+const IN_PAGE = "page_of_rows_in_page";
+
+/**
+ * Counts `filtered` and reads the page that `select` cuts from it, as
+ * `select p.*, c.total from (count) c left join lateral (page) p on true`.
+ * The page keeps its own columns, so dates, numerics and bigints are parsed
+ * as when it ran alone; a page past the end gives one row of nulls beside
+ * the total, which is dropped.
+ *
+ * The page keeps the order of its own `ORDER BY`: a left join on `true` to a
+ * one-row relation can only be a nested loop, whose inner side, the page, is
+ * read once in its order.
+ *
+ * @example
+ * const { rows, pagination } = await pageOfRows(
+ *   db,
+ *   db.selectFrom("creditors").where("company_id", "=", companyId),
+ *   (creditors) => creditors.select(["id", "name"]).orderBy("id"),
+ *   query,
+ * );
+ */
+export const pageOfRows = async <DB, TB extends keyof DB, PageDB, PageTB extends keyof PageDB, Row extends object>(
+  /** Where to run it: a Kysely instance or transaction. */
+  db: QueryExecutorProvider,
   /** The rows to page through: tables and where clauses, no selection. */
   filtered: SelectQueryBuilder<DB, TB, object>,
-  /** Selects and orders the page's rows from `filtered`. */
-  select: (filtered: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, Row>,
+  /** Selects and orders the page's rows from `filtered` (joins allowed: they are not counted). */
+  select: (filtered: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<PageDB, PageTB, Row>,
   query: PaginationQuery,
 ) => {
-  const [count, rows] = await Promise.all([
-    filtered.select(sql<string>`count(*)`.as("total")).executeTakeFirstOrThrow(),
-    select(filtered).limit(query.limit).offset((query.page - 1) * query.limit).execute(),
-  ]);
-  return { rows, pagination: paginationOf(query, Number((count as { total: string }).total)) };
+  const count = filtered.select(sql<number>`count(*)`.as(TOTAL));
+  const page = select(filtered)
+    .select(sql<true>`true`.as(IN_PAGE))
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit);
+  const result = await sql<Record<string, unknown>>`
+    select p.*, c.${sql.ref(TOTAL)} from ${count} as c left join lateral ${page} as p on true
+  `.execute(db);
+  const total = Number(result.rows[0]?.[TOTAL] ?? 0);
+  const rows = result.rows
+    .filter((row) => row[IN_PAGE] === true)
+    .map(({ [TOTAL]: _total, [IN_PAGE]: _inPage, ...fields }) => fields as Row);
+  return { rows, total, pagination: paginationOf(query, total) };
 };

@@ -5,6 +5,7 @@ import { pageOfRows } from "../../http/page-of-rows.ts";
 
 export const listCompanyUsers: HandlerOf<Endpoints["listCompanyUsers"]> = async ({ query, principal, services }) => {
   const { rows, pagination } = await pageOfRows(
+    services.db,
     services.db.selectFrom("users").where("company_id", "=", principal.companyId),
     (users) => users.select(["id", "email", "name", "role", "created_at", "disabled_at"]).orderBy("id"),
     query,

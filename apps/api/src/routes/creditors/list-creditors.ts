@@ -6,6 +6,7 @@ import { creditorColumns, presentCreditor } from "./creditor-json.ts";
 
 export const listCreditors: HandlerOf<Endpoints["listCreditors"]> = async ({ query, principal, services }) => {
   const { rows, pagination } = await pageOfRows(
+    services.db,
     services.db.selectFrom("creditors").where("company_id", "=", principal.companyId),
     (creditors) => creditors.select(creditorColumns).orderBy("id"),
     query,

@@ -54,6 +54,7 @@ export const listDebtPayments: HandlerOf<Endpoints["listDebtPayments"]> = async 
   if (query.external_payment_id !== undefined)
     payments = payments.where("p.external_payment_id", "=", query.external_payment_id);
   const { rows, pagination } = await pageOfRows(
+    services.db,
     payments,
     (filtered) =>
       filtered

@@ -1,11 +1,13 @@
 /**
  * The query behind both followup lists: the company's followups filtered by
  * debt, status, type and creation day (UTC, inclusive), newest first, with
- * the filtered total (filters apply before pagination, contract 4.9).
+ * the filtered total (filters apply before pagination, contract 4.9), read
+ * in one statement by `pageOfRows`.
  */
 import { type PaginationQuery } from "@dc/contract";
 import type { Followup } from "@dc/domain";
 import { ValidationFailed } from "../../http/api-error.ts";
+import { pageOfRows } from "../../http/page-of-rows.ts";
 import type { AppServices } from "../../services.ts";
 import { followupColumns, type FollowupRecord } from "./present-followup.ts";
 
@@ -36,15 +38,11 @@ export const followupPage = async (
   if (filters.date_to !== undefined) {
     query = query.where("created_at", "<", new Date(startOfDay(filters.date_to).getTime() + DAY_MS));
   }
-  const [count, rows] = await Promise.all([
-    query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
-    query
-      .select(followupColumns)
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(filters.limit)
-      .offset((filters.page - 1) * filters.limit)
-      .execute(),
-  ]);
-  return { rows, total: Number(count.total) };
+  const { rows, total } = await pageOfRows(
+    services.db,
+    query,
+    (filtered) => filtered.select(followupColumns).orderBy("created_at", "desc").orderBy("id", "desc"),
+    filters,
+  );
+  return { rows, total };
 };

@@ -7,6 +7,7 @@ import { endpointColumns, presentEndpoint } from "./endpoint-json.ts";
 export const listWebhookEndpoints: HandlerOf<Endpoints["listWebhookEndpoints"]> = async ({ query, principal, services }) => {
   const now = services.clock.now();
   const { rows, pagination } = await pageOfRows(
+    services.db,
     services.db.selectFrom("webhook_endpoints").where("company_id", "=", principal.companyId),
     (endpoints) => endpoints.select(endpointColumns).orderBy("id"),
     query,
