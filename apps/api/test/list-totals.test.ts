@@ -56,4 +56,16 @@ describe("a list's total and page come from one snapshot", () => {
     expect(body.pagination).toEqual({ total: 2, page: 1, limit: 100, pages: 1 });
     expect(body.data).toHaveLength(2);
   });
+
+  it("GET /debtors: a debtor created meanwhile is in both or in neither", async () => {
+    for (let n = 0; n < 2; n += 1) await rows.debtor(acme);
+    const body = await writeBetweenReads(
+      t.databaseUrl,
+      "debtors",
+      () => list("/external-api/v1/debtors", "/external-api/v1/debtors?limit=100"),
+      (writer) => writer.query("insert into debtors (company_id) values ($1)", [company]),
+    );
+    expect(body.pagination).toEqual({ total: 2, page: 1, limit: 100, pages: 1 });
+    expect(body.data).toHaveLength(2);
+  });
 });

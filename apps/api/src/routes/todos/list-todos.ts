@@ -2,8 +2,9 @@
  * GET /todos: what awaits review, newest first: debtor requests and AI
  * detections still `suggested` (docs/decisions/0156).
  */
-import { type Endpoints, paginationOf } from "@dc/contract";
+import type { Endpoints } from "@dc/contract";
 import type { HandlerOf } from "../../http/handler.ts";
+import { pageOfRows } from "../../http/page-of-rows.ts";
 
 type Source = "debtor_request" | "ai_detection";
 type TodoType = "portal_dispute" | "hardship" | "payment_plan" | "ai_dispute" | "objection";
@@ -41,18 +42,12 @@ export const listTodos: HandlerOf<Endpoints["listTodos"]> = async ({ query, prin
         .where("company_id", "=", company)
         .where("review_status", "=", "suggested"),
     );
-  const items = db.selectFrom(open.as("todo"));
-  const [count, rows] = await Promise.all([
-    items.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
-    items
-      .selectAll()
-      .orderBy("created_at", "desc")
-      .orderBy("source")
-      .orderBy("id", "desc")
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit)
-      .execute(),
-  ]);
+  const { rows, pagination } = await pageOfRows(
+    db,
+    db.selectFrom(open.as("todo")),
+    (items) => items.selectAll().orderBy("created_at", "desc").orderBy("source").orderBy("id", "desc"),
+    query,
+  );
   const { ids } = services;
   return {
     body: {
@@ -68,7 +63,7 @@ export const listTodos: HandlerOf<Endpoints["listTodos"]> = async ({ query, prin
         message: row.message,
         created_at: row.created_at,
       })),
-      pagination: paginationOf(query, Number(count.total)),
+      pagination,
     },
   };
 };

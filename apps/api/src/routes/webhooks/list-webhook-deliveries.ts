@@ -1,11 +1,12 @@
 /**
  * GET /webhooks/endpoints/{id}/deliveries: the endpoint's deliveries, newest
- * first, each with its event and its latest attempts (two statements for the
- * page, whatever its size).
+ * first, each with its event and its latest attempts: two statements whatever
+ * the page's size, the page with its total, then the attempts.
  */
-import { type Endpoints, MAX_LISTED_ATTEMPTS, paginationOf, type WebhookEventType } from "@dc/contract";
+import { type Endpoints, MAX_LISTED_ATTEMPTS, type WebhookEventType } from "@dc/contract";
 import { sql } from "kysely";
 import type { HandlerOf } from "../../http/handler.ts";
+import { pageOfRows } from "../../http/page-of-rows.ts";
 import { endpointIdOf, findEndpoint } from "./endpoint-json.ts";
 
 interface AttemptRow {
@@ -27,27 +28,29 @@ export const listWebhookDeliveries: HandlerOf<Endpoints["listWebhookDeliveries"]
     .where("d.company_id", "=", companyId)
     .where("d.endpoint_id", "=", endpointId);
   if (query.status !== undefined) deliveries = deliveries.where("d.status", "=", query.status);
-  const [count, rows] = await Promise.all([
-    deliveries.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
-    deliveries
-      .innerJoin("webhook_events as e", (join) => join.onRef("e.company_id", "=", "d.company_id").onRef("e.id", "=", "d.event_id"))
-      .select([
-        "d.id",
-        "e.public_id",
-        "e.type",
-        "e.occurred_at",
-        "d.status",
-        "d.attempt_count",
-        "d.next_attempt_at",
-        "d.created_at",
-        "d.updated_at",
-        "d.completed_at",
-      ])
-      .orderBy("d.id", "desc")
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit)
-      .execute(),
-  ]);
+  const { rows, pagination } = await pageOfRows(
+    db,
+    deliveries,
+    (filtered) =>
+      filtered
+        .innerJoin("webhook_events as e", (join) =>
+          join.onRef("e.company_id", "=", "d.company_id").onRef("e.id", "=", "d.event_id"),
+        )
+        .select([
+          "d.id",
+          "e.public_id",
+          "e.type",
+          "e.occurred_at",
+          "d.status",
+          "d.attempt_count",
+          "d.next_attempt_at",
+          "d.created_at",
+          "d.updated_at",
+          "d.completed_at",
+        ])
+        .orderBy("d.id", "desc"),
+    query,
+  );
   const attempts =
     rows.length === 0
       ? []
@@ -85,7 +88,7 @@ export const listWebhookDeliveries: HandlerOf<Endpoints["listWebhookDeliveries"]
           response_body_excerpt: attempt.response_body_excerpt,
         })),
       })),
-      pagination: paginationOf(query, Number(count.total)),
+      pagination,
     },
   };
 };
