@@ -316,3 +316,18 @@ describe("applyReconciliationPlan", () => {
     expect(await fingerprint(db, campaign.companyId)).toEqual(changed);
   });
 });
+
+describe("loadCampaignDebts", () => {
+  it("refuses a stored status outside the domain's list instead of planning with it", async () => {
+    const campaign = await insertCampaign(db);
+    await applyRows(campaign, [row("a", 10), row("b", 20)]);
+    const before = await loadCampaignDebts(db, campaign.companyId, campaign.campaignId);
+    expect(before.debts.map((debt) => debt.status)).toEqual(["status.default.pending", "status.default.pending"]);
+    await sql`update debts set status = 'status.default.archived' where company_id = ${campaign.companyId} and internal_id = 'b'`.execute(
+      db,
+    );
+    await expect(loadCampaignDebts(db, campaign.companyId, campaign.campaignId)).rejects.toThrow(
+      /has an unknown status "status\.default\.archived"/,
+    );
+  });
+});

@@ -46,7 +46,8 @@ export const StatusFilter = Schema.Literal("active", "paid", "disputed", ...stat
 });
 export type StatusFilter = typeof StatusFilter.Type;
 
-const isStatus = (value: string): value is Status => (statuses as ReadonlyArray<string>).includes(value);
+/** Tells whether a string (a stored column, a query parameter) is one of the debt status values. */
+export const isStatus = (value: string): value is Status => (statuses as ReadonlyArray<string>).includes(value);
 
 /** Statuses selected by a `status` filter value, or `undefined` for an unknown filter. */
 export const filterToStatuses = (filter: string): ReadonlyArray<Status> | undefined => {

@@ -55,3 +55,12 @@ describe("isActive", () => {
     expect(DebtStatus.initial).toBe("status.default.pending");
   });
 });
+
+describe("isStatus", () => {
+  it("accepts the stored status values only, not filter names", () => {
+    expect(DebtStatus.statuses.every(DebtStatus.isStatus)).toBe(true);
+    expect(DebtStatus.isStatus("active")).toBe(false);
+    expect(DebtStatus.isStatus("status.default.archived")).toBe(false);
+    expect(DebtStatus.isStatus("")).toBe(false);
+  });
+});

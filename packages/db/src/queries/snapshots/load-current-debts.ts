@@ -9,7 +9,7 @@
  * debt it changes still holds what was read (update-debts.ts), which costs
  * no extra write of every debt.
  */
-import type { DebtStatus, PaymentPlan, Reconciliation } from "@dc/domain";
+import { DebtStatus, type PaymentPlan, type Reconciliation } from "@dc/domain";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../schema.ts";
 import { canonicalInstantSql } from "./canonical-instant.ts";
@@ -85,18 +85,9 @@ export const debtRowsOf = (columns: DebtColumns | undefined): Array<DebtRow> => 
   return ordered ? rows : rows.sort((a, b) => a.id - b.id);
 };
 
-const knownStatuses: ReadonlySet<string> = new Set<string>([
-  "status.default.pending",
-  "status.default.in_progress",
-  "status.default.payment_plan",
-  "status.default.disputed",
-  "status.default.paid",
-  "status.default.cancelled",
-]);
-
 const toStatus = (debt: DebtRow): DebtStatus.Status => {
-  if (!knownStatuses.has(debt.status)) throw new Error(`debt ${debt.id} has an unknown status "${debt.status}"`);
-  return debt.status as DebtStatus.Status;
+  if (!DebtStatus.isStatus(debt.status)) throw new Error(`debt ${debt.id} has an unknown status "${debt.status}"`);
+  return debt.status;
 };
 
 /**
