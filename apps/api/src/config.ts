@@ -6,14 +6,14 @@
 import {
   AllowPrivateDestinations,
   DatabaseUrl,
+  decodeVariables,
   DEVELOPMENT_ID_ENCRYPTION_KEY,
   EmbeddedDatabasePort,
   IdEncryptionKey,
   LogLevel,
   NodeEnv,
-  presentVariables,
 } from "@dc/db";
-import { Either, ParseResult, Schema } from "effect";
+import { Either, Schema } from "effect";
 
 const Environment = Schema.Struct({
   NODE_ENV: Schema.optionalWith(NodeEnv, { default: () => "development" as const }),
@@ -95,14 +95,8 @@ export class ConfigError extends Error {
 
 /** Decodes the configuration from an environment record; throws ConfigError listing every problem. */
 export const loadConfig = (env: Readonly<Record<string, string | undefined>> = process.env): ApiConfig => {
-  const present = presentVariables(env, Object.keys(Environment.fields));
-  const decoded = Schema.decodeUnknownEither(Environment, { errors: "all" })(present);
-  if (Either.isLeft(decoded)) {
-    const problems = ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map(
-      (issue) => `${issue.path.join(".")}: ${issue.message}`,
-    );
-    throw new ConfigError(`invalid configuration:\n  ${problems.join("\n  ")}`);
-  }
+  const decoded = decodeVariables(Environment, env);
+  if (Either.isLeft(decoded)) throw new ConfigError(`invalid configuration:\n  ${decoded.left.join("\n  ")}`);
   const value = decoded.right;
   if (value.NODE_ENV === "production") {
     const missing = [

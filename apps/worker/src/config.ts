@@ -6,14 +6,14 @@
 import {
   AllowPrivateDestinations,
   DatabaseUrl,
+  decodeVariables,
   DEVELOPMENT_ID_ENCRYPTION_KEY,
   EmbeddedDatabasePort,
   IdEncryptionKey,
   LogLevel,
   NodeEnv,
-  presentVariables,
 } from "@dc/db";
-import { Data, Either, ParseResult, Schema } from "effect";
+import { Data, Either, Schema } from "effect";
 import { DEFAULT_RETENTION, type RetentionSettings } from "./retention.ts";
 
 const PositiveIntFromString = (maximum: number) =>
@@ -97,13 +97,9 @@ export class ConfigError extends Data.TaggedError("ConfigError")<{ readonly mess
 export const loadConfig = (
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Either.Either<Config, ConfigError> => {
-  const present = presentVariables(env, Object.keys(Environment.fields));
-  const decoded = Schema.decodeUnknownEither(Environment, { errors: "all" })(present);
+  const decoded = decodeVariables(Environment, env);
   if (Either.isLeft(decoded)) {
-    const issues = ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map(
-      (issue) => `${issue.path.join(".")}: ${issue.message}`,
-    );
-    return Either.left(new ConfigError({ message: `Invalid configuration: ${issues.join("; ")}` }));
+    return Either.left(new ConfigError({ message: `Invalid configuration: ${decoded.left.join("; ")}` }));
   }
   const values = decoded.right;
   if (values.NODE_ENV === "production" && values.DATABASE_URL === undefined) {

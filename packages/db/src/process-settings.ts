@@ -5,7 +5,7 @@
  * only whitespace counts as unset; any other is used exactly as given, never
  * trimmed, since a trimmed `ID_ENCRYPTION_KEY` would be another key).
  */
-import { Schema } from "effect";
+import { Either, ParseResult, Schema } from "effect";
 
 export const NodeEnv = Schema.Literal("development", "test", "production");
 
@@ -35,4 +35,19 @@ export const presentVariables = (
       const value = env[key];
       return value === undefined || value.trim() === "" ? [] : [[key, value]];
     }),
+  );
+
+/**
+ * Decodes the variables named by `schema`'s fields from `env` (read as
+ * `presentVariables` reads them), collecting every problem: on failure, one
+ * `VARIABLE: message` line per problem, for the app to word its own error.
+ */
+export const decodeVariables = <A, I>(
+  schema: Schema.Schema<A, I> & { readonly fields: Schema.Struct.Fields },
+  env: Readonly<Record<string, string | undefined>>,
+): Either.Either<A, ReadonlyArray<string>> =>
+  Either.mapLeft(
+    Schema.decodeUnknownEither(schema, { errors: "all" })(presentVariables(env, Object.keys(schema.fields))),
+    (error) =>
+      ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => `${issue.path.join(".")}: ${issue.message}`),
   );
