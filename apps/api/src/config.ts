@@ -5,6 +5,7 @@
  */
 import {
   AllowPrivateDestinations,
+  allowsPrivateDestinations,
   DatabaseUrl,
   decodeVariables,
   DEVELOPMENT_ID_ENCRYPTION_KEY,
@@ -122,9 +123,9 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>> = p
     rateLimitScale: value.RATE_LIMIT_SCALE,
     maxConcurrentRequestsPerCompany: value.MAX_CONCURRENT_REQUESTS_PER_COMPANY,
     metricsToken: value.METRICS_TOKEN,
-    webhooksAllowPrivateDestinations:
-      value.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS === undefined
-        ? value.NODE_ENV !== "production"
-        : value.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS === "true",
+    webhooksAllowPrivateDestinations: allowsPrivateDestinations(
+      value.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS,
+      value.NODE_ENV,
+    ),
   };
 };

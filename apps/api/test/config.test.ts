@@ -63,6 +63,20 @@ describe("loadConfig: the variables the worker reads too, by the same rules (@dc
     expect(new TextDecoder().decode(loadConfig({ ID_ENCRYPTION_KEY: key }).idEncryptionKey)).toBe(key);
   });
 
+  it("allows private webhook destinations outside production unless WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS says", () => {
+    const production = {
+      NODE_ENV: "production",
+      DATABASE_URL: "postgres://u:p@db/app",
+      ID_ENCRYPTION_KEY: "production-id-encryption-key-of-at-least-32-bytes",
+    };
+    expect(loadConfig({}).webhooksAllowPrivateDestinations).toBe(true);
+    expect(loadConfig({ WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: "false" }).webhooksAllowPrivateDestinations).toBe(false);
+    expect(loadConfig(production).webhooksAllowPrivateDestinations).toBe(false);
+    const allowed = loadConfig({ ...production, WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: "true" });
+    expect(allowed.webhooksAllowPrivateDestinations).toBe(true);
+    expect(() => loadConfig({ WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: "yes" })).toThrow(/WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS/);
+  });
+
   it("refuses a DATABASE_URL that is not PostgreSQL's, naming the variable", () => {
     expect(() => loadConfig({ DATABASE_URL: "mysql://u:p@db/app" })).toThrow(
       /DATABASE_URL: must start with postgres:\/\/ or postgresql:\/\//,

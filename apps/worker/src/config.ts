@@ -5,6 +5,7 @@
  */
 import {
   AllowPrivateDestinations,
+  allowsPrivateDestinations,
   DatabaseUrl,
   decodeVariables,
   DEVELOPMENT_ID_ENCRYPTION_KEY,
@@ -125,10 +126,10 @@ export const loadConfig = (
     logLevel: values.LOG_LEVEL,
     idEncryptionKey: new TextEncoder().encode(values.ID_ENCRYPTION_KEY ?? DEVELOPMENT_ID_ENCRYPTION_KEY),
     developmentIdKey: values.ID_ENCRYPTION_KEY === undefined,
-    webhooksAllowPrivateDestinations:
-      values.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS === undefined
-        ? values.NODE_ENV !== "production"
-        : values.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS === "true",
+    webhooksAllowPrivateDestinations: allowsPrivateDestinations(
+      values.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS,
+      values.NODE_ENV,
+    ),
     metricsPort: values.WORKER_METRICS_PORT,
     retention: {
       webhookEventDays: values.WEBHOOK_EVENT_RETENTION_DAYS,

@@ -25,6 +25,16 @@ export const IdEncryptionKey = Schema.String.pipe(Schema.minLength(32));
 /** `true` or `false`: may webhooks go to loopback or private addresses. */
 export const AllowPrivateDestinations = Schema.Literal("true", "false");
 
+/**
+ * Whether webhooks may go to loopback or private addresses:
+ * `WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS` when set, otherwise everywhere but in
+ * production (docs/decisions/0454).
+ */
+export const allowsPrivateDestinations = (
+  setting: typeof AllowPrivateDestinations.Type | undefined,
+  nodeEnv: typeof NodeEnv.Type,
+): boolean => (setting === undefined ? nodeEnv !== "production" : setting === "true");
+
 /** The variables of `keys` that are set, as given; empty or whitespace-only values count as unset. */
 export const presentVariables = (
   env: Readonly<Record<string, string | undefined>>,
