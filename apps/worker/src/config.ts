@@ -8,9 +8,9 @@ import {
   allowsPrivateDestinations,
   DatabaseUrl,
   decodeVariables,
-  DEVELOPMENT_ID_ENCRYPTION_KEY,
   EmbeddedDatabasePort,
   IdEncryptionKey,
+  idEncryptionKeyOf,
   LogLevel,
   NodeEnv,
 } from "@dc/db";
@@ -124,8 +124,7 @@ export const loadConfig = (
     concurrency: values.WORKER_CONCURRENCY,
     staleLockSeconds: values.WORKER_STALE_LOCK_SECONDS,
     logLevel: values.LOG_LEVEL,
-    idEncryptionKey: new TextEncoder().encode(values.ID_ENCRYPTION_KEY ?? DEVELOPMENT_ID_ENCRYPTION_KEY),
-    developmentIdKey: values.ID_ENCRYPTION_KEY === undefined,
+    ...idEncryptionKeyOf(values.ID_ENCRYPTION_KEY),
     webhooksAllowPrivateDestinations: allowsPrivateDestinations(
       values.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS,
       values.NODE_ENV,

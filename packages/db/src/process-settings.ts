@@ -6,6 +6,7 @@
  * trimmed, since a trimmed `ID_ENCRYPTION_KEY` would be another key).
  */
 import { Either, ParseResult, Schema } from "effect";
+import { DEVELOPMENT_ID_ENCRYPTION_KEY } from "./public-ids.ts";
 
 export const NodeEnv = Schema.Literal("development", "test", "production");
 
@@ -21,6 +22,18 @@ export const EmbeddedDatabasePort = Schema.NumberFromString.pipe(Schema.int(), S
 
 /** Encrypts public ids and the webhook signing secrets at rest. */
 export const IdEncryptionKey = Schema.String.pipe(Schema.minLength(32));
+
+/**
+ * The id key of a process: `ID_ENCRYPTION_KEY` as given, or the public
+ * development key when it is unset (each app refuses that in production
+ * before calling this), and whether that fallback is in use.
+ */
+export const idEncryptionKeyOf = (
+  setting: string | undefined,
+): { readonly idEncryptionKey: Uint8Array; readonly developmentIdKey: boolean } => ({
+  idEncryptionKey: new TextEncoder().encode(setting ?? DEVELOPMENT_ID_ENCRYPTION_KEY),
+  developmentIdKey: setting === undefined,
+});
 
 /** `true` or `false`: may webhooks go to loopback or private addresses. */
 export const AllowPrivateDestinations = Schema.Literal("true", "false");
