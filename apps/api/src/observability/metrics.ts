@@ -3,7 +3,7 @@
  * and status, plus gauges read from PostgreSQL at scrape time (the job queue
  * and snapshots by status), which every api process reports alike.
  */
-import { type Database, jobQueueDepth } from "@dc/db";
+import { type Database, jobQueueDepth, jobQueueDepthGauge } from "@dc/db";
 import { type Kysely, sql } from "kysely";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
@@ -29,9 +29,7 @@ export const createApiMetrics = (db: Kysely<Database>): ApiMetrics => {
     registers: [registry],
   });
   new Gauge({
-    name: "job_queue_depth",
-    help: "graphile-worker jobs waiting to run (not locked), by task",
-    labelNames: ["task"] as const,
+    ...jobQueueDepthGauge,
     registers: [registry],
     async collect() {
       const queue = await jobQueueDepth(db);

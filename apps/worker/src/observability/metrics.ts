@@ -5,7 +5,7 @@
  * from PostgreSQL at scrape time, and Node.js process metrics. Served by
  * server.ts (docs/operations.md).
  */
-import { type Database, jobQueueDepth } from "@dc/db";
+import { type Database, jobQueueDepth, jobQueueDepthGauge } from "@dc/db";
 import type { WorkerEventMap, WorkerEvents } from "graphile-worker";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
@@ -125,15 +125,13 @@ export const createWorkerMetrics = (logger: Logger): WorkerMetrics => {
   });
   let queueDb: Kysely<Database> | undefined;
   new Gauge({
-    name: "job_queue_depth",
-    help: "graphile-worker jobs waiting to run (not locked), by task",
-    labelNames: ["task"] as const,
+    ...jobQueueDepthGauge,
     registers: [registry],
     async collect() {
       this.reset();
       if (queueDb === undefined) return;
       try {
-        // The api's gauge of the same name reads the same rows.
+        // The api's gauge of the same definition reads the same rows.
         for (const { task, depth } of await jobQueueDepth(queueDb)) this.set({ task }, depth);
       } catch (error) {
         logger.warn({ err: error }, "could not read the job queue depth for metrics");
