@@ -172,7 +172,8 @@ export interface CampaignsTable {
   created_at: DefaultTimestamp;
 }
 
-interface PersonColumns {
+/** The person columns of a debtor, which every debt holds too. */
+export interface PersonColumns {
   civility: string | null;
   firstname: string | null;
   lastname: string | null;

@@ -8,10 +8,10 @@
  * skipped, never an error (`debts_api_internal_id_key`, migration 0002).
  */
 import { type Kysely, sql } from "kysely";
-import type { Database } from "../schema.ts";
+import type { Database, PersonColumns } from "../schema.ts";
 
-/** One debt to insert; `id` comes from `allocateDebtIds`. */
-export interface DebtInsertRow {
+/** One debt to insert, person columns included; `id` comes from `allocateDebtIds`. */
+export interface DebtInsertRow extends Readonly<PersonColumns> {
   readonly id: number;
   readonly company_id: number;
   readonly creditor_id: number;
@@ -22,12 +22,6 @@ export interface DebtInsertRow {
   readonly status: string;
   readonly is_credit_note: boolean;
   readonly credited_invoice_reference: string | null;
-  readonly civility: string | null;
-  readonly firstname: string | null;
-  readonly lastname: string | null;
-  readonly phone: string | null;
-  readonly email: string | null;
-  readonly birthdate: string | null;
   readonly amount_minor: number;
   readonly balance_minor: number;
   readonly currency: string;
@@ -38,15 +32,8 @@ export interface DebtInsertRow {
   readonly debtor_reference: string | null;
   readonly invoice_date: string | null;
   readonly due_date: string | null;
-  readonly address: string | null;
-  readonly street_address: string | null;
-  readonly street_number: string | null;
-  readonly postal_code: string | null;
-  readonly city: string | null;
-  readonly country: string | null;
   readonly iban: string | null;
   readonly company: string | null;
-  readonly debtor_company: string | null;
   readonly payment_link: string | null;
   /** Serialized JSON object. */
   readonly metadata: string;

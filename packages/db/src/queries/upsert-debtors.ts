@@ -5,24 +5,12 @@
  * the first debt that names it.
  */
 import { type Kysely, sql } from "kysely";
-import type { Database } from "../schema.ts";
+import type { Database, PersonColumns } from "../schema.ts";
 import { compareKeys } from "./insert-debts.ts";
 
-export interface DebtorSeed {
+/** A debtor to find or create: its reference and the person columns of the first debt naming it. */
+export interface DebtorSeed extends Readonly<PersonColumns> {
   readonly debtor_reference: string;
-  readonly civility: string | null;
-  readonly firstname: string | null;
-  readonly lastname: string | null;
-  readonly email: string | null;
-  readonly phone: string | null;
-  readonly birthdate: string | null;
-  readonly debtor_company: string | null;
-  readonly address: string | null;
-  readonly street_address: string | null;
-  readonly street_number: string | null;
-  readonly postal_code: string | null;
-  readonly city: string | null;
-  readonly country: string | null;
 }
 
 const personColumns: ReadonlyArray<readonly [keyof DebtorSeed, string]> = [
