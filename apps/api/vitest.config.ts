@@ -1,10 +1,4 @@
 import { defineConfig } from "vitest/config";
+import { databaseTestSettings } from "../../packages/db/src/testing/vitest-preset.ts";
 
-export default defineConfig({
-  test: {
-    globalSetup: ["../../packages/db/src/testing/global-setup.ts"],
-    setupFiles: ["../../packages/db/src/testing/record-tenant-statements.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-  },
-});
+export default defineConfig({ test: databaseTestSettings });

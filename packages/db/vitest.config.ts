@@ -1,10 +1,4 @@
 import { defineConfig } from "vitest/config";
+import { databaseTestSettings } from "./src/testing/vitest-preset.ts";
 
-export default defineConfig({
-  test: {
-    globalSetup: ["./src/testing/global-setup.ts"],
-    setupFiles: ["./src/testing/record-tenant-statements.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-  },
-});
+export default defineConfig({ test: databaseTestSettings });
