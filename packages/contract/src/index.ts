@@ -99,7 +99,15 @@ export { debtorMessages } from "./endpoints/debtors.ts";
 export { followupMessages } from "./endpoints/followups.ts";
 export { MEDIA_URL_TTL_SECONDS, mediaMessages } from "./endpoints/media.ts";
 export { todoMessages, todoPeriods, type TodoPeriod } from "./endpoints/todos.ts";
-export { AuthorizationForm, AuthorizationRequest, RevocationRequest, RevocationResponse, TokenRequest, TokenResponse } from "./endpoints/oauth.ts";
+export {
+  AuthorizationForm,
+  AuthorizationRequest,
+  OAUTH_FORM_BODY_BYTES,
+  RevocationRequest,
+  RevocationResponse,
+  TokenRequest,
+  TokenResponse,
+} from "./endpoints/oauth.ts";
 export { buildOpenApiDocument } from "./openapi.ts";
 export {
   DEFAULT_SECRET_OVERLAP_SECONDS,

@@ -5,7 +5,7 @@
  * anti-forgery token of the browser's cookie. Redirects are 303, so a
  * browser never re-posts a form (RFC 9700 4.12).
  */
-import { AuthorizationForm } from "@dc/contract";
+import { AuthorizationForm, OAUTH_FORM_BODY_BYTES } from "@dc/contract";
 import { Either, Schema } from "effect";
 import type { Context } from "koa";
 import { PayloadTooLarge, ValidationFailed } from "../http/api-error.ts";
@@ -19,7 +19,6 @@ import { sendPage, sendRedirect } from "./page-response.ts";
 import { signIn } from "./sign-in.ts";
 import { messagePage } from "./views.ts";
 
-const MAX_FORM_BYTES = 16 * 1024;
 const decodeForm = Schema.decodeUnknownEither(AuthorizationForm, { onExcessProperty: "ignore" });
 
 const refuse = (ctx: Context, status: number, title: string, message: string, restartUrl?: string) =>
@@ -31,7 +30,7 @@ const readForm = async (ctx: Context) => {
     return undefined;
   }
   try {
-    return parseForm(await readRawBody(ctx.req, MAX_FORM_BYTES));
+    return parseForm(await readRawBody(ctx.req, OAUTH_FORM_BODY_BYTES));
   } catch (error) {
     if (error instanceof PayloadTooLarge) {
       refuse(ctx, 413, "Form too large", "The form sent is larger than this page accepts.");

@@ -9,6 +9,9 @@ import { endpoint, type ErrorCase, page, type ResponseHeader } from "../endpoint
 import { OAuthError } from "../envelopes.ts";
 import { errorCases } from "../errors.ts";
 
+/** The largest form body read by the token and revocation endpoints and the authorization pages. */
+export const OAUTH_FORM_BODY_BYTES = 16 * 1024;
+
 const formField = (description: string) => Schema.optional(Schema.String.annotations({ description }));
 
 /**
@@ -107,7 +110,7 @@ const tokenEndpoint = (operationId: string, path: string, summary: string) =>
       "exactly when a PKCE `code_challenge` was sent. `refresh_token`: rotation on every use; a refresh token lives " +
       "30 days and its authorization at most 90 days; `scope` may narrow, never widen. `client_credentials` returns " +
       "no refresh token (RFC 6749 4.4.3). Responses carry `Cache-Control: no-store`.",
-    body: { contentType: "application/x-www-form-urlencoded", schema: TokenRequest, maxBytes: 16 * 1024 },
+    body: { contentType: "application/x-www-form-urlencoded", schema: TokenRequest, maxBytes: OAUTH_FORM_BODY_BYTES },
     success: {
       status: 200,
       description: "The issued token",
@@ -148,7 +151,7 @@ export const revokeToken = endpoint({
     "Revokes one of the authenticated client's tokens. A refresh token revokes its whole authorization (every access " +
     "and refresh token issued from it); an access token revokes that token only. An unknown, expired, already revoked " +
     "or foreign token is answered 200 like a revoked one and changes nothing (RFC 7009 2.2).",
-  body: { contentType: "application/x-www-form-urlencoded", schema: RevocationRequest, maxBytes: 16 * 1024 },
+  body: { contentType: "application/x-www-form-urlencoded", schema: RevocationRequest, maxBytes: OAUTH_FORM_BODY_BYTES },
   success: {
     status: 200,
     description: "The token is no longer valid (or never was a token of this client)",
@@ -246,7 +249,7 @@ export const submitAuthorization = page({
     "The forms of the authorization pages post here; the authorization request travels in hidden fields and is " +
     "checked again. Every post carries the anti-forgery token bound to the browser's sign-in cookie. Failed sign-ins " +
     "are limited to 10 per account and 30 per source address in 15 minutes.",
-  body: { contentType: "application/x-www-form-urlencoded", schema: AuthorizationForm, maxBytes: 16 * 1024 },
+  body: { contentType: "application/x-www-form-urlencoded", schema: AuthorizationForm, maxBytes: OAUTH_FORM_BODY_BYTES },
   responses: [
     {
       status: 303,
