@@ -4,7 +4,7 @@
  * Plain HTML and one stylesheet: the page runs no script.
  */
 import { escape } from "../consent/html.ts";
-import { docsNavigation } from "./navigation.ts";
+import { docsDocument } from "./layout.ts";
 
 const block = (label: string, text: string): string =>
   `<p class="label">${escape(label)}</p>\n<pre><code>${escape(text.trim())}</code></pre>`;
@@ -119,19 +119,9 @@ The token endpoint answers OAuth errors, <code>{"error": "invalid_client", "erro
 </ul>
 `;
 
-export const guidePage = (baseUrl: string): string => `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta name="referrer" content="no-referrer">
-  <title>Getting started · Debt Collection Platform API</title>
-  <link rel="icon" href="data:,">
-  <link rel="stylesheet" href="/docs/assets/docs.css">
-</head>
-<body>
-  ${docsNavigation("guide")}
-  <main class="guide">${content(baseUrl)}</main>
-</body>
-</html>
-`;
+export const guidePage = (baseUrl: string): string =>
+  docsDocument({
+    current: "guide",
+    title: "Getting started · Debt Collection Platform API",
+    body: `<main class="guide">${content(baseUrl)}</main>`,
+  });
