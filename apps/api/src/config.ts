@@ -4,27 +4,22 @@
  * without its secrets.
  */
 import {
-  AllowPrivateDestinations,
   allowsPrivateDestinations,
-  DatabaseUrl,
   decodeVariables,
-  EmbeddedDatabasePort,
-  IdEncryptionKey,
   idEncryptionKeyOf,
-  LogLevel,
-  NodeEnv,
+  sharedVariables,
 } from "@dc/db";
 import { Either, Schema } from "effect";
 
 const Environment = Schema.Struct({
-  NODE_ENV: Schema.optionalWith(NodeEnv, { default: () => "development" as const }),
+  NODE_ENV: sharedVariables.NODE_ENV,
   PORT: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 65_535)), { default: () => 3000 }),
   HOST: Schema.optionalWith(Schema.String, { default: () => "0.0.0.0" }),
-  DATABASE_URL: Schema.optional(DatabaseUrl),
-  EMBEDDED_PG_PORT: Schema.optional(EmbeddedDatabasePort),
-  ID_ENCRYPTION_KEY: Schema.optional(IdEncryptionKey),
+  DATABASE_URL: sharedVariables.DATABASE_URL,
+  EMBEDDED_PG_PORT: sharedVariables.EMBEDDED_PG_PORT,
+  ID_ENCRYPTION_KEY: sharedVariables.ID_ENCRYPTION_KEY,
   PUBLIC_BASE_URL: Schema.optional(Schema.String.pipe(Schema.pattern(/^https?:\/\//))),
-  LOG_LEVEL: Schema.optionalWith(LogLevel, { default: () => "info" as const }),
+  LOG_LEVEL: sharedVariables.LOG_LEVEL,
   DATABASE_POOL_SIZE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 200)), {
     default: () => 10,
   }),
@@ -43,7 +38,7 @@ const Environment = Schema.Struct({
     Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 10_000)),
     { default: () => 64 },
   ),
-  WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: Schema.optional(AllowPrivateDestinations),
+  WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: sharedVariables.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS,
   METRICS_TOKEN: Schema.optional(Schema.String.pipe(Schema.minLength(32))),
   RATE_LIMIT_SCALE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 1_000_000)), {
     default: () => 1,

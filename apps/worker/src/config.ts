@@ -4,15 +4,12 @@
  * a `Config`.
  */
 import {
-  AllowPrivateDestinations,
   allowsPrivateDestinations,
-  DatabaseUrl,
   decodeVariables,
-  EmbeddedDatabasePort,
-  IdEncryptionKey,
   idEncryptionKeyOf,
-  LogLevel,
-  NodeEnv,
+  type LogLevel,
+  type NodeEnv,
+  sharedVariables,
 } from "@dc/db";
 import { Data, Either, Schema } from "effect";
 import { DEFAULT_RETENTION, type RetentionSettings } from "./retention.ts";
@@ -25,17 +22,17 @@ const RetentionDays = Schema.NumberFromString.pipe(Schema.int(), Schema.between(
 const MAX_STALE_LOCK_SECONDS = 4 * 60 * 60;
 
 const Environment = Schema.Struct({
-  NODE_ENV: Schema.optionalWith(NodeEnv, { default: () => "development" as const }),
-  DATABASE_URL: Schema.optional(DatabaseUrl),
-  EMBEDDED_PG_PORT: Schema.optional(EmbeddedDatabasePort),
+  NODE_ENV: sharedVariables.NODE_ENV,
+  DATABASE_URL: sharedVariables.DATABASE_URL,
+  EMBEDDED_PG_PORT: sharedVariables.EMBEDDED_PG_PORT,
   WORKER_CONCURRENCY: Schema.optionalWith(PositiveIntFromString(1_000), { default: () => 4 }),
   WORKER_STALE_LOCK_SECONDS: Schema.optionalWith(
     Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, MAX_STALE_LOCK_SECONDS)),
     { default: () => 300 },
   ),
-  LOG_LEVEL: Schema.optionalWith(LogLevel, { default: () => "info" as const }),
-  ID_ENCRYPTION_KEY: Schema.optional(IdEncryptionKey),
-  WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: Schema.optional(AllowPrivateDestinations),
+  LOG_LEVEL: sharedVariables.LOG_LEVEL,
+  ID_ENCRYPTION_KEY: sharedVariables.ID_ENCRYPTION_KEY,
+  WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: sharedVariables.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS,
   WORKER_METRICS_PORT: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 65_535))),
   WEBHOOK_EVENT_RETENTION_DAYS: Schema.optionalWith(RetentionDays, {
     default: () => DEFAULT_RETENTION.webhookEventDays,

@@ -48,6 +48,21 @@ export const allowsPrivateDestinations = (
   nodeEnv: typeof NodeEnv.Type,
 ): boolean => (setting === undefined ? nodeEnv !== "production" : setting === "true");
 
+/**
+ * The variables every process reads, with their defaults. A process names
+ * each one it reads in its own `Schema.Struct` (`NODE_ENV:
+ * sharedVariables.NODE_ENV`), where the field's place sets the order its
+ * problems are listed in.
+ */
+export const sharedVariables = {
+  NODE_ENV: Schema.optionalWith(NodeEnv, { default: () => "development" as const }),
+  DATABASE_URL: Schema.optional(DatabaseUrl),
+  EMBEDDED_PG_PORT: Schema.optional(EmbeddedDatabasePort),
+  LOG_LEVEL: Schema.optionalWith(LogLevel, { default: () => "info" as const }),
+  ID_ENCRYPTION_KEY: Schema.optional(IdEncryptionKey),
+  WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: Schema.optional(AllowPrivateDestinations),
+};
+
 /** The variables of `keys` that are set, as given; empty or whitespace-only values count as unset. */
 export const presentVariables = (
   env: Readonly<Record<string, string | undefined>>,
