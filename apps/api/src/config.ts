@@ -7,6 +7,7 @@ import {
   allowsPrivateDestinations,
   decodeVariables,
   idEncryptionKeyOf,
+  missingInProduction,
   sharedVariables,
 } from "@dc/db";
 import { Either, Schema } from "effect";
@@ -94,13 +95,8 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>> = p
   const decoded = decodeVariables(Environment, env);
   if (Either.isLeft(decoded)) throw new ConfigError(`invalid configuration:\n  ${decoded.left.join("\n  ")}`);
   const value = decoded.right;
-  if (value.NODE_ENV === "production") {
-    const missing = [
-      ...(value.DATABASE_URL === undefined ? ["DATABASE_URL"] : []),
-      ...(value.ID_ENCRYPTION_KEY === undefined ? ["ID_ENCRYPTION_KEY"] : []),
-    ];
-    if (missing.length > 0) throw new ConfigError(`production requires ${missing.join(" and ")} to be set`);
-  }
+  const missing = missingInProduction(value);
+  if (missing.length > 0) throw new ConfigError(`production requires ${missing.join(" and ")} to be set`);
   return {
     environment: value.NODE_ENV,
     port: value.PORT,

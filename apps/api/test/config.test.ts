@@ -63,6 +63,16 @@ describe("loadConfig: the variables the worker reads too, by the same rules (@dc
     expect(new TextDecoder().decode(loadConfig({ ID_ENCRYPTION_KEY: key }).idEncryptionKey)).toBe(key);
   });
 
+  it("refuses production without DATABASE_URL or ID_ENCRYPTION_KEY, naming each one missing", () => {
+    expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(
+      new ConfigError("production requires DATABASE_URL and ID_ENCRYPTION_KEY to be set"),
+    );
+    expect(() => loadConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://u:p@db/app" })).toThrow(
+      new ConfigError("production requires ID_ENCRYPTION_KEY to be set"),
+    );
+    expect(loadConfig({ NODE_ENV: "test" }).databaseUrl).toBeUndefined();
+  });
+
   it("allows private webhook destinations outside production unless WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS says", () => {
     const production = {
       NODE_ENV: "production",

@@ -7,6 +7,7 @@ import {
   allowsPrivateDestinations,
   decodeVariables,
   idEncryptionKeyOf,
+  missingInProduction,
   type LogLevel,
   type NodeEnv,
   sharedVariables,
@@ -100,18 +101,10 @@ export const loadConfig = (
     return Either.left(new ConfigError({ message: `Invalid configuration: ${decoded.left.join("; ")}` }));
   }
   const values = decoded.right;
-  if (values.NODE_ENV === "production" && values.DATABASE_URL === undefined) {
+  const [missing] = missingInProduction(values);
+  if (missing !== undefined) {
     return Either.left(
-      new ConfigError({
-        message: "Invalid configuration: DATABASE_URL is required when NODE_ENV=production",
-      }),
-    );
-  }
-  if (values.NODE_ENV === "production" && values.ID_ENCRYPTION_KEY === undefined) {
-    return Either.left(
-      new ConfigError({
-        message: "Invalid configuration: ID_ENCRYPTION_KEY is required when NODE_ENV=production",
-      }),
+      new ConfigError({ message: `Invalid configuration: ${missing} is required when NODE_ENV=production` }),
     );
   }
   return Either.right({

@@ -63,6 +63,24 @@ export const sharedVariables = {
   WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: Schema.optional(AllowPrivateDestinations),
 };
 
+/**
+ * The variables a production process cannot start without that `values`
+ * lacks, in that order: the database (or it would start an embedded one) and
+ * the id key (or it would use the public development key). Empty outside
+ * production.
+ */
+export const missingInProduction = (values: {
+  readonly NODE_ENV: typeof NodeEnv.Type;
+  readonly DATABASE_URL?: string | undefined;
+  readonly ID_ENCRYPTION_KEY?: string | undefined;
+}): ReadonlyArray<"DATABASE_URL" | "ID_ENCRYPTION_KEY"> =>
+  values.NODE_ENV !== "production"
+    ? []
+    : [
+        ...(values.DATABASE_URL === undefined ? (["DATABASE_URL"] as const) : []),
+        ...(values.ID_ENCRYPTION_KEY === undefined ? (["ID_ENCRYPTION_KEY"] as const) : []),
+      ];
+
 /** The variables of `keys` that are set, as given; empty or whitespace-only values count as unset. */
 export const presentVariables = (
   env: Readonly<Record<string, string | undefined>>,
