@@ -9,6 +9,7 @@
  */
 import { type Kysely, sql } from "kysely";
 import type { Database, PersonColumns } from "../schema.ts";
+import { personColumnTypes } from "./person-columns.ts";
 
 /** One debt to insert, person columns included; `id` comes from `allocateDebtIds`. */
 export interface DebtInsertRow extends Readonly<PersonColumns> {
@@ -58,12 +59,7 @@ const columns: ReadonlyArray<readonly [keyof DebtInsertRow, string]> = [
   ["status", "text"],
   ["is_credit_note", "bool"],
   ["credited_invoice_reference", "text"],
-  ["civility", "text"],
-  ["firstname", "text"],
-  ["lastname", "text"],
-  ["phone", "text"],
-  ["email", "text"],
-  ["birthdate", "date"],
+  ...personColumnTypes,
   ["amount_minor", "int8"],
   ["balance_minor", "int8"],
   ["currency", "text"],
@@ -74,15 +70,8 @@ const columns: ReadonlyArray<readonly [keyof DebtInsertRow, string]> = [
   ["debtor_reference", "text"],
   ["invoice_date", "date"],
   ["due_date", "date"],
-  ["address", "text"],
-  ["street_address", "text"],
-  ["street_number", "text"],
-  ["postal_code", "text"],
-  ["city", "text"],
-  ["country", "text"],
   ["iban", "text"],
   ["company", "text"],
-  ["debtor_company", "text"],
   ["payment_link", "text"],
   ["metadata", "jsonb"],
   ["email_validation", "jsonb"],

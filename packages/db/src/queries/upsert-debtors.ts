@@ -7,6 +7,7 @@
 import { type Kysely, sql } from "kysely";
 import type { Database, PersonColumns } from "../schema.ts";
 import { compareKeys } from "./insert-debts.ts";
+import { personColumnTypes } from "./person-columns.ts";
 
 /** A debtor to find or create: its reference and the person columns of the first debt naming it. */
 export interface DebtorSeed extends Readonly<PersonColumns> {
@@ -15,19 +16,7 @@ export interface DebtorSeed extends Readonly<PersonColumns> {
 
 const personColumns: ReadonlyArray<readonly [keyof DebtorSeed, string]> = [
   ["debtor_reference", "text"],
-  ["civility", "text"],
-  ["firstname", "text"],
-  ["lastname", "text"],
-  ["email", "text"],
-  ["phone", "text"],
-  ["birthdate", "date"],
-  ["debtor_company", "text"],
-  ["address", "text"],
-  ["street_address", "text"],
-  ["street_number", "text"],
-  ["postal_code", "text"],
-  ["city", "text"],
-  ["country", "text"],
+  ...personColumnTypes,
 ];
 
 /**
