@@ -9,7 +9,14 @@
  */
 import { createHash } from "node:crypto";
 import { idempotencyKeyHeader, idempotentReplayedHeader } from "@dc/contract";
-import { claimIdempotencyKey, type Database, findRecordedAnswer, type KeyedRequest, recordAnswer } from "@dc/db";
+import {
+  claimIdempotencyKey,
+  type Database,
+  findRecordedAnswer,
+  type KeyedRequest,
+  recordAnswer,
+  type RecordedAnswer,
+} from "@dc/db";
 import { IdempotencyKey } from "@dc/domain";
 import type { Kysely, Transaction } from "kysely";
 import type { Context } from "koa";
@@ -45,11 +52,7 @@ export const requestDigest = (operation: string, ctx: Context, rawBody: Buffer):
     .digest();
 
 /** The recorded answer to give again, from `findRecordedAnswer`. */
-export interface Replay {
-  readonly status: number;
-  readonly body: string;
-  readonly headers: Readonly<Record<string, string>>;
-}
+export type Replay = Pick<RecordedAnswer, "status" | "body" | "headers">;
 
 /**
  * The answer recorded under the request's key, to be given again; undefined
