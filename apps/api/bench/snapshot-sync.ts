@@ -32,7 +32,7 @@ import { createCampaign, createCreditor, createTimeline } from "../src/admin/col
 import { createTenant } from "../src/admin/tenants.ts";
 import { makeIds } from "../src/ids.ts";
 import { fetchToken, freePort, rssOf, startApiService, startBenchDatabase, startWorkerService } from "./processes.ts";
-import { writeSection } from "./report.ts";
+import { writeSection } from "@dc/db/testing";
 
 const ROWS = SNAPSHOT_BENCH_ROWS;
 const STAGED_ROWS = 100_000;

@@ -36,7 +36,7 @@ import { sql } from "kysely";
 import { pino } from "pino";
 import { systemClock } from "../src/clock.ts";
 import { WORKER_NODE_OPTIONS } from "../src/runtime.ts";
-import { openBenchDatabase } from "./bench-database.ts";
+import { openBenchDatabase } from "@dc/db/testing";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
 import { startWorker } from "../src/worker.ts";
 

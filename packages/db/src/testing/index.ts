@@ -16,3 +16,5 @@ export {
 } from "./statement-faults.ts";
 export { companyDigest, rowsDigest } from "./company-digest.ts";
 export { type HeldTransaction, holdTransaction } from "./held-transaction.ts";
+export { type BenchDatabase, type BenchDatabaseOptions, openBenchDatabase } from "./bench-database.ts";
+export { writeSection } from "./bench-report.ts";

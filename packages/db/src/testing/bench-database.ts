@@ -1,11 +1,15 @@
 /**
- * The database a worker benchmark runs on: a new `dc_bench_*` database on
- * the server `DATABASE_URL` names, or on an embedded PostgreSQL in a
- * temporary directory when it is unset; migrated, and dropped by `close`.
+ * The database a benchmark runs on: a new `dc_bench_*` database on the
+ * server `DATABASE_URL` names, or on an embedded PostgreSQL in a temporary
+ * directory when it is unset; migrated (fully, unless the caller says how),
+ * and dropped by `close`.
  */
 import { randomBytes } from "node:crypto";
-import { createDatabase, type Database, migrateAll, serverOrEphemeralCluster, withDatabaseName } from "@dc/db";
 import { type Kysely, sql } from "kysely";
+import { createDatabase, withDatabaseName } from "../connection.ts";
+import { serverOrEphemeralCluster } from "../embedded-postgres.ts";
+import { migrateAll } from "../migrate.ts";
+import type { Database } from "../schema.ts";
 
 export interface BenchDatabase {
   readonly url: string;
@@ -14,14 +18,20 @@ export interface BenchDatabase {
   readonly close: () => Promise<void>;
 }
 
-export const openBenchDatabase = async (options: { readonly poolSize: number }): Promise<BenchDatabase> => {
+export interface BenchDatabaseOptions {
+  readonly poolSize: number;
+  /** Brings the new database's schema up (default `migrateAll`: every migration and graphile-worker's). */
+  readonly migrate?: (db: Kysely<Database>, url: string) => Promise<void>;
+}
+
+export const openBenchDatabase = async (options: BenchDatabaseOptions): Promise<BenchDatabase> => {
   const handle = await serverOrEphemeralCluster("dc-bench-pg");
   const name = `dc_bench_${randomBytes(6).toString("hex")}`;
   const admin = createDatabase({ connectionString: handle.url, max: 1 });
   await sql`create database ${sql.id(name)}`.execute(admin);
   const url = withDatabaseName(handle.url, name);
   const db: Kysely<Database> = createDatabase({ connectionString: url, max: options.poolSize });
-  await migrateAll(db, url);
+  await (options.migrate ?? migrateAll)(db, url);
   return {
     url,
     db,
