@@ -46,15 +46,23 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0021-reference-indexes": referenceIndexes,
 };
 
-const migrator = <DB>(db: Kysely<DB>): Migrator =>
+/**
+ * Kysely's migrator over this project's migrations, for stopping at a given
+ * one (`migrateTo("0019-idempotency-keys")`) or stepping (`migrateUp`,
+ * `migrateDown`), as the migration benchmark does. Each call runs every
+ * migration it applies in one transaction: `migrateToLatest` over several
+ * pending migrations holds the first one's locks until the last one commits.
+ */
+export const schemaMigrator = <DB>(db: Kysely<DB>): Migrator =>
   new Migrator({ db: db as unknown as Kysely<unknown>, provider: { getMigrations: async () => migrations } });
 
 /** Applies every pending migration; the result's `error` is set on failure. */
-export const migrateToLatest = <DB>(db: Kysely<DB>): Promise<MigrationResultSet> => migrator(db).migrateToLatest();
+export const migrateToLatest = <DB>(db: Kysely<DB>): Promise<MigrationResultSet> =>
+  schemaMigrator(db).migrateToLatest();
 
 /** True when every known migration has been applied (readiness checks). */
 export const isSchemaCurrent = async <DB>(db: Kysely<DB>): Promise<boolean> => {
-  const applied = await migrator(db).getMigrations();
+  const applied = await schemaMigrator(db).getMigrations();
   return applied.every((migration) => migration.executedAt !== undefined);
 };
 
