@@ -155,8 +155,9 @@ const perMillion = (ms: number) => seconds((ms * 1_000_000) / DEBTS);
 const section = [
   "## Migrations 0020 and 0021 at production size",
   "",
-  `\`pnpm --filter @dc/db bench:migrations\` (\`packages/db/bench/migration-cost.bench.ts\`), on ${machine}, ` +
-    `PostgreSQL embedded (${settings}).`,
+  `Run on ${new Date().toISOString().slice(0, 10)}: ${machine}, Node ${process.version}, ` +
+    `${process.env["DATABASE_URL"] === undefined ? "embedded " : ""}PostgreSQL (${settings}). ` +
+    "Command: `pnpm --filter @dc/db bench:migrations` (`packages/db/bench/migration-cost.bench.ts`).",
   "",
   `Seeded at migration 0019 with set-based SQL in ${seconds(seedMs)}, then \`vacuum analyze\`: ${volume.debts.toLocaleString("en")} debts over ` +
     `10 companies, ${count(volume.payments)} payments, ${count(volume.payment_plans)} payment plans with ${count(volume.installments)} ` +
