@@ -12,6 +12,7 @@ import { join } from "node:path";
 import {
   createDatabase,
   type Database,
+  DEFAULT_MIGRATION_LOCKS,
   freePort,
   migrateAll,
   repositoryRoot,
@@ -63,7 +64,7 @@ export const startBenchDatabase = async (): Promise<BenchDatabase> => {
   try {
     await sql`create database ${sql.id(name)}`.execute(admin);
     db = createDatabase({ connectionString: url, max: 4 });
-    await migrateAll(db, url);
+    await migrateAll(db, url, DEFAULT_MIGRATION_LOCKS);
     return { url, db, close };
   } catch (error) {
     await close();

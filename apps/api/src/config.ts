@@ -7,6 +7,8 @@ import {
   allowsPrivateDestinations,
   decodeVariables,
   idEncryptionKeyOf,
+  type MigrationLocks,
+  migrationLocksOf,
   missingInProduction,
   sharedVariables,
 } from "@dc/db";
@@ -44,6 +46,8 @@ const Environment = Schema.Struct({
   RATE_LIMIT_SCALE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 1_000_000)), {
     default: () => 1,
   }),
+  MIGRATION_LOCK_TIMEOUT_MS: sharedVariables.MIGRATION_LOCK_TIMEOUT_MS,
+  MIGRATION_LOCK_RETRIES: sharedVariables.MIGRATION_LOCK_RETRIES,
 });
 
 export interface ApiConfig {
@@ -84,6 +88,12 @@ export interface ApiConfig {
    * not serve `/metrics` at all and other environments serve it openly.
    */
   readonly metricsToken: string | undefined;
+  /**
+   * How the development start and the CLI migrate: each lock wait bounded,
+   * then retried (`MIGRATION_LOCK_TIMEOUT_MS`, `MIGRATION_LOCK_RETRIES`;
+   * docs/decisions/0028).
+   */
+  readonly migrationLocks: MigrationLocks;
 }
 
 export class ConfigError extends Error {
@@ -113,6 +123,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>> = p
     rateLimitScale: value.RATE_LIMIT_SCALE,
     maxConcurrentRequestsPerCompany: value.MAX_CONCURRENT_REQUESTS_PER_COMPANY,
     metricsToken: value.METRICS_TOKEN,
+    migrationLocks: migrationLocksOf(value),
     webhooksAllowPrivateDestinations: allowsPrivateDestinations(
       value.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS,
       value.NODE_ENV,

@@ -20,7 +20,10 @@ const main = async (): Promise<void> => {
       : { url: config.databaseUrl, owned: false, stop: async () => {} };
   if (config.environment !== "production") {
     const migrator = createDatabase({ connectionString: database.url, max: 1 });
-    await migrateAll(migrator, database.url);
+    await migrateAll(migrator, database.url, {
+      ...config.migrationLocks,
+      onRetry: (retry) => logger.warn(retry, "migration waited too long for a lock: rolled back, retrying"),
+    });
     await migrator.destroy();
   }
   const api = await startApi({ config, databaseUrl: database.url, clock: systemClock, logger });

@@ -20,6 +20,16 @@ describe("loadConfig: database pools", () => {
     }
   });
 
+  it("bounds the migrator's lock waits at 3 s, 10 retries, by default, or MIGRATION_LOCK_* (decision 0028)", () => {
+    expect(loadConfig({}).migrationLocks).toEqual({ lockTimeoutMs: 3_000, retries: 10 });
+    expect(loadConfig({ MIGRATION_LOCK_TIMEOUT_MS: "100", MIGRATION_LOCK_RETRIES: "0" }).migrationLocks).toEqual({
+      lockTimeoutMs: 100,
+      retries: 0,
+    });
+    expect(() => loadConfig({ MIGRATION_LOCK_TIMEOUT_MS: "99" })).toThrow(/MIGRATION_LOCK_TIMEOUT_MS/);
+    expect(() => loadConfig({ MIGRATION_LOCK_RETRIES: "1.5" })).toThrow(/MIGRATION_LOCK_RETRIES/);
+  });
+
   it("bounds statements at 15 s by default, or DATABASE_STATEMENT_TIMEOUT_MS from 100 to 600,000 (decision 0020)", () => {
     expect(loadConfig({}).databaseStatementTimeoutMs).toBe(15_000);
     expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: "100" }).databaseStatementTimeoutMs).toBe(100);

@@ -9,6 +9,8 @@ import {
   idEncryptionKeyOf,
   missingInProduction,
   type LogLevel,
+  type MigrationLocks,
+  migrationLocksOf,
   type NodeEnv,
   sharedVariables,
 } from "@dc/db";
@@ -44,6 +46,8 @@ const Environment = Schema.Struct({
   STAGED_SNAPSHOT_EXPIRY_DAYS: Schema.optionalWith(RetentionDays, {
     default: () => DEFAULT_RETENTION.stagedUploadDays,
   }),
+  MIGRATION_LOCK_TIMEOUT_MS: sharedVariables.MIGRATION_LOCK_TIMEOUT_MS,
+  MIGRATION_LOCK_RETRIES: sharedVariables.MIGRATION_LOCK_RETRIES,
 });
 
 
@@ -83,6 +87,11 @@ export interface Config {
    * default 90); 0 keeps them for good (docs/decisions/0021).
    */
   readonly retention: RetentionSettings;
+  /**
+   * How the development start migrates: each lock wait bounded, then retried
+   * (`MIGRATION_LOCK_TIMEOUT_MS`, `MIGRATION_LOCK_RETRIES`; docs/decisions/0028).
+   */
+  readonly migrationLocks: MigrationLocks;
 }
 
 /** The environment cannot run a worker; `message` names every offending variable. */
@@ -125,5 +134,6 @@ export const loadConfig = (
       snapshotBodyDays: values.SNAPSHOT_BODY_RETENTION_DAYS,
       stagedUploadDays: values.STAGED_SNAPSHOT_EXPIRY_DAYS,
     },
+    migrationLocks: migrationLocksOf(values),
   });
 };

@@ -95,7 +95,10 @@ const start = async (): Promise<RunningWorker> => {
   if (config.nodeEnv !== "production") {
     const db = createDatabase({ connectionString: database.url, max: 1, applicationName: "dc-worker-migrate" });
     try {
-      await migrateAll(db, database.url);
+      await migrateAll(db, database.url, {
+        ...config.migrationLocks,
+        onRetry: (retry) => logger.warn(retry, "migration waited too long for a lock: rolled back, retrying"),
+      });
     } finally {
       await db.destroy();
     }

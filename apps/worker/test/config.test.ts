@@ -17,6 +17,7 @@ describe("loadConfig", () => {
         webhooksAllowPrivateDestinations: true,
         metricsPort: undefined,
         retention: { webhookEventDays: 30, snapshotBodyDays: 90, stagedUploadDays: 7 },
+        migrationLocks: { lockTimeoutMs: 3_000, retries: 10 },
       }),
     );
   });
@@ -32,6 +33,8 @@ describe("loadConfig", () => {
       WEBHOOK_EVENT_RETENTION_DAYS: "7",
       SNAPSHOT_BODY_RETENTION_DAYS: "0",
       STAGED_SNAPSHOT_EXPIRY_DAYS: "2",
+      MIGRATION_LOCK_TIMEOUT_MS: "500",
+      MIGRATION_LOCK_RETRIES: "3",
       EMBEDDED_PG_PORT: "",
       ID_ENCRYPTION_KEY: "production-id-encryption-key-of-at-least-32-bytes",
     });
@@ -48,6 +51,7 @@ describe("loadConfig", () => {
         webhooksAllowPrivateDestinations: false,
         metricsPort: 9100,
         retention: { webhookEventDays: 7, snapshotBodyDays: 0, stagedUploadDays: 2 },
+        migrationLocks: { lockTimeoutMs: 500, retries: 3 },
       }),
     );
   });

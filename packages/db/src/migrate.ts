@@ -23,6 +23,15 @@ import * as companyScopedChildKeys from "./migrations/0018-company-scoped-child-
 import * as idempotencyKeys from "./migrations/0019-idempotency-keys.ts";
 import * as tenantKeys from "./migrations/0020-tenant-keys.ts";
 import * as referenceIndexes from "./migrations/0021-reference-indexes.ts";
+import {
+  isLockNotAvailable,
+  lockHolders,
+  lockUnavailableMessage,
+  MigrationLockUnavailable,
+  type MigrationLockPolicy,
+  sleep,
+  withLockTimeout,
+} from "./migration-locks.ts";
 import { installQueueWakeup } from "./worker-queue-wakeup.ts";
 
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -52,13 +61,46 @@ export const migrations: Readonly<Record<string, Migration>> = {
  * `migrateDown`), as the migration benchmark does. Each call runs every
  * migration it applies in one transaction: `migrateToLatest` over several
  * pending migrations holds the first one's locks until the last one commits.
+ * With `lockTimeoutMs`, that transaction gives up a lock wait after that long
+ * (SQLSTATE 55P03, the result's `error`); without it, it waits for good.
  */
-export const schemaMigrator = <DB>(db: Kysely<DB>): Migrator =>
-  new Migrator({ db: db as unknown as Kysely<unknown>, provider: { getMigrations: async () => migrations } });
+export const schemaMigrator = <DB>(db: Kysely<DB>, options: { readonly lockTimeoutMs?: number } = {}): Migrator => {
+  const provided =
+    options.lockTimeoutMs === undefined ? migrations : withLockTimeout(migrations, options.lockTimeoutMs);
+  return new Migrator({ db: db as unknown as Kysely<unknown>, provider: { getMigrations: async () => provided } });
+};
 
-/** Applies every pending migration; the result's `error` is set on failure. */
-export const migrateToLatest = <DB>(db: Kysely<DB>): Promise<MigrationResultSet> =>
-  schemaMigrator(db).migrateToLatest();
+/**
+ * Applies every pending migration, each lock wait bounded by
+ * `policy.lockTimeoutMs`; a wait that runs out rolls the whole transaction
+ * back and is retried after a pause as long, `policy.retries` times
+ * (migration-locks.ts). The result's `error` is set on failure: a
+ * `MigrationLockUnavailable` naming the lock holders when the retries ran
+ * out, the migrator's own error otherwise.
+ */
+export const migrateToLatest = async <DB>(db: Kysely<DB>, policy: MigrationLockPolicy): Promise<MigrationResultSet> => {
+  const migrator = schemaMigrator(db, { lockTimeoutMs: policy.lockTimeoutMs });
+  for (let attempt = 1; ; attempt++) {
+    const result = await migrator.migrateToLatest();
+    if (!isLockNotAvailable(result.error)) return result;
+    const migration = result.results?.find(({ status }) => status === "Error")?.migrationName;
+    if (attempt > policy.retries) {
+      const holders = await lockHolders(db, policy.lockTimeoutMs);
+      const failure = { migration, attempts: attempt, lockTimeoutMs: policy.lockTimeoutMs, holders };
+      return {
+        ...result,
+        error: new MigrationLockUnavailable({
+          ...failure,
+          message: lockUnavailableMessage(failure),
+          cause: result.error,
+        }),
+      };
+    }
+    const pauseMs = policy.lockTimeoutMs;
+    policy.onRetry?.({ attempt, retries: policy.retries, migration, lockTimeoutMs: policy.lockTimeoutMs, pauseMs });
+    await (policy.pause ?? sleep)(pauseMs);
+  }
+};
 
 /** True when every known migration has been applied (readiness checks). */
 export const isSchemaCurrent = async <DB>(db: Kysely<DB>): Promise<boolean> => {
@@ -67,8 +109,8 @@ export const isSchemaCurrent = async <DB>(db: Kysely<DB>): Promise<boolean> => {
 };
 
 /** Migrates and throws on failure: for start-up paths that cannot go on without a schema. */
-export const migrateOrThrow = async <DB>(db: Kysely<DB>): Promise<void> => {
-  const { error } = await migrateToLatest(db);
+export const migrateOrThrow = async <DB>(db: Kysely<DB>, policy: MigrationLockPolicy): Promise<void> => {
+  const { error } = await migrateToLatest(db, policy);
   if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
 };
 
@@ -77,10 +119,15 @@ export const migrateOrThrow = async <DB>(db: Kysely<DB>): Promise<void> => {
  * schema, then graphile-worker's (the api adds jobs with SQL inside its own
  * transactions, so the queue's schema must exist before the first request),
  * then the trigger that wakes workers when a named queue frees
- * (worker-queue-wakeup.ts).
+ * (worker-queue-wakeup.ts). `policy` bounds our migrations' lock waits only
+ * (graphile-worker's run on their own connection, as they always have).
  */
-export const migrateAll = async <DB>(db: Kysely<DB>, connectionString: string): Promise<void> => {
-  await migrateOrThrow(db);
+export const migrateAll = async <DB>(
+  db: Kysely<DB>,
+  connectionString: string,
+  policy: MigrationLockPolicy,
+): Promise<void> => {
+  await migrateOrThrow(db, policy);
   await runWorkerMigrations({ connectionString, logger: silentWorkerLogger });
   await installQueueWakeup(db);
 };

@@ -6,9 +6,22 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
-import { createDatabase, migrateAll, repositoryRoot } from "@dc/db";
+import {
+  createDatabase,
+  decodeVariables,
+  describeMigrationRetry,
+  migrateAll,
+  migrationLocksOf,
+  MigrationVariables,
+  repositoryRoot,
+} from "@dc/db";
 import type { DevelopmentDatabaseReady } from "./dev-database.ts";
 
+const settings = decodeVariables(MigrationVariables, process.env);
+if (settings._tag === "Left") {
+  process.stderr.write(`invalid configuration:\n  ${settings.left.join("\n  ")}\n`);
+  process.exit(1);
+}
 const root = repositoryRoot();
 // The database lives in a detached process (dev-database.ts): a terminal's Ctrl-C
 // must not reach PostgreSQL before the api and the worker have stopped.
@@ -29,7 +42,10 @@ const database = await new Promise<DevelopmentDatabaseReady>((resolve) => {
   });
 });
 const migrator = createDatabase({ connectionString: database.url, max: 1 });
-await migrateAll(migrator, database.url);
+await migrateAll(migrator, database.url, {
+  ...migrationLocksOf(settings.right),
+  onRetry: (retry) => process.stderr.write(`${describeMigrationRetry(retry)}\n`),
+});
 await migrator.destroy();
 process.stdout.write(`database ready (${database.owned ? "embedded, .data/postgres" : "existing server"})\n`);
 

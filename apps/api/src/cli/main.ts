@@ -4,7 +4,7 @@
  * development database, found running or started here for the call).
  */
 import { parseArgs } from "node:util";
-import { createDatabase, migrateAll, resolveDevelopmentDatabase } from "@dc/db";
+import { createDatabase, describeMigrationRetry, migrateAll, resolveDevelopmentDatabase } from "@dc/db";
 import { ConfigError, loadConfig } from "../config.ts";
 import { makeIds } from "../ids.ts";
 import { CliError, commands } from "./commands.ts";
@@ -56,7 +56,12 @@ const run = async (argv: ReadonlyArray<string>): Promise<number> => {
     : { url: config.databaseUrl, owned: false, stop: async () => {} };
   const db = createDatabase({ connectionString: database.url, max: 2, applicationName: "debt-collection-cli" });
   try {
-    if (config.environment !== "production") await migrateAll(db, database.url);
+    if (config.environment !== "production") {
+      await migrateAll(db, database.url, {
+        ...config.migrationLocks,
+        onRetry: (retry) => process.stderr.write(`${describeMigrationRetry(retry)}\n`),
+      });
+    }
     const output = await command({ db, ids: makeIds(config.idEncryptionKey), now: () => new Date() }, flags);
     process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
     return 0;

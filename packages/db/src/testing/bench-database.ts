@@ -9,6 +9,7 @@ import { type Kysely, sql } from "kysely";
 import { createDatabase, withDatabaseName } from "../connection.ts";
 import { serverOrEphemeralCluster } from "../embedded-postgres.ts";
 import { migrateAll } from "../migrate.ts";
+import { DEFAULT_MIGRATION_LOCKS } from "../migration-locks.ts";
 import type { Database } from "../schema.ts";
 
 export interface BenchDatabase {
@@ -31,7 +32,7 @@ export const openBenchDatabase = async (options: BenchDatabaseOptions): Promise<
   await sql`create database ${sql.id(name)}`.execute(admin);
   const url = withDatabaseName(handle.url, name);
   const db: Kysely<Database> = createDatabase({ connectionString: url, max: options.poolSize });
-  await (options.migrate ?? migrateAll)(db, url);
+  await (options.migrate ?? ((db, url) => migrateAll(db, url, DEFAULT_MIGRATION_LOCKS)))(db, url);
   return {
     url,
     db,

@@ -17,6 +17,7 @@ import type { TestProject } from "vitest/node";
 import { createDatabase, withDatabaseName } from "../connection.ts";
 import { serverOrEphemeralCluster } from "../embedded-postgres.ts";
 import { migrateAll } from "../migrate.ts";
+import { DEFAULT_MIGRATION_LOCKS } from "../migration-locks.ts";
 import pg from "pg";
 import "./provided-context.ts";
 import { checkTenantStatements, describeVerdicts, recordedTenantStatements, unexcused } from "./tenant-statements.ts";
@@ -29,7 +30,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await sql`create database ${sql.id(template)}`.execute(admin);
   const templateUrl = withDatabaseName(handle.url, template);
   const templateDb = createDatabase({ connectionString: templateUrl, max: 1 });
-  await migrateAll(templateDb, templateUrl);
+  await migrateAll(templateDb, templateUrl, DEFAULT_MIGRATION_LOCKS);
   await templateDb.destroy();
   project.provide("testDatabase", { serverUrl: handle.url, template });
   const statements = mkdtempSync(join(tmpdir(), "dc-tenant-statements-"));

@@ -9,7 +9,15 @@ import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createDatabase, type DatabaseHandle, freePort, migrateAll, startEmbeddedPostgres, withDatabaseName } from "@dc/db";
+import {
+  createDatabase,
+  type DatabaseHandle,
+  DEFAULT_MIGRATION_LOCKS,
+  freePort,
+  migrateAll,
+  startEmbeddedPostgres,
+  withDatabaseName,
+} from "@dc/db";
 import { sql } from "kysely";
 import { afterAll } from "vitest";
 
@@ -48,7 +56,7 @@ export const startRestartablePostgres = async (name = "dc_faults"): Promise<Rest
   await admin.destroy();
   const url = withDatabaseName(running.url, name);
   const migrator = createDatabase({ connectionString: url, max: 1 });
-  await migrateAll(migrator, url);
+  await migrateAll(migrator, url, DEFAULT_MIGRATION_LOCKS);
   await migrator.destroy();
 
   return {

@@ -1,0 +1,167 @@
+/**
+ * How long a migration may wait for a table lock (docs/decisions/0028).
+ * PostgreSQL queues lock requests in order: a migration waiting for a lock
+ * that a long transaction holds makes every later conflicting request on
+ * that table wait behind it, so without a bound the api stalls for as long
+ * as the blocker lives. Each migration's transaction sets `lock_timeout`;
+ * when a wait outlasts it (SQLSTATE 55P03) the transaction rolls back whole,
+ * the queue drains, and the migrator tries again after a pause of the same
+ * length, a bounded number of times.
+ */
+import { Data } from "effect";
+import { type Kysely, sql } from "kysely";
+import type { Migration } from "kysely/migration";
+
+/** The migrator's lock settings (`MIGRATION_LOCK_TIMEOUT_MS`, `MIGRATION_LOCK_RETRIES`). */
+export interface MigrationLocks {
+  /** How long one lock wait of a migration may last (`lock_timeout`), and the pause between attempts. */
+  readonly lockTimeoutMs: number;
+  /** Further attempts after the first one ran out of time waiting for a lock. */
+  readonly retries: number;
+}
+
+/** Suits a deploy: the api's writes wait at most 3 s behind the migrator, which tries for about a minute. */
+export const DEFAULT_MIGRATION_LOCKS: MigrationLocks = { lockTimeoutMs: 3_000, retries: 10 };
+
+/** One attempt that ran out of time waiting for a lock, reported before the pause that precedes the next. */
+export interface MigrationRetry {
+  /** The attempt that failed, from 1. */
+  readonly attempt: number;
+  readonly retries: number;
+  /** The migration that waited, when the migrator says which. */
+  readonly migration: string | undefined;
+  readonly lockTimeoutMs: number;
+  readonly pauseMs: number;
+}
+
+/** How one run of the migrator waits for its locks, reports its retries, and pauses. */
+export interface MigrationLockPolicy extends MigrationLocks {
+  /** Called before each pause: log it (the processes warn, the scripts write to stderr). */
+  readonly onRetry?: (retry: MigrationRetry) => void;
+  /** Waits between attempts; tests pass their own to act between two attempts. */
+  readonly pause?: (ms: number) => Promise<void>;
+}
+
+/** A session that held a table lock for at least one whole lock wait of the migrator's last attempt. */
+export interface LockHolder {
+  readonly pid: number;
+  readonly state: string | null;
+  readonly applicationName: string;
+  readonly transactionStart: string;
+  readonly query: string;
+  /** `mode on table`, e.g. `RowExclusiveLock on public.payments`. */
+  readonly locks: ReadonlyArray<string>;
+}
+
+/** The migrator gave up: its last attempt still could not get a lock in time. Nothing was applied. */
+export class MigrationLockUnavailable extends Data.TaggedError("MigrationLockUnavailable")<{
+  readonly message: string;
+  readonly migration: string | undefined;
+  readonly attempts: number;
+  readonly holders: ReadonlyArray<LockHolder>;
+  readonly cause: unknown;
+}> {}
+
+/** True for PostgreSQL's `lock_not_available` (55P03): a `lock_timeout` ran out. */
+export const isLockNotAvailable = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && (error as { code?: unknown }).code === "55P03";
+
+/**
+ * `migrations`, each of whose `up` and `down` first sets `lock_timeout` for
+ * the transaction the migrator runs it in. Kysely's Migrator takes its
+ * advisory lock on the connection before that transaction begins (with its
+ * own hour-long timeout), so two migrators still wait for each other; the
+ * bound applies to what the migrations lock, from their first statement.
+ * Setting it in every migration, not just the first pending one, costs one
+ * round trip each and needs no knowledge of which one runs first.
+ */
+export const withLockTimeout = (
+  migrations: Readonly<Record<string, Migration>>,
+  lockTimeoutMs: number,
+): Record<string, Migration> => {
+  const setLockTimeout = (db: Kysely<unknown>) =>
+    sql`select set_config('lock_timeout', ${`${lockTimeoutMs}ms`}, true)`.execute(db);
+  return Object.fromEntries(
+    Object.entries(migrations).map(([name, migration]) => {
+      const { down } = migration;
+      return [
+        name,
+        {
+          up: async (db) => {
+            await setLockTimeout(db);
+            await migration.up(db);
+          },
+          ...(down === undefined
+            ? {}
+            : {
+                down: async (db: Kysely<unknown>) => {
+                  await setLockTimeout(db);
+                  await down(db);
+                },
+              }),
+        },
+      ];
+    }),
+  );
+};
+
+/**
+ * The sessions holding a table lock whose transaction began at least
+ * `lockTimeoutMs` ago, so that were there for the migrator's whole last
+ * wait: the likely blockers, named in the failure's message.
+ */
+export const lockHolders = async <DB>(db: Kysely<DB>, lockTimeoutMs: number): Promise<ReadonlyArray<LockHolder>> => {
+  const { rows } = await sql<LockHolder>`
+    select a.pid, a.state, a.application_name as "applicationName",
+      to_char(a.xact_start at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "transactionStart",
+      left(a.query, 200) as query,
+      array_agg(l.mode || ' on ' || n.nspname || '.' || c.relname order by n.nspname, c.relname, l.mode) as locks
+    from pg_locks l
+    join pg_stat_activity a on a.pid = l.pid
+    join pg_class c on c.oid = l.relation
+    join pg_namespace n on n.oid = c.relnamespace
+    where l.locktype = 'relation' and l.granted and c.relkind in ('r', 'p')
+      and l.database = (select oid from pg_database where datname = current_database())
+      and n.nspname not in ('pg_catalog', 'information_schema')
+      and a.pid <> pg_backend_pid()
+      and a.xact_start <= now() - make_interval(secs => ${lockTimeoutMs / 1000})
+    group by a.pid, a.state, a.application_name, a.xact_start, a.query
+    order by a.xact_start, a.pid`.execute(db);
+  return rows;
+};
+
+/** One line for a retry, for the paths that report on stderr (`pnpm db:migrate`, `pnpm dev`). */
+export const describeMigrationRetry = (retry: MigrationRetry): string =>
+  `migration ${retry.migration ?? "(unknown)"} waited ${retry.lockTimeoutMs} ms for a lock without getting it ` +
+  `(attempt ${retry.attempt} of ${retry.retries + 1}); rolled back, trying again in ${retry.pauseMs} ms`;
+
+/** The failure's message: what could not be had, what is holding it, and what to do. */
+export const lockUnavailableMessage = (failure: {
+  readonly migration: string | undefined;
+  readonly attempts: number;
+  readonly lockTimeoutMs: number;
+  readonly holders: ReadonlyArray<LockHolder>;
+}): string => {
+  const holders =
+    failure.holders.length === 0
+      ? "No session holds a table lock now: the blocker has ended, so migrating again should succeed."
+      : `Sessions holding table locks since before the last attempt: ${failure.holders
+          .map(
+            (holder) =>
+              `pid ${holder.pid} (${holder.state ?? "unknown state"}, in a transaction since ${holder.transactionStart}` +
+              `${holder.applicationName === "" ? "" : `, application ${JSON.stringify(holder.applicationName)}`}, ` +
+              `last query ${JSON.stringify(holder.query)}) holds ${holder.locks.join(", ")}`,
+          )
+          .join("; ")}.`;
+  return (
+    `migration ${failure.migration ?? "(unknown)"} could not get a table lock within ${failure.lockTimeoutMs} ms ` +
+    `in ${failure.attempts} attempt${failure.attempts === 1 ? "" : "s"}; nothing was applied. ${holders} ` +
+    "Find the blocker in pg_stat_activity and pg_locks (the holders above, or " +
+    "`select pid, pg_blocking_pids(pid), query from pg_stat_activity` while the migrator waits), let it finish " +
+    "or end it with pg_terminate_backend(pid), then migrate again; MIGRATION_LOCK_TIMEOUT_MS and " +
+    "MIGRATION_LOCK_RETRIES set how long the migrator tries (docs/operations.md, Upgrades)."
+  );
+};
+
+/** Resolves after `ms`. */
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
