@@ -9,7 +9,6 @@ import { endpoints } from "@dc/contract";
 import { afterAll, describe, expect, it } from "vitest";
 import { collectionRows } from "./support/collection-rows.ts";
 import {
-  createDebtDigest,
   debtsNamed as countDebtsNamed,
   holdClaim as holdSharedClaim,
   requestDigestOf,
@@ -100,16 +99,8 @@ describe("a keyed debt whose internal_id a concurrent request with the same key 
     expect((await post(DEBTS, { lastname: "Twin", amount: 10, currency: "EUR", internal_id: internalId })).status).toBe(
       201,
     );
-    const key = freshKey();
     const body = JSON.stringify({ lastname: "Twin", amount: 10, currency: "EUR", internal_id: internalId });
-    const held = await holdClaim(key, createDebtDigest(body));
-    const answer = post(DEBTS, body, { key });
-    const claimer = waitForAClaimer(t.db);
-    await Promise.race([answer, claimer.waiting]);
-    claimer.stop();
-    held.release(true);
-    await held.done;
-    const response = await answer;
+    const response = await answerBehindAHeldClaim(DEBTS, body, "createDebt");
     expect(response.status).toBe(201);
     expect(response.headers.get("idempotent-replayed")).toBe("true");
     expect(await response.text()).toBe('{"held":true}');
