@@ -11,9 +11,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { collectionRows } from "./support/collection-rows.ts";
 import { expectContract } from "./support/contract-validator.ts";
 import {
-  createDebtDigest,
   debtsNamed as countDebtsNamed,
   holdClaim as holdSharedClaim,
+  requestDigestOf,
   waitForAClaimer,
 } from "./support/idempotency.ts";
 import { startTestApi, TEST_START } from "./support/harness.ts";
@@ -309,7 +309,7 @@ describe("a concurrent request with the same key", () => {
   it("waits for the first to commit, then answers with its record and writes nothing", async () => {
     const key = freshKey();
     const body = JSON.stringify(debtBody("Waiter"));
-    const digest = createDebtDigest(body);
+    const digest = requestDigestOf("createDebt", body);
     const held = await holdClaim(key, digest);
     const waiting = post(DEBTS, body, { key });
     await someoneWaitsOnTheClaim();

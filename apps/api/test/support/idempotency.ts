@@ -4,7 +4,7 @@
  * would hold it (requests with the same key wait on it until `release`
  * commits a recorded answer, `{"held":true}` with status 201, or rolls the
  * claim back); the wait for a request to block on a claim; the api's digest
- * of a createDebt request; and a count of debts by debtor name.
+ * of a request; and a count of debts by debtor name.
  */
 import { createHash } from "node:crypto";
 import type { Database } from "@dc/db";
@@ -76,9 +76,6 @@ export const waitForAClaimer = (db: Kysely<Database>) => {
 /** The digest the api keeps of a request of `operation` without path parameters or query. */
 export const requestDigestOf = (operation: string, body: string): Buffer =>
   createHash("sha256").update(`${operation}\n{}\n\n`).update(body).digest();
-
-/** The digest the api keeps of a createDebt request without path parameters or query. */
-export const createDebtDigest = (body: string): Buffer => requestDigestOf("createDebt", body);
 
 /** Debts whose debtor's last name is `lastname`. */
 export const debtsNamed = async (db: Kysely<Database>, lastname: string): Promise<number> =>
