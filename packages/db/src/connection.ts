@@ -138,6 +138,9 @@ const serverSettings = (options: PoolOptions): string =>
     .map((setting) => `-c ${setting}`)
     .join(" ");
 
+/** How long opening a connection may take, in the pools and for a session client. */
+export const CONNECTION_TIMEOUT_MS = 5_000;
+
 export const createPool = (options: PoolOptions): pg.Pool => {
   const settings = serverSettings(options);
   const pool = new pg.Pool({
@@ -148,7 +151,7 @@ export const createPool = (options: PoolOptions): pg.Pool => {
     application_name: options.applicationName ?? "debt-collection",
     ...(options.driverTypeParsers === true ? {} : { types: typeParsers }),
     // A client that cannot get a connection fails fast rather than queueing forever.
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
     idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
   });
   // Without a listener, an idle connection terminated by the server (a PostgreSQL
@@ -175,6 +178,23 @@ export const createPool = (options: PoolOptions): pg.Pool => {
   }) as pg.Pool["end"];
   return pool;
 };
+
+/** A connection outside every pool, held for as long as its session is needed (a `listen`). */
+export type SessionClient = pg.Client;
+
+/**
+ * A connection of its own for a session that must last, such as one that
+ * listens for notifications: the pools' connection timeout, and TCP
+ * keep-alive so that a peer gone silently is noticed. Not connected yet;
+ * its owner connects it, handles its `error` and `end`, and ends it.
+ */
+export const createSessionClient = (connectionString: string, applicationName: string): SessionClient =>
+  new pg.Client({
+    connectionString,
+    application_name: applicationName,
+    connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+    keepAlive: true,
+  });
 
 /** A Kysely instance over a new pool. `db.destroy()` ends the pool. */
 export const createDatabase = (options: PoolOptions): Kysely<Database> =>

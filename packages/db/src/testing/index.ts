@@ -18,3 +18,4 @@ export { companyDigest, rowsDigest } from "./company-digest.ts";
 export { type HeldTransaction, holdTransaction } from "./held-transaction.ts";
 export { type BenchDatabase, type BenchDatabaseOptions, openBenchDatabase } from "./bench-database.ts";
 export { writeSection } from "./bench-report.ts";
+export { type ImageInstall, installAsImage } from "./image-install.ts";

@@ -6,13 +6,12 @@
  * the id is announced or its time is up, then reads again.
  *
  * The connection is opened in the background at the first wait, one attempt
- * at a time, each bounded by CONNECT_TIMEOUT_MS. Until it listens (and after
+ * at a time, each bounded by CONNECTION_TIMEOUT_MS. Until it listens (and after
  * it is lost, or stops answering its health check), waits re-read every
  * FALLBACK_MS instead: an announcement can be missed, an outcome cannot.
  * `close` (a graceful stop) wakes every wait for its last read.
  */
-import { SNAPSHOT_STATUS_CHANNEL } from "@dc/db";
-import pg from "pg";
+import { CONNECTION_TIMEOUT_MS, createSessionClient, type SessionClient, SNAPSHOT_STATUS_CHANNEL } from "@dc/db";
 import type { Logger } from "pino";
 
 /** How often a wait re-reads the status when no announcement can reach it. */
@@ -20,9 +19,6 @@ export const FALLBACK_MS = 250;
 
 /** Least time between two attempts to open the listening connection. */
 const RECONNECT_MS = 1_000;
-
-/** Longest an attempt to open the listening connection may take (the pools' connection timeout). */
-const CONNECT_TIMEOUT_MS = 5_000;
 
 /**
  * How often the listening connection must answer a query. It only receives,
@@ -52,7 +48,7 @@ export interface SnapshotStatusWatch {
 
 export const watchSnapshotStatus = (connectionString: string, logger: Logger): SnapshotStatusWatch => {
   const waiters = new Map<number, Set<() => void>>();
-  let listener: pg.Client | undefined;
+  let listener: SessionClient | undefined;
   let connecting = false;
   let lastAttempt = 0;
   let closed = false;
@@ -66,7 +62,7 @@ export const watchSnapshotStatus = (connectionString: string, logger: Logger): S
     for (const id of [...waiters.keys()]) wake(id);
   };
 
-  const lose = (client: pg.Client, reason: string, error?: unknown) => {
+  const lose = (client: SessionClient, reason: string, error?: unknown) => {
     if (listener !== client) return;
     listener = undefined;
     logger.warn({ err: error }, `snapshot status watch: ${reason}`);
@@ -80,12 +76,7 @@ export const watchSnapshotStatus = (connectionString: string, logger: Logger): S
     if (listener !== undefined || connecting || closed || Date.now() - lastAttempt < RECONNECT_MS) return;
     connecting = true;
     lastAttempt = Date.now();
-    const client = new pg.Client({
-      connectionString,
-      application_name: "debt-collection-api-status-watch",
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      keepAlive: true,
-    });
+    const client = createSessionClient(connectionString, "debt-collection-api-status-watch");
     client.on("notification", (message) => {
       const id = Number(message.payload);
       if (Number.isSafeInteger(id)) wake(id);
@@ -111,7 +102,7 @@ export const watchSnapshotStatus = (connectionString: string, logger: Logger): S
   const healthCheck = setInterval(() => {
     const client = listener;
     if (client === undefined) return;
-    const unanswered = setTimeout(() => lose(client, "health check unanswered"), CONNECT_TIMEOUT_MS);
+    const unanswered = setTimeout(() => lose(client, "health check unanswered"), CONNECTION_TIMEOUT_MS);
     client.query("select 1").then(
       () => clearTimeout(unanswered),
       (error: unknown) => {

@@ -1,0 +1,151 @@
+/**
+ * A deployable's image reproduced without Docker, for tests that start an
+ * app the way its image does. The build context (the repository's files that
+ * are neither git-ignored nor docker-ignored) is copied to a new directory,
+ * the install stage of the app's Dockerfile runs there, offline from pnpm's
+ * store, and the runtime stage's environment and command are read from the
+ * same Dockerfile, so the test follows the file and cannot drift from it.
+ *
+ * It catches what the workspace hides: a package the app's code imports but
+ * declares only for development is reachable in the workspace and missing in
+ * the image, whose start then fails with ERR_MODULE_NOT_FOUND.
+ */
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { repositoryRoot } from "../repository-root.ts";
+
+const run = promisify(execFile);
+
+export interface ImageInstall {
+  /** The image's `/app`: the build context with the install stage's work done. */
+  readonly directory: string;
+  /** The runtime stage's `ENV` settings. */
+  readonly environment: Readonly<Record<string, string>>;
+  /** The runtime stage's `CMD`, its `node` replaced by this process's Node (the image's version, per the root manifest). */
+  readonly command: readonly [string, ...string[]];
+  readonly remove: () => Promise<void>;
+}
+
+interface Stage {
+  readonly base: string;
+  readonly environment: Record<string, string>;
+  readonly runs: string[];
+  command?: [string, ...string[]];
+}
+
+/** The stages of a Dockerfile, in order: their `ENV`, `RUN` and `CMD` instructions (the exec form of `CMD` only). */
+const stagesOf = (dockerfile: string): Stage[] => {
+  const instructions = dockerfile
+    .replace(/\\\n/g, " ")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+  const stages: Stage[] = [];
+  for (const instruction of instructions) {
+    const [keyword = "", ...rest] = instruction.split(/\s+/);
+    const argument = rest.join(" ");
+    const stage = stages.at(-1);
+    switch (keyword.toUpperCase()) {
+      case "FROM":
+        stages.push({ base: rest[0] ?? "", environment: {}, runs: [] });
+        break;
+      case "ENV": {
+        const setting = /^([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"]*)"|(\S*))$/.exec(argument);
+        if (stage === undefined || setting === null) throw new Error(`cannot read ${instruction}`);
+        stage.environment[setting[1]!] = setting[2] ?? setting[3] ?? "";
+        break;
+      }
+      case "RUN":
+        stage?.runs.push(argument);
+        break;
+      case "CMD": {
+        const command = JSON.parse(argument) as unknown;
+        if (stage === undefined || !Array.isArray(command) || command.length === 0) {
+          throw new Error(`cannot read ${instruction}: only the exec form is read`);
+        }
+        stage.command = command as [string, ...string[]];
+        break;
+      }
+    }
+  }
+  return stages;
+};
+
+/**
+ * A matcher of the paths `.dockerignore` excludes. Only its forms this
+ * repository uses are read (`name`, `dir/name`, and either of these after
+ * `**` and a slash, each excluding what is under it too); any other form
+ * throws rather than being misread.
+ */
+const dockerIgnored = (root: string): ((file: string) => boolean) => {
+  const escape = (text: string) => [...text].map((c) => ("\\^$.*+?()[]{}|".includes(c) ? `\\${c}` : c)).join("");
+  const patterns = readFileSync(join(root, ".dockerignore"), "utf8")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"))
+    .map((line) => {
+      const anywhere = line.startsWith("**/");
+      const path = anywhere ? line.slice(3) : line;
+      if ([..."*?!["].some((c) => path.includes(c)))
+        throw new Error(`.dockerignore: ${line} is a form installAsImage does not read`);
+      return new RegExp(`^${anywhere ? "(.*/)?" : ""}${escape(path)}(/|$)`);
+    });
+  return (file) => patterns.some((pattern) => pattern.test(file));
+};
+
+/**
+ * Builds `dockerfile`'s image as a directory: its first stage's `RUN`s (but
+ * the global pnpm install: the repository's own pnpm, the same version, runs
+ * instead, offline) with that stage's `ENV`, then the last stage's settings.
+ */
+export const installAsImage = async (dockerfile: string): Promise<ImageInstall> => {
+  const root = repositoryRoot(dirname(dockerfile));
+  const stages = stagesOf(readFileSync(dockerfile, "utf8"));
+  const install = stages[0];
+  const runtime = stages.at(-1);
+  if (install === undefined || runtime?.command === undefined) throw new Error(`${dockerfile} has no stages or no CMD`);
+  const imageNode = /^node:(\d+\.\d+\.\d+)-/.exec(runtime.base)?.[1];
+  if (`v${imageNode}` !== process.version) {
+    throw new Error(`${dockerfile} runs on ${runtime.base}, this process on Node ${process.version}`);
+  }
+
+  const directory = await mkdtemp(join(tmpdir(), "dc-image-"));
+  try {
+    const listed = await run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+      cwd: root,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const ignored = dockerIgnored(root);
+    const files = listed.stdout.split("\0").filter((file) => file !== "" && !ignored(file));
+    for (const file of files) await cp(join(root, file), join(directory, file), { dereference: false });
+
+    const pnpmBin = join(root, "node_modules", ".bin");
+    for (const command of install.runs.filter((command) => !/^npm install --global pnpm@/.test(command))) {
+      await run("sh", ["-c", command], {
+        cwd: directory,
+        env: {
+          ...process.env,
+          ...install.environment,
+          PATH: `${pnpmBin}:${process.env["PATH"] ?? ""}`,
+          npm_config_offline: "true",
+        },
+        maxBuffer: 64 * 1024 * 1024,
+      });
+    }
+  } catch (error) {
+    await rm(directory, { recursive: true, force: true });
+    throw error;
+  }
+
+  const [program, ...args] = runtime.command;
+  return {
+    directory,
+    environment: runtime.environment,
+    command: [program === "node" ? process.execPath : program, ...args],
+    remove: () => rm(directory, { recursive: true, force: true }),
+  };
+};
