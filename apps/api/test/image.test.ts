@@ -66,7 +66,7 @@ describe("the api image", () => {
     expect(image.command.slice(1)).toEqual(["apps/api/src/main.ts"]);
   });
 
-  it("migrates, starts in production, serves a tenant made by its CLI, and stops on SIGTERM", async () => {
+  it("migrates, starts in production, serves a tenant made by its CLI and its documentation, and stops on SIGTERM", async () => {
     const migrated = await runFromImage("packages/db/src/scripts/migrate.ts");
     expect(migrated).toMatchObject({ code: 0, stderr: "" });
 
@@ -106,6 +106,11 @@ describe("the api image", () => {
     });
     expect(debt.status).toBe(201);
     expect(((await debt.json()) as { message: string }).message).toBe("Debt created successfully");
+
+    // Read from the installed packages at first use, not at start.
+    for (const path of ["/docs", "/docs/guide", "/docs/assets/scalar.js", "/external-api/v1/openapi.json"]) {
+      expect({ path, status: (await fetch(`${api.url}${path}`)).status }).toEqual({ path, status: 200 });
+    }
 
     api.child.kill("SIGTERM");
     expect(await api.exited).toBe(0);
