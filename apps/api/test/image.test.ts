@@ -6,7 +6,7 @@
  * image cannot resolve. The migration script and the admin CLI ship in the
  * same image and are run from it too (docs/operations.md, Images).
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { installAsImage, useTestDatabase } from "@dc/db/testing";
 import { afterAll, describe, expect, it } from "vitest";
@@ -49,16 +49,11 @@ const startImage = () =>
     });
   });
 
-/** Runs one of the image's scripts (the migration, the admin CLI) as an operator would, in the image's directory. */
-const runFromImage = (script: string, ...scriptArgs: string[]) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-    execFile(
-      program,
-      [script, ...scriptArgs],
-      { cwd: image.directory, env: deployment, encoding: "utf8" },
-      (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
-    ),
-  );
+/** The image's HEALTHCHECK's exit code, with `PORT` the port of `url` (as in a container, where the api listens on PORT). */
+const healthCheck = async (url: string) => {
+  if (image.healthCheck === undefined) throw new Error("the api image has no HEALTHCHECK");
+  return (await image.run(image.healthCheck, { ...deployment, PORT: new URL(url).port })).code;
+};
 
 describe("the api image", () => {
   it("is installed without development dependencies", () => {
@@ -67,13 +62,18 @@ describe("the api image", () => {
   });
 
   it("migrates, starts in production, serves a tenant made by its CLI and its documentation, and stops on SIGTERM", async () => {
-    const migrated = await runFromImage("packages/db/src/scripts/migrate.ts");
+    const migrated = await image.run(["node", "packages/db/src/scripts/migrate.ts"], deployment);
     expect(migrated).toMatchObject({ code: 0, stderr: "" });
 
     const api = await startImage();
     expect((await fetch(`${api.url}/readyz`)).status).toBe(200);
+    // The image's HEALTHCHECK, on the port the api listens on (PORT in a container).
+    expect(await healthCheck(api.url)).toBe(0);
 
-    const created = await runFromImage("apps/api/src/cli/main.ts", "tenant", "create", "--name", "Image Tenant");
+    const created = await image.run(
+      ["node", "apps/api/src/cli/main.ts", "tenant", "create", "--name", "Image Tenant"],
+      deployment,
+    );
     expect(created.stderr).toBe("");
     expect(created.code).toBe(0);
     const tenant = JSON.parse(created.stdout) as Record<string, string>;
@@ -114,5 +114,6 @@ describe("the api image", () => {
 
     api.child.kill("SIGTERM");
     expect(await api.exited).toBe(0);
+    expect(await healthCheck(api.url)).toBe(1);
   });
 });

@@ -25,9 +25,22 @@ export interface ImageInstall {
   readonly directory: string;
   /** The runtime stage's `ENV` settings. */
   readonly environment: Readonly<Record<string, string>>;
-  /** The runtime stage's `CMD`, its `node` replaced by this process's Node (the image's version, per the root manifest). */
+  /** The runtime stage's `CMD`, its `node` replaced by this process's Node (checked to be the image's version). */
   readonly command: readonly [string, ...string[]];
+  /** The runtime stage's `HEALTHCHECK` command (exec form), its `node` replaced likewise, when it has one. */
+  readonly healthCheck: readonly [string, ...string[]] | undefined;
+  /** Runs `command` in the image's directory with `environment` alone (what a container has), as `docker exec` would. */
+  readonly run: (
+    command: readonly [string, ...string[]],
+    environment: Readonly<Record<string, string>>,
+  ) => Promise<Ran>;
   readonly remove: () => Promise<void>;
+}
+
+export interface Ran {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
 }
 
 interface Stage {
@@ -35,7 +48,17 @@ interface Stage {
   readonly environment: Record<string, string>;
   readonly runs: string[];
   command?: [string, ...string[]];
+  healthCheck?: [string, ...string[]];
 }
+
+/** An exec-form argument list (`["node", "main.ts"]`) of `instruction`. */
+const execForm = (instruction: string, argument: string): [string, ...string[]] => {
+  const parsed = JSON.parse(argument) as unknown;
+  if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((part) => typeof part === "string")) {
+    throw new Error(`cannot read ${instruction}: only the exec form is read`);
+  }
+  return parsed as [string, ...string[]];
+};
 
 /** The stages of a Dockerfile, in order: their `ENV`, `RUN` and `CMD` instructions (the exec form of `CMD` only). */
 const stagesOf = (dockerfile: string): Stage[] => {
@@ -62,12 +85,15 @@ const stagesOf = (dockerfile: string): Stage[] => {
       case "RUN":
         stage?.runs.push(argument);
         break;
-      case "CMD": {
-        const command = JSON.parse(argument) as unknown;
-        if (stage === undefined || !Array.isArray(command) || command.length === 0) {
-          throw new Error(`cannot read ${instruction}: only the exec form is read`);
-        }
-        stage.command = command as [string, ...string[]];
+      case "CMD":
+        if (stage === undefined) throw new Error(`${instruction} before FROM`);
+        stage.command = execForm(instruction, argument);
+        break;
+      case "HEALTHCHECK": {
+        // Options (--interval=10s ...), then CMD and its exec form.
+        const command = /(?:^|\s)CMD\s+(\[.*\])$/.exec(argument)?.[1];
+        if (stage === undefined || command === undefined) throw new Error(`cannot read ${instruction}`);
+        stage.healthCheck = execForm(instruction, command);
         break;
       }
     }
@@ -141,11 +167,24 @@ export const installAsImage = async (dockerfile: string): Promise<ImageInstall> 
     throw error;
   }
 
-  const [program, ...args] = runtime.command;
+  const withThisNode = ([program, ...args]: [string, ...string[]]): [string, ...string[]] => [
+    program === "node" ? process.execPath : program,
+    ...args,
+  ];
   return {
     directory,
     environment: runtime.environment,
-    command: [program === "node" ? process.execPath : program, ...args],
+    command: withThisNode(runtime.command),
+    healthCheck: runtime.healthCheck === undefined ? undefined : withThisNode(runtime.healthCheck),
+    run: ([program, ...args], environment) =>
+      new Promise((resolve) =>
+        execFile(
+          program === "node" ? process.execPath : program,
+          args,
+          { cwd: directory, env: environment, encoding: "utf8" },
+          (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
+        ),
+      ),
     remove: () => rm(directory, { recursive: true, force: true }),
   };
 };
