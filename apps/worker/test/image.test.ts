@@ -21,26 +21,29 @@ afterAll(() => {
   for (const child of running) child.kill("SIGKILL");
 });
 
+/** The image's HEALTHCHECK's exit code in `environment`. */
+const healthCheck = async (environment: Record<string, string>) => {
+  if (image.healthCheck === undefined) throw new Error("the worker image has no HEALTHCHECK");
+  return (await image.run(image.healthCheck, environment)).code;
+};
+
 describe("the worker image", () => {
   it("is installed without development dependencies and runs in production", () => {
     expect(image.environment["NODE_ENV"]).toBe("production");
     expect(image.command.slice(1)).toEqual(["apps/worker/src/main.ts"]);
   });
 
-  it("starts, serves its health check, runs a job, and stops on SIGTERM", async () => {
+  it("starts, passes its HEALTHCHECK, runs a job, and stops on SIGTERM", async () => {
     const metricsPort = await freePort();
     const [program, ...args] = image.command;
-    const child = spawn(program, args, {
-      cwd: image.directory,
-      env: {
-        ...image.environment,
-        PATH: process.env["PATH"] ?? "",
-        DATABASE_URL: databaseUrl,
-        ID_ENCRYPTION_KEY: "image-test-key-0123456789abcdef0123456789",
-        WORKER_METRICS_PORT: String(metricsPort),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const environment = {
+      ...image.environment,
+      PATH: process.env["PATH"] ?? "",
+      DATABASE_URL: databaseUrl,
+      ID_ENCRYPTION_KEY: "image-test-key-0123456789abcdef0123456789",
+      WORKER_METRICS_PORT: String(metricsPort),
+    };
+    const child = spawn(program, args, { cwd: image.directory, env: environment, stdio: ["ignore", "pipe", "pipe"] });
     running.push(child);
     let output = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
@@ -52,6 +55,7 @@ describe("the worker image", () => {
       return output.includes('"worker started"') ? true : undefined;
     });
     expect((await fetch(`http://127.0.0.1:${metricsPort}/healthz`)).status).toBe(200);
+    expect(await healthCheck(environment)).toBe(0);
 
     await sql`select graphile_worker.add_job('purge_expired', '{}'::json)`.execute(db);
     await waitFor("the job's completion", async () => {
@@ -62,5 +66,6 @@ describe("the worker image", () => {
 
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
+    expect(await healthCheck(environment)).toBe(1);
   });
 });
