@@ -42,10 +42,16 @@ tokens at all: it gets one on the first call, caches it, renews it 60 seconds be
 ${block("TypeScript (@dc/client)", `
 import { createClient } from "@dc/client";
 
+const setting = (name: string): string => {
+  const value = process.env[name];
+  if (value === undefined) throw new Error(\`\${name} is not set\`);
+  return value;
+};
+
 const api = createClient({
-  baseUrl: process.env.BASE_URL,
-  clientId: process.env.CLIENT_ID,
-  clientSecret: process.env.CLIENT_SECRET,
+  baseUrl: setting("BASE_URL"),
+  clientId: setting("CLIENT_ID"),
+  clientSecret: setting("CLIENT_SECRET"),
   scope: "debts:read debts:write",
 });
 `)}
@@ -53,9 +59,13 @@ const api = createClient({
 <h2 id="debt">2. Create a debt</h2>
 <p><code>amount</code> (major units, at most the currency's decimals), <code>currency</code> (ISO 4217) and a debtor name are required.
 Send your own <code>internal_id</code>: among the debts created through the api it is unique per creditor, so a retry after a lost response answers 409 instead of creating a duplicate. Debts that snapshots create belong to their campaign and are identified within it, so the same <code>internal_id</code> may exist once in a campaign and once among api-created debts.</p>
+<p>To get the original answer back instead of that 409, send an <code>Idempotency-Key</code> of your own, a new UUID for each debt you mean to create:
+a retry with the same key and the same body answers the same 201, with <code>Idempotent-Replayed: true</code>, for 24 hours.
+It works the same on <code>POST /debts/batch</code>, <code>/followups</code> and <code>/creditors</code>. The TypeScript client sends one with each of these calls and keeps it across its retries.</p>
 ${block("curl", `
 curl -s -X POST "$BASE_URL/external-api/v1/debts" \\
   -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\
+  -H "Idempotency-Key: 5f0c1d9e-8c1b-4a51-9d8e-0f6f3b1c2a47" \\
   -d '{"firstname":"Jane","lastname":"Doe","email":"jane@example.com","amount":120.5,"currency":"EUR","internal_id":"INV-1001"}'
 `)}
 ${block("TypeScript (@dc/client)", `
@@ -83,17 +93,19 @@ curl -s -X PUT "$BASE_URL/external-api/v1/campaigns/$CAMPAIGN/snapshots/export-2
   -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\
   -d '{"rows":[{"internal_id":"ACC-1","remaining_amount":120.5,"currency":"EUR","firstname":"Jane","lastname":"Doe"}]}'
 `)}
-<p>202 means accepted, not applied: poll the <code>status_url</code> of the answer (<code>GET</code> the same path) until
-<code>status</code> is <code>completed</code> (see <code>counts</code> and <code>warnings</code>) or <code>failed</code> (see <code>failure</code>).</p>
+<p>202 means accepted, not applied: read the <code>status_url</code> of the answer (<code>GET</code> the same path) until
+<code>status</code> is <code>completed</code> (see <code>counts</code> and <code>warnings</code>) or <code>failed</code> (see <code>failure</code>).
+With <code>Prefer: wait=30</code> the read itself waits up to 30 seconds for that outcome, so one request usually does.</p>
 ${block("curl (status)", `
-curl -s "$BASE_URL/external-api/v1/campaigns/$CAMPAIGN/snapshots/export-2026-11-21-0001" -H "Authorization: Bearer $TOKEN"
+curl -s "$BASE_URL/external-api/v1/campaigns/$CAMPAIGN/snapshots/export-2026-11-21-0001" \\
+  -H "Authorization: Bearer $TOKEN" -H "Prefer: wait=30"
 `)}
 <p>The TypeScript client checks the rows with the same rules as the server before sending anything, picks one request or chunks,
 resumes an interrupted staged upload from <code>next_chunk_index</code>, and polls for the outcome:</p>
 ${block("TypeScript (@dc/client)", `
 import { DebtCollectionError, sendSnapshot, waitForSnapshot } from "@dc/client";
 
-const target = { campaign: process.env.CAMPAIGN, reference: "export-2026-11-21-0001" };
+const target = { campaign: setting("CAMPAIGN"), reference: "export-2026-11-21-0001" };
 try {
   await sendSnapshot(api, { ...target, rows });          // rows: SnapshotRow[] from your ledger
   const done = await waitForSnapshot(api, target);      // completed or failed
@@ -112,8 +124,9 @@ The token endpoint answers OAuth errors, <code>{"error": "invalid_client", "erro
 <ul>
   <li><strong>401</strong>: the token is missing, expired or revoked: get a new one. <strong>403</strong>: the token lacks the operation's scope.</li>
   <li><strong>429</strong>: a rate limit was reached; wait for <code>Retry-After</code> seconds. <strong>503</strong>: try again shortly.</li>
-  <li>Retry GET, PUT and DELETE freely (snapshot and chunk PUTs are idempotent by design). Do not blindly retry a POST:
-  check first (for a debt, by its <code>internal_id</code>).</li>
+  <li>Retry GET, PUT and DELETE freely (snapshot and chunk PUTs are idempotent by design). Retry a creating POST
+  (<code>/debts</code>, <code>/debts/batch</code>, <code>/followups</code>, <code>/creditors</code>) only with the
+  <code>Idempotency-Key</code> of its first attempt and the same body; without a key, check first (for a debt, by its <code>internal_id</code>).</li>
   <li>Lists are paginated with <code>page</code> (from 1) and <code>limit</code> (default 20, at most 100); read <code>pagination.pages</code>.</li>
   <li>Snapshot bodies: at most 20,000 rows and 10 MiB each.</li>
 </ul>

@@ -1,0 +1,79 @@
+/**
+ * The getting-started guide's TypeScript examples compile against the
+ * client package as it is, with this repository's strict compiler settings
+ * (which an integrator's project may share): the guide is the first code an
+ * integrator copies, so a renamed option or a changed result type must fail
+ * here rather than in their build. The examples are read from the page as
+ * served, in order, as one module: later ones use what earlier ones declare.
+ */
+import { join, relative } from "node:path";
+import { repositoryRoot } from "@dc/db";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { guidePage } from "../src/docs/guide-page.ts";
+
+const root = repositoryRoot(import.meta.dirname);
+const examplesFile = join(import.meta.dirname, "guide-examples.generated.ts");
+/** The client's entry as the examples' module imports it: a relative path, as examples/integration.ts does. */
+const clientEntry = relative(import.meta.dirname, join(root, "packages", "client", "src", "index.ts"));
+
+const unescapeHtml = (text: string) =>
+  text
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&#39;", "'")
+    .replaceAll("&amp;", "&");
+
+const typescriptExamples = (html: string): string[] =>
+  [...html.matchAll(/<p class="label">TypeScript \(@dc\/client\)<\/p>\n<pre><code>([\s\S]*?)<\/code><\/pre>/g)].map(
+    (match) => unescapeHtml(match[1] ?? ""),
+  );
+
+/** The diagnostics of `source` compiled as a module beside the api's tests, under the api's tsconfig. */
+const diagnosticsOf = (source: string): string[] => {
+  const configPath = join(root, "apps", "api", "tsconfig.json");
+  const config = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
+  if (config === undefined) throw new Error(`cannot read ${configPath}`);
+  const file = examplesFile;
+  const host = ts.createCompilerHost(config.options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, version, onError, create) =>
+    name === file ? ts.createSourceFile(name, source, version, true) : getSourceFile(name, version, onError, create);
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (name) => name === file || fileExists(name);
+  const program = ts.createProgram([file], config.options, host);
+  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
+    const where =
+      diagnostic.file === undefined || diagnostic.start === undefined
+        ? ""
+        : `${diagnostic.file.fileName === file ? "example" : diagnostic.file.fileName} line ${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1}: `;
+    return `${where}${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`;
+  });
+};
+
+describe("the guide's TypeScript examples", () => {
+  const examples = typescriptExamples(guidePage("http://localhost:3000"));
+
+  it("are found on the page", () => {
+    expect(examples.length).toBe(3);
+    expect(examples.every((example) => example.includes("@dc/client") || example.includes("api."))).toBe(true);
+  });
+
+  it("compile against @dc/client under the repository's strict settings", () => {
+    const source = [
+      // What the guide leaves to the reader: the rows of their ledger.
+      `import type { SnapshotRow } from "@dc/client";`,
+      "declare const rows: SnapshotRow[];",
+      ...examples,
+      "export {};",
+    ]
+      .join("\n")
+      .replaceAll('from "@dc/client"', `from ${JSON.stringify(clientEntry)}`);
+    expect(diagnosticsOf(source)).toEqual([]);
+  });
+});
