@@ -8,7 +8,7 @@
  */
 import { join, relative } from "node:path";
 import { repositoryRoot } from "@dc/db";
-import ts from "typescript";
+import { typeScriptDiagnostics } from "@dc/db/testing";
 import { describe, expect, it } from "vitest";
 import { guidePage } from "../src/docs/guide-page.ts";
 
@@ -30,32 +30,6 @@ const typescriptExamples = (html: string): string[] =>
     (match) => unescapeHtml(match[1] ?? ""),
   );
 
-/** The diagnostics of `source` compiled as a module beside the api's tests, under the api's tsconfig. */
-const diagnosticsOf = (source: string): string[] => {
-  const configPath = join(root, "apps", "api", "tsconfig.json");
-  const config = ts.getParsedCommandLineOfConfigFile(
-    configPath,
-    {},
-    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
-  );
-  if (config === undefined) throw new Error(`cannot read ${configPath}`);
-  const file = examplesFile;
-  const host = ts.createCompilerHost(config.options);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, version, onError, create) =>
-    name === file ? ts.createSourceFile(name, source, version, true) : getSourceFile(name, version, onError, create);
-  const fileExists = host.fileExists.bind(host);
-  host.fileExists = (name) => name === file || fileExists(name);
-  const program = ts.createProgram([file], config.options, host);
-  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where =
-      diagnostic.file === undefined || diagnostic.start === undefined
-        ? ""
-        : `${diagnostic.file.fileName === file ? "example" : diagnostic.file.fileName} line ${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1}: `;
-    return `${where}${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`;
-  });
-};
-
 describe("the guide's TypeScript examples", () => {
   const examples = typescriptExamples(guidePage("http://localhost:3000"));
 
@@ -74,6 +48,6 @@ describe("the guide's TypeScript examples", () => {
     ]
       .join("\n")
       .replaceAll('from "@dc/client"', `from ${JSON.stringify(clientEntry)}`);
-    expect(diagnosticsOf(source)).toEqual([]);
+    expect(typeScriptDiagnostics(join(root, "apps", "api", "tsconfig.json"), { [examplesFile]: source })).toEqual([]);
   });
 });

@@ -19,3 +19,4 @@ export { type HeldTransaction, holdTransaction } from "./held-transaction.ts";
 export { type BenchDatabase, type BenchDatabaseOptions, openBenchDatabase } from "./bench-database.ts";
 export { writeSection } from "./bench-report.ts";
 export { type ImageInstall, installAsImage } from "./image-install.ts";
+export { typeScriptDiagnostics } from "./typescript-diagnostics.ts";
