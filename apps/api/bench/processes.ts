@@ -151,6 +151,8 @@ export const startApiService = async (options: ApiOptions): Promise<Service & { 
     NODE_ENV: "production",
     DATABASE_URL: options.databaseUrl,
     ID_ENCRYPTION_KEY: options.idKey,
+    // Production requires the public origin (the OAuth issuer); the benchmarks never follow it.
+    PUBLIC_BASE_URL: "https://api.bench.invalid",
     PORT: String(options.port),
     HOST: "127.0.0.1",
     LOG_LEVEL: "warn",

@@ -14,6 +14,29 @@ import {
 } from "@dc/db";
 import { Either, Schema } from "effect";
 
+/**
+ * The origin of `PUBLIC_BASE_URL` in canonical form (lower-case scheme and
+ * host, no default port, no trailing slash), or undefined when the value is
+ * not an http or https origin: a path, a query (even an empty `?`), a
+ * fragment or credentials are refused, since the value is the OAuth issuer
+ * (RFC 8414 2: no query or fragment; a path would move the metadata to
+ * `/.well-known/oauth-authorization-server/{path}`, docs/decisions/0207).
+ */
+const publicOrigin = (value: string): string | undefined => {
+  if (!URL.canParse(value) || value.includes("?") || value.includes("#")) return undefined;
+  const url = new URL(value);
+  const httpScheme = url.protocol === "https:" || url.protocol === "http:";
+  if (!httpScheme || url.username !== "" || url.password !== "" || url.pathname !== "/") return undefined;
+  return url.origin;
+};
+
+const PublicBaseUrl = Schema.String.pipe(
+  Schema.filter((value) => publicOrigin(value) !== undefined, {
+    message: () =>
+      "must be an http or https origin: scheme, host and optional port, without path, query, fragment or credentials",
+  }),
+);
+
 const Environment = Schema.Struct({
   NODE_ENV: sharedVariables.NODE_ENV,
   PORT: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 65_535)), { default: () => 3000 }),
@@ -21,7 +44,7 @@ const Environment = Schema.Struct({
   DATABASE_URL: sharedVariables.DATABASE_URL,
   EMBEDDED_PG_PORT: sharedVariables.EMBEDDED_PG_PORT,
   ID_ENCRYPTION_KEY: sharedVariables.ID_ENCRYPTION_KEY,
-  PUBLIC_BASE_URL: Schema.optional(Schema.String.pipe(Schema.pattern(/^https?:\/\//))),
+  PUBLIC_BASE_URL: Schema.optional(PublicBaseUrl),
   LOG_LEVEL: sharedVariables.LOG_LEVEL,
   DATABASE_POOL_SIZE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 200)), {
     default: () => 10,
@@ -61,6 +84,12 @@ export interface ApiConfig {
   readonly idEncryptionKey: Uint8Array;
   /** True when `ID_ENCRYPTION_KEY` is not set and the public development key is in use. */
   readonly developmentIdKey: boolean;
+  /**
+   * The external origin (`PUBLIC_BASE_URL`, canonical, no trailing slash):
+   * the OAuth issuer and the base of every absolute URL the api sends.
+   * Required in production; elsewhere, when unset, each request's scheme and
+   * host stand in (`http/public-base-url.ts`).
+   */
   readonly publicBaseUrl: string | undefined;
   readonly logLevel: string;
   readonly databasePoolSize: number;
@@ -100,13 +129,29 @@ export class ConfigError extends Error {
   override readonly name = "ConfigError";
 }
 
-/** Decodes the configuration from an environment record; throws ConfigError listing every problem. */
-export const loadConfig = (env: Readonly<Record<string, string | undefined>> = process.env): ApiConfig => {
+/**
+ * Decodes the configuration from an environment record; throws ConfigError
+ * listing every problem. `purpose` is `"server"` for the api process, which
+ * in production also requires `PUBLIC_BASE_URL` (its OAuth issuer), and
+ * `"cli"` for the admin CLI, which serves nothing and needs no public URL.
+ */
+export const loadConfig = (
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  purpose: "server" | "cli" = "server",
+): ApiConfig => {
   const decoded = decodeVariables(Environment, env);
   if (Either.isLeft(decoded)) throw new ConfigError(`invalid configuration:\n  ${decoded.left.join("\n  ")}`);
   const value = decoded.right;
-  const missing = missingInProduction(value);
+  const production = value.NODE_ENV === "production";
+  const missing = [
+    ...missingInProduction(value),
+    ...(production && purpose === "server" && value.PUBLIC_BASE_URL === undefined ? ["PUBLIC_BASE_URL"] : []),
+  ];
   if (missing.length > 0) throw new ConfigError(`production requires ${missing.join(" and ")} to be set`);
+  const publicBaseUrl = value.PUBLIC_BASE_URL === undefined ? undefined : publicOrigin(value.PUBLIC_BASE_URL);
+  if (production && publicBaseUrl !== undefined && !publicBaseUrl.startsWith("https://")) {
+    throw new ConfigError("production requires PUBLIC_BASE_URL to be an https URL");
+  }
   return {
     environment: value.NODE_ENV,
     port: value.PORT,
@@ -114,7 +159,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>> = p
     databaseUrl: value.DATABASE_URL,
     embeddedDatabasePort: value.EMBEDDED_PG_PORT,
     ...idEncryptionKeyOf(value.ID_ENCRYPTION_KEY),
-    publicBaseUrl: value.PUBLIC_BASE_URL,
+    publicBaseUrl,
     logLevel: value.LOG_LEVEL,
     databasePoolSize: value.DATABASE_POOL_SIZE,
     databaseReadPoolSize: value.DATABASE_READ_POOL_SIZE,

@@ -73,13 +73,13 @@ describe("loadConfig: the variables the worker reads too, by the same rules (@dc
     expect(new TextDecoder().decode(loadConfig({ ID_ENCRYPTION_KEY: key }).idEncryptionKey)).toBe(key);
   });
 
-  it("refuses production without DATABASE_URL or ID_ENCRYPTION_KEY, naming each one missing", () => {
+  it("refuses production without DATABASE_URL, ID_ENCRYPTION_KEY or PUBLIC_BASE_URL, naming each one missing", () => {
     expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(
-      new ConfigError("production requires DATABASE_URL and ID_ENCRYPTION_KEY to be set"),
+      new ConfigError("production requires DATABASE_URL and ID_ENCRYPTION_KEY and PUBLIC_BASE_URL to be set"),
     );
-    expect(() => loadConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://u:p@db/app" })).toThrow(
-      new ConfigError("production requires ID_ENCRYPTION_KEY to be set"),
-    );
+    expect(() =>
+      loadConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://u:p@db/app", PUBLIC_BASE_URL: "https://api.example" }),
+    ).toThrow(new ConfigError("production requires ID_ENCRYPTION_KEY to be set"));
     expect(loadConfig({ NODE_ENV: "test" }).databaseUrl).toBeUndefined();
   });
 
@@ -88,6 +88,7 @@ describe("loadConfig: the variables the worker reads too, by the same rules (@dc
       NODE_ENV: "production",
       DATABASE_URL: "postgres://u:p@db/app",
       ID_ENCRYPTION_KEY: "production-id-encryption-key-of-at-least-32-bytes",
+      PUBLIC_BASE_URL: "https://api.example",
     };
     expect(loadConfig({}).webhooksAllowPrivateDestinations).toBe(true);
     expect(loadConfig({ WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: "false" }).webhooksAllowPrivateDestinations).toBe(false);
@@ -100,6 +101,44 @@ describe("loadConfig: the variables the worker reads too, by the same rules (@dc
   it("refuses a DATABASE_URL that is not PostgreSQL's, naming the variable", () => {
     expect(() => loadConfig({ DATABASE_URL: "mysql://u:p@db/app" })).toThrow(
       /DATABASE_URL: must start with postgres:\/\/ or postgresql:\/\//,
+    );
+  });
+});
+
+describe("loadConfig: PUBLIC_BASE_URL, the OAuth issuer (docs/decisions/0207)", () => {
+  const production = {
+    NODE_ENV: "production",
+    DATABASE_URL: "postgres://u:p@db/app",
+    ID_ENCRYPTION_KEY: "production-id-encryption-key-of-at-least-32-bytes",
+  };
+
+  it("is optional outside production, where each request's scheme and host stand in", () => {
+    expect(loadConfig({}).publicBaseUrl).toBeUndefined();
+  });
+
+  it("keeps the origin in its canonical form: no trailing slash, scheme and host in lower case, no default port", () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: "https://api.example/" }).publicBaseUrl).toBe("https://api.example");
+    expect(loadConfig({ PUBLIC_BASE_URL: "HTTPS://API.Example:443" }).publicBaseUrl).toBe("https://api.example");
+    expect(loadConfig({ PUBLIC_BASE_URL: "http://localhost:3000" }).publicBaseUrl).toBe("http://localhost:3000");
+  });
+
+  it.each([
+    ["a path", "https://api.example/dc"],
+    ["a query", "https://api.example/?tenant=1"],
+    ["an empty query", "https://api.example?"],
+    ["a fragment", "https://api.example/#top"],
+    ["credentials", "https://user:pass@api.example"],
+    ["another scheme", "ftp://api.example"],
+    ["no URL at all", "api.example"],
+  ])("refuses %s, naming the variable", (_, value) => {
+    expect(() => loadConfig({ PUBLIC_BASE_URL: value })).toThrow(/PUBLIC_BASE_URL: must be an http or https origin/);
+  });
+
+  it("is required in production, and https there", () => {
+    expect(loadConfig({ ...production, PUBLIC_BASE_URL: "https://api.example" }).publicBaseUrl).toBe("https://api.example");
+    expect(() => loadConfig(production)).toThrow(new ConfigError("production requires PUBLIC_BASE_URL to be set"));
+    expect(() => loadConfig({ ...production, PUBLIC_BASE_URL: "http://api.example" })).toThrow(
+      new ConfigError("production requires PUBLIC_BASE_URL to be an https URL"),
     );
   });
 });

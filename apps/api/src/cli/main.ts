@@ -48,7 +48,7 @@ const run = async (argv: ReadonlyArray<string>): Promise<number> => {
           : `unexpected argument${positionals.length > 3 ? "s" : ""} after ${name}: ${positionals.slice(2).join(" ")}`;
     throw new CliError(`${problem}\n\n${usage}`);
   }
-  const config = loadConfig();
+  const config = loadConfig(process.env, "cli");
   const database = config.databaseUrl === undefined
     ? await resolveDevelopmentDatabase(
           config.embeddedDatabasePort === undefined ? {} : { EMBEDDED_PG_PORT: String(config.embeddedDatabasePort) },

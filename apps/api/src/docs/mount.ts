@@ -6,6 +6,7 @@
  */
 import type Router from "@koa/router";
 import type { Context } from "koa";
+import { publicBaseUrl } from "../http/public-base-url.ts";
 import type { AppServices } from "../services.ts";
 import { startScriptAsset, stylesheetAsset, type TextAsset } from "./browser-assets.ts";
 import { guidePage } from "./guide-page.ts";
@@ -37,7 +38,7 @@ export const mountDocs = (router: Router, services: AppServices): void => {
     sendHtml(ctx, referencePage(nonce), referencePolicy(nonce));
   });
   router.get("/docs/guide", (ctx) => {
-    sendHtml(ctx, guidePage(services.config.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`), guidePolicy);
+    sendHtml(ctx, guidePage(publicBaseUrl(services, ctx)), guidePolicy);
   });
   router.get("/docs/assets/docs.js", sendText(startScriptAsset));
   router.get("/docs/assets/docs.css", sendText(stylesheetAsset));

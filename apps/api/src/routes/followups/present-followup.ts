@@ -6,6 +6,7 @@
 import type { Endpoints } from "@dc/contract";
 import { followupResourceColumns, type FollowupResourceRow, presentFollowupRow } from "@dc/db";
 import type { Context } from "koa";
+import { publicBaseUrl } from "../../http/public-base-url.ts";
 import { mediaSigner } from "../../media/signed-urls.ts";
 import type { AppServices } from "../../services.ts";
 
@@ -16,17 +17,10 @@ export const followupColumns = followupResourceColumns;
 
 export type FollowupRecord = FollowupResourceRow;
 
-/**
- * Where links point: the configured public URL (set it in production), else
- * the scheme and host the client called, since the links go back to that client.
- */
-export const publicBaseUrl = (services: AppServices, ctx: Context): string =>
-  services.config.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
-
 /** Builds the presenter of one request (one clock reading, one base URL for every row). */
 export const followupPresenter = (services: AppServices, ctx: Context) => {
   const signer = mediaSigner(services.config.idEncryptionKey, services.ids);
-  const baseUrl = publicBaseUrl(services, ctx).replace(/\/+$/, "");
+  const baseUrl = publicBaseUrl(services, ctx);
   const now = services.clock.now();
   return (row: FollowupRecord): FollowupView => {
     const media = (kind: "audio" | "pdf") =>
