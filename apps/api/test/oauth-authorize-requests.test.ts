@@ -31,6 +31,8 @@ const expectRedirectError = (response: Response, error: string, state: string | 
   expect(location.searchParams.get("error")).toBe(error);
   expect(location.searchParams.get("state")).toBe(state);
   expect(location.searchParams.has("code")).toBe(false);
+  // RFC 9207: every authorization response names its issuer, the metadata's.
+  expect(location.searchParams.getAll("iss")).toEqual([t.api.url]);
 };
 
 const get = (parameters: Record<string, string>) => t.request(authorizePath(parameters), { redirect: "manual" });
@@ -120,6 +122,7 @@ describe("requests redirected back with an error", () => {
       { email: acme.user_email, password: acme.user_password },
     );
     expect(approved.searchParams.get("state")).toBe(state);
+    expect(approved.searchParams.getAll("iss")).toEqual([t.api.url]);
   });
 });
 

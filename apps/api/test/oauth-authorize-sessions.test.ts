@@ -171,6 +171,7 @@ describe("the session", () => {
     expect(approval.status).toBe(303);
     const location = new URL(approval.headers.get("location")!);
     expect(location.searchParams.get("state")).toBe("st-7");
+    expect(location.searchParams.getAll("iss")).toEqual([t.api.url]);
     const row = await t.db
       .selectFrom("oauth_authorization_codes")
       .selectAll()
@@ -202,6 +203,7 @@ describe("the session", () => {
       error: "access_denied",
       error_description: "The user denied the request",
       state: "st-7",
+      iss: t.api.url,
     });
     expect(await codeCount()).toBe(codes);
   });

@@ -104,6 +104,7 @@ describe("the consent page in chromium", { timeout: 60_000 }, () => {
     ]);
     const callback = new URL(page.url());
     expect(callback.searchParams.get("state")).toBe("browser-state-1");
+    expect(callback.searchParams.get("iss")).toBe(t.api.url);
     const code = callback.searchParams.get("code");
     expect(code).toMatch(/^dcac_[A-Za-z0-9_-]{43}$/);
     expect(received.at(-1)?.searchParams.get("code")).toBe(code);
@@ -130,6 +131,7 @@ describe("the consent page in chromium", { timeout: 60_000 }, () => {
     const callback = new URL(page.url());
     expect(callback.searchParams.get("error")).toBe("access_denied");
     expect(callback.searchParams.get("state")).toBe("deny-state");
+    expect(callback.searchParams.get("iss")).toBe(t.api.url);
     expect(callback.searchParams.has("code")).toBe(false);
   });
 

@@ -12,6 +12,7 @@ import { PayloadTooLarge, ValidationFailed } from "../http/api-error.ts";
 import { mediaType, parseForm, readRawBody } from "../http/read-body.ts";
 import { issueAuthorizationCode } from "../oauth/authorization-codes.ts";
 import { checkAuthorizationRequest, redirectWith } from "../oauth/authorization-request.ts";
+import { issuerOf } from "../oauth/issuer.ts";
 import type { AppServices } from "../services.ts";
 import { bindBrowser, csrfTokenMatches, endSession, identifyBrowser, startSession } from "./browser-session.ts";
 import { authorizeUrl, failSafely, showFlowPage, validOrAnswer } from "./flow.ts";
@@ -63,7 +64,12 @@ export const submitAuthorization =
         return;
       }
       const fields = decoded.right;
-      const authorization = validOrAnswer(ctx, await checkAuthorizationRequest(services, fields, form.repeated), 303);
+      const authorization = validOrAnswer(
+        ctx,
+        services,
+        await checkAuthorizationRequest(services, fields, form.repeated),
+        303,
+      );
       if (authorization === undefined) return;
       const restart = authorizeUrl(authorization.parameters);
 
@@ -128,14 +134,14 @@ export const submitAuthorization =
             return;
           }
           const code = await issueAuthorizationCode(services, authorization, user.userId);
-          sendRedirect(ctx, 303, redirectWith(redirectUri, { code, state }));
+          sendRedirect(ctx, 303, redirectWith(redirectUri, issuerOf(services, ctx), { code, state }));
           return;
         }
         case "deny":
           sendRedirect(
             ctx,
             303,
-            redirectWith(redirectUri, {
+            redirectWith(redirectUri, issuerOf(services, ctx), {
               error: "access_denied",
               error_description: "The user denied the request",
               state,

@@ -21,7 +21,7 @@ export const showAuthorization =
     try {
       const { fields, repeated } = parseForm(Buffer.from(ctx.querystring, "utf8"));
       const check = await checkAuthorizationRequest(services, decodeQuery(fields), repeated);
-      const authorization = validOrAnswer(ctx, check, 302);
+      const authorization = validOrAnswer(ctx, services, check, 302);
       if (authorization === undefined) return;
       const browser = await identifyBrowser(ctx, services);
       await showFlowPage(ctx, services, authorization, browser, bindBrowser(ctx, services, browser));

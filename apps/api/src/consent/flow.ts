@@ -6,6 +6,7 @@
 import type { Context } from "koa";
 import { classifyUnexpected, renderApiError, ServiceUnavailable } from "../http/api-error.ts";
 import { type AuthorizationCheck, redirectWith, type ValidAuthorization } from "../oauth/authorization-request.ts";
+import { issuerOf } from "../oauth/issuer.ts";
 import type { AppServices } from "../services.ts";
 import { type Browser, csrfTokenFor } from "./browser-session.ts";
 import { sendPage, sendRedirect } from "./page-response.ts";
@@ -21,6 +22,7 @@ export const authorizeUrl = (parameters: Readonly<Record<string, string>>): stri
  */
 export const validOrAnswer = (
   ctx: Context,
+  services: AppServices,
   check: AuthorizationCheck,
   redirectStatus: 302 | 303,
 ): ValidAuthorization | undefined => {
@@ -40,7 +42,11 @@ export const validOrAnswer = (
     sendRedirect(
       ctx,
       redirectStatus,
-      redirectWith(check.redirectUri, { error: check.error, error_description: check.description, state: check.state }),
+      redirectWith(check.redirectUri, issuerOf(services, ctx), {
+        error: check.error,
+        error_description: check.description,
+        state: check.state,
+      }),
     );
     return undefined;
   }

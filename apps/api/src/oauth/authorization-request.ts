@@ -158,13 +158,20 @@ export const checkAuthorizationRequest = async (
 };
 
 /**
- * The client's redirect URI with response parameters added. The registered
+ * An authorization response: the client's redirect URI with the response
+ * parameters added, and always `iss`, the issuer (RFC 9207 2), so a client
+ * talking to several servers can tell which one answered. The registered
  * URI's own query is kept byte for byte (RFC 6749 3.1.2); it never has a
  * fragment (registration refuses one).
  */
-export const redirectWith = (redirectUri: string, parameters: Readonly<Record<string, string | undefined>>): string => {
+export const redirectWith = (
+  redirectUri: string,
+  issuer: string,
+  parameters: Readonly<Record<string, string | undefined>>,
+): string => {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(parameters)) if (value !== undefined) query.append(name, value);
+  query.append("iss", issuer);
   const separator = redirectUri.includes("?")
     ? redirectUri.endsWith("?") || redirectUri.endsWith("&")
       ? ""
