@@ -9,7 +9,13 @@ import { type AuthorizationRequest, parseScopeList, type Scope } from "@dc/contr
 import type { OauthClient } from "@dc/db";
 import { JsonText } from "@dc/domain";
 import type { AppServices } from "../services.ts";
-import { isCodeChallenge } from "./pkce.ts";
+import { codeChallengeMethods, isCodeChallenge } from "./pkce.ts";
+
+/** The response types served: the authorization-code flow only (the metadata's `response_types_supported`). */
+export const responseTypes: ReadonlyArray<string> = ["code"];
+
+/** How responses reach the client: as query parameters of its redirect URI (`redirectWith`). */
+export const responseModes: ReadonlyArray<string> = ["query"];
 
 export type AuthorizationParameters = typeof AuthorizationRequest.Type;
 
@@ -117,10 +123,10 @@ export const checkAuthorizationRequest = async (
   if (repeatedHere.length > 0) return fail("invalid_request", `Repeated parameter: ${repeatedHere.join(", ")}`);
   if (state !== undefined && state.length > MAX_STATE_LENGTH)
     return fail("invalid_request", `state is longer than ${MAX_STATE_LENGTH} characters`);
-  if (fields.response_type !== "code") {
+  if (fields.response_type === undefined || !responseTypes.includes(fields.response_type)) {
     return fields.response_type === undefined
       ? fail("invalid_request", "response_type is required")
-      : fail("unsupported_response_type", "Only response_type=code is supported");
+      : fail("unsupported_response_type", `Only response_type=${responseTypes.join(", ")} is supported`);
   }
 
   let scopes: ReadonlyArray<Scope> = client.allowed_scopes as Scope[];
@@ -139,8 +145,11 @@ export const checkAuthorizationRequest = async (
   if (challenge !== undefined || method !== undefined) {
     if (challenge === undefined) return fail("invalid_request", "code_challenge_method without code_challenge");
     // RFC 7636 4.3: an absent method means plain, which is refused.
-    if (method !== "S256")
-      return fail("invalid_request", "code_challenge_method must be S256 (plain is not supported)");
+    if (method === undefined || !codeChallengeMethods.includes(method))
+      return fail(
+        "invalid_request",
+        `code_challenge_method must be ${codeChallengeMethods.join(", ")} (plain is not supported)`,
+      );
     if (!isCodeChallenge(challenge)) return fail("invalid_request", "code_challenge must be 43 base64url characters");
   }
 

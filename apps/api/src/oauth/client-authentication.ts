@@ -19,10 +19,21 @@ import {
 } from "./failure-throttle.ts";
 import { secretMatches } from "./secrets.ts";
 
+/**
+ * The client authentication methods this module accepts, by their
+ * registered names (RFC 7591 2, RFC 8414 2): HTTP Basic and the form fields.
+ * The metadata's `token_endpoint_auth_methods_supported` and
+ * `revocation_endpoint_auth_methods_supported` read this.
+ */
+export const clientAuthenticationMethods = {
+  basic: "client_secret_basic",
+  form: "client_secret_post",
+} as const;
+
 export interface PresentedCredentials {
   readonly clientId: string;
   readonly clientSecret: string;
-  readonly method: "basic" | "form";
+  readonly method: keyof typeof clientAuthenticationMethods;
 }
 
 const invalidClient = (description = "Client authentication failed") =>

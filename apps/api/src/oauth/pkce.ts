@@ -4,6 +4,9 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 
+/** The code challenge methods accepted (the metadata's `code_challenge_methods_supported`). */
+export const codeChallengeMethods: ReadonlyArray<string> = ["S256"];
+
 /** BASE64URL(SHA-256(verifier)) is always 43 characters. */
 export const isCodeChallenge = (value: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(value);
 
