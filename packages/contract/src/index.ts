@@ -20,6 +20,7 @@ export const endpoints = {
   issueToken: oauth.issueToken,
   issueTokenAlias: oauth.issueTokenAlias,
   revokeToken: oauth.revokeToken,
+  getAuthorizationServerMetadata: oauth.getAuthorizationServerMetadata,
   getCompanyProfile: company.getCompanyProfile,
   getCompanyStatistics: company.getCompanyStatistics,
   getCompanyCredits: company.getCompanyCredits,
@@ -102,6 +103,8 @@ export { todoMessages, todoPeriods, type TodoPeriod } from "./endpoints/todos.ts
 export {
   AuthorizationForm,
   AuthorizationRequest,
+  AuthorizationServerMetadata,
+  METADATA_MAX_AGE_SECONDS,
   OAUTH_FORM_BODY_BYTES,
   RevocationRequest,
   RevocationResponse,

@@ -32,8 +32,11 @@ const sendText = (asset: TextAsset) => (ctx: Context) => {
   if (cacheable(ctx, asset.etag, asset.type)) ctx.body = asset.body;
 };
 
+/** The interactive reference, the page integrators are pointed at (the OAuth metadata's `service_documentation`). */
+export const DOCS_PATH = "/docs";
+
 export const mountDocs = (router: Router, services: AppServices): void => {
-  router.get("/docs", (ctx) => {
+  router.get(DOCS_PATH, (ctx) => {
     const nonce = newNonce();
     sendHtml(ctx, referencePage(nonce), referencePolicy(nonce));
   });

@@ -25,6 +25,7 @@ import { listFollowupsByDebt } from "./followups/list-followups-by-debt.ts";
 import { listFollowups } from "./followups/list-followups.ts";
 import { updateFollowup } from "./followups/update-followup.ts";
 import { getMedia } from "./media/get-media.ts";
+import { getAuthorizationServerMetadata } from "./oauth/get-metadata.ts";
 import { issueToken } from "./oauth/issue-token.ts";
 import { revokeToken } from "./oauth/revoke-token.ts";
 import { finalizeSnapshot } from "./snapshots/finalize-snapshot.ts";
@@ -49,6 +50,7 @@ export const handlers: Handlers = {
   issueToken,
   issueTokenAlias: issueToken,
   revokeToken,
+  getAuthorizationServerMetadata,
   getCompanyProfile,
   getCompanyStatistics,
   getCompanyCredits,

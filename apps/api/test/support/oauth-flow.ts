@@ -14,9 +14,11 @@ type TestApi = Awaited<ReturnType<typeof startTestApi>>;
 /** A cookie-keeping, non-redirecting HTTP agent. */
 export const formAgent = (t: TestApi) => {
   const cookies = new Map<string, string>();
+  /** `path` is relative to the test server, or an absolute URL (an endpoint read from the metadata). */
   const send = async (path: string, init: RequestInit = {}) => {
     const cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-    const response = await t.request(path, {
+    const url = /^https?:\/\//.test(path) ? path : `${t.api.url}${path}`;
+    const response = await fetch(url, {
       ...init,
       redirect: "manual",
       headers: { ...(init.headers as Record<string, string>), ...(cookie === "" ? {} : { cookie }) },
@@ -67,23 +69,26 @@ export const registerClient = async (
   });
 };
 
-export const authorizePath = (parameters: Record<string, string>) =>
-  `/oauth/authorize?${new URLSearchParams(parameters).toString()}`;
+export const authorizePath = (parameters: Record<string, string>, endpoint = "/oauth/authorize") =>
+  `${endpoint}?${new URLSearchParams(parameters).toString()}`;
 
 /**
  * Signs in and approves (or denies) an authorization request; returns the
  * Location the browser is finally sent to (the client's redirect URI).
+ * `endpoint` is the authorization endpoint, as a path of the test server or
+ * an absolute URL.
  */
 export const authorizeWithPassword = async (
   t: TestApi,
   parameters: Record<string, string>,
   user: { readonly email: string; readonly password: string },
   decision: "approve" | "deny" = "approve",
+  endpoint = "/oauth/authorize",
 ): Promise<URL> => {
   const agent = formAgent(t);
-  const signInPage = await agent.get(authorizePath(parameters));
+  const signInPage = await agent.get(authorizePath(parameters, endpoint));
   if (signInPage.status !== 200) throw new Error(`sign-in page: ${signInPage.status} ${await signInPage.text()}`);
-  const signedIn = await agent.post("/oauth/authorize", {
+  const signedIn = await agent.post(endpoint, {
     ...parameters,
     csrf_token: csrfTokenOf(await signInPage.text()),
     action: "sign_in",
@@ -93,7 +98,7 @@ export const authorizeWithPassword = async (
   if (signedIn.status !== 303) throw new Error(`sign-in: ${signedIn.status} ${await signedIn.text()}`);
   const consent = await agent.get(signedIn.headers.get("location")!);
   if (consent.status !== 200) throw new Error(`consent page: ${consent.status} ${await consent.text()}`);
-  const decided = await agent.post("/oauth/authorize", {
+  const decided = await agent.post(endpoint, {
     ...parameters,
     csrf_token: csrfTokenOf(await consent.text()),
     action: decision,

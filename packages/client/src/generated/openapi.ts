@@ -65,6 +65,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Authorization server metadata (RFC 8414)
+         * @description The endpoints, scopes, grant types, client authentication methods and PKCE methods of this authorization server, for OAuth libraries that discover a server from its issuer (oauth4webapi's `discoveryRequest` with `algorithm: "oauth2"`, openid-client's `discovery`). This is not an OpenID provider: there is no `/.well-known/openid-configuration`, no ID token and no JWKS (access tokens are opaque). The document changes only with a deployment, so it may be cached for an hour.
+         */
+        get: operations["getAuthorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/external-api/v1/company/profile": {
         parameters: {
             query?: never;
@@ -1128,6 +1148,49 @@ export interface components {
             email?: string;
             /** @description sign_in: the company user's password */
             password?: string;
+        };
+        AuthorizationServerMetadata: {
+            /**
+             * Format: uri
+             * @example https://api.example.com
+             */
+            issuer: string;
+            /**
+             * Format: uri
+             * @example https://api.example.com/oauth/authorize
+             */
+            authorization_endpoint: string;
+            /**
+             * Format: uri
+             * @example https://api.example.com/oauth/token
+             */
+            token_endpoint: string;
+            /**
+             * Format: uri
+             * @example https://api.example.com/oauth/revoke
+             */
+            revocation_endpoint: string;
+            /** @description Every scope a client may be allowed */
+            scopes_supported: ("debts:read" | "debts:write" | "followups:read" | "followups:write" | "creditors:read" | "creditors:write" | "debtors:read" | "debtors:write" | "reports:read" | "company:read" | "users:read")[];
+            /** @description `code`: the authorization-code flow only */
+            response_types_supported: string[];
+            /** @description `query`: authorization responses are query parameters of the redirect URI */
+            response_modes_supported: string[];
+            /** @description `authorization_code`, `client_credentials` and `refresh_token` */
+            grant_types_supported: string[];
+            /** @description `client_secret_basic` and `client_secret_post` (one per request, never both) */
+            token_endpoint_auth_methods_supported: string[];
+            /** @description The token endpoint's methods */
+            revocation_endpoint_auth_methods_supported: string[];
+            /** @description PKCE: `S256` only (`plain` is refused) */
+            code_challenge_methods_supported: string[];
+            /**
+             * Format: uri
+             * @example https://api.example.com/docs
+             */
+            service_documentation: string;
+            /** @description `true`: every authorization response, success or error, carries `iss` (RFC 9207) */
+            authorization_response_iss_parameter_supported: boolean;
         };
         BatchCreatedEntry: {
             /**
@@ -3251,6 +3314,37 @@ export interface operations {
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuthorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metadata of this server */
+            200: {
+                headers: {
+                    /** @description Always `public, max-age=3600` */
+                    "Cache-Control"?: "public, max-age=3600";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizationServerMetadata"];
+                };
+            };
+            /** @description Internal server error: Unexpected server failure (the response carries no internals) */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

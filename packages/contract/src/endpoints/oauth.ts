@@ -8,6 +8,7 @@ import { Schema } from "effect";
 import { endpoint, type ErrorCase, page, type ResponseHeader } from "../endpoint.ts";
 import { OAuthError } from "../envelopes.ts";
 import { errorCases } from "../errors.ts";
+import { Scope } from "../scopes.ts";
 
 /** The largest form body read by the token and revocation endpoints and the authorization pages. */
 export const OAUTH_FORM_BODY_BYTES = 16 * 1024;
@@ -276,6 +277,69 @@ export const submitAuthorization = page({
     { status: 500, html: true, description: "Unexpected failure (the page carries no internals)" },
     unavailablePage,
   ],
+});
+
+/** How long a client or a cache may keep the metadata document (docs/decisions/0207). */
+export const METADATA_MAX_AGE_SECONDS = 3600;
+
+const absoluteUrl = (description: string, example: string) =>
+  Schema.String.annotations({
+    description,
+    jsonSchema: { type: "string", format: "uri", examples: [example] },
+  });
+
+const names = (description: string) => Schema.Array(Schema.String).annotations({ description });
+
+/**
+ * The authorization server's metadata (RFC 8414 2). The values are this
+ * server's configuration, assembled by the api from the code that enforces
+ * them; the schema names the fields and their meaning only.
+ */
+export const AuthorizationServerMetadata = Schema.Struct({
+  issuer: absoluteUrl(
+    "The issuer identifier: `PUBLIC_BASE_URL`, an https origin without path, query or fragment. A client compares it " +
+      "with the issuer it discovered, and with the `iss` parameter of every authorization response (RFC 9207)",
+    "https://api.example.com",
+  ),
+  authorization_endpoint: absoluteUrl("The authorization endpoint (`/oauth/authorize`)", "https://api.example.com/oauth/authorize"),
+  token_endpoint: absoluteUrl("The token endpoint (`/oauth/token`)", "https://api.example.com/oauth/token"),
+  revocation_endpoint: absoluteUrl("The revocation endpoint (RFC 7009, `/oauth/revoke`)", "https://api.example.com/oauth/revoke"),
+  scopes_supported: Schema.Array(Scope).annotations({ description: "Every scope a client may be allowed" }),
+  response_types_supported: names("`code`: the authorization-code flow only"),
+  response_modes_supported: names("`query`: authorization responses are query parameters of the redirect URI"),
+  grant_types_supported: names("`authorization_code`, `client_credentials` and `refresh_token`"),
+  token_endpoint_auth_methods_supported: names(
+    "`client_secret_basic` and `client_secret_post` (one per request, never both)",
+  ),
+  revocation_endpoint_auth_methods_supported: names("The token endpoint's methods"),
+  code_challenge_methods_supported: names("PKCE: `S256` only (`plain` is refused)"),
+  service_documentation: absoluteUrl("The developer documentation (`/docs`)", "https://api.example.com/docs"),
+  authorization_response_iss_parameter_supported: Schema.Boolean.annotations({
+    description: "`true`: every authorization response, success or error, carries `iss` (RFC 9207)",
+  }),
+}).annotations({ identifier: "AuthorizationServerMetadata" });
+
+export const getAuthorizationServerMetadata = endpoint({
+  operationId: "getAuthorizationServerMetadata",
+  method: "get",
+  path: "/.well-known/oauth-authorization-server",
+  scope: null,
+  tags: ["OAuth 2.0"],
+  summary: "Authorization server metadata (RFC 8414)",
+  description:
+    "The endpoints, scopes, grant types, client authentication methods and PKCE methods of this authorization " +
+    "server, for OAuth libraries that discover a server from its issuer (oauth4webapi's `discoveryRequest` with " +
+    "`algorithm: \"oauth2\"`, openid-client's `discovery`). This is not an OpenID provider: there is no " +
+    "`/.well-known/openid-configuration`, no ID token and no JWKS (access tokens are opaque). The document changes " +
+    "only with a deployment, so it may be cached for an hour.",
+  success: {
+    status: 200,
+    description: "The metadata of this server",
+    schema: AuthorizationServerMetadata,
+    headers: { "Cache-Control": `public, max-age=${METADATA_MAX_AGE_SECONDS}` },
+  },
+  errors: [errorCases.internal],
+  rateLimit: "standard",
 });
 
 export { OAuthError };

@@ -1,0 +1,11 @@
+/** GET /.well-known/oauth-authorization-server (RFC 8414 3): this server's metadata, for OAuth client libraries. */
+import type { AuthorizationServerMetadata } from "@dc/contract";
+import type { HandlerInput, Reply } from "../../http/handler.ts";
+import { issuerOf } from "../../oauth/issuer.ts";
+import { authorizationServerMetadata } from "../../oauth/metadata.ts";
+
+export const getAuthorizationServerMetadata = ({
+  services,
+  ctx,
+}: HandlerInput<unknown, unknown, unknown, false>): Promise<Reply<typeof AuthorizationServerMetadata.Type>> =>
+  Promise.resolve({ body: authorizationServerMetadata(issuerOf(services, ctx)) });
