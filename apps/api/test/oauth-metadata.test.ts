@@ -5,6 +5,7 @@
  * comes from, and an independent client library (oauth4webapi) that
  * discovers this server and runs its flows from the discovered endpoints only.
  */
+import { request as httpRequest } from "node:http";
 import { allScopes } from "@dc/contract";
 import * as oauth from "oauth4webapi";
 import { describe, expect, it } from "vitest";
@@ -38,6 +39,23 @@ const expectedMetadata = (issuer: string) => ({
   authorization_response_iss_parameter_supported: true,
 });
 
+/** A GET with its own Host header, which fetch would replace with the URL's. */
+const getWithHost = (url: string, host: string) =>
+  new Promise<Response>((resolve, reject) => {
+    httpRequest(url, { headers: { host } }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+      answer.on("end", () => {
+        const headers = Object.entries(answer.headers).flatMap(([name, value]) =>
+          typeof value === "string" ? [[name, value] as [string, string]] : [],
+        );
+        resolve(new Response(Buffer.concat(chunks), { status: answer.statusCode ?? 0, headers }));
+      });
+    })
+      .on("error", reject)
+      .end();
+  });
+
 const discover = async (issuer: string) => {
   const response = await oauth.discoveryRequest(new URL(issuer), { algorithm: "oauth2", ...insecure });
   return oauth.processDiscoveryResponse(new URL(issuer), response);
@@ -55,8 +73,11 @@ describe("the metadata document", () => {
   it("takes its issuer from PUBLIC_BASE_URL, whatever host the request names", async () => {
     const behindProxy = await t.startAnotherApi({ environment: { PUBLIC_BASE_URL: "https://api.collect.example/" } });
     try {
-      const response = await fetch(`${behindProxy.url}${METADATA}`, { headers: { host: "evil.example" } });
+      const response = await getWithHost(`${behindProxy.url}${METADATA}`, "evil.example");
       expect(await expectContract(response, "get", METADATA)).toEqual(expectedMetadata("https://api.collect.example"));
+      // Without PUBLIC_BASE_URL (development), the host named is the issuer: the header does reach the api.
+      const named = await getWithHost(`${t.api.url}${METADATA}`, "dev.example:3000");
+      expect(((await named.json()) as { issuer: string }).issuer).toBe("http://dev.example:3000");
       // The authorization responses of that process carry the same issuer (RFC 9207).
       const redirected = await fetch(
         `${behindProxy.url}${authorizePath({ response_type: "token", client_id: registered.client_id, redirect_uri: redirectUri, state: "s" })}`,
