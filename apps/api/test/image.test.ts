@@ -21,6 +21,7 @@ const deployment = {
   PATH: process.env["PATH"] ?? "",
   DATABASE_URL: databaseUrl,
   ID_ENCRYPTION_KEY: "image-test-key-0123456789abcdef0123456789",
+  PUBLIC_BASE_URL: "https://api.example.test",
   PORT: "0",
   HOST: "127.0.0.1",
 };
