@@ -4,7 +4,7 @@
  */
 import { Logger, runMigrations as runWorkerMigrations } from "graphile-worker";
 import type { Kysely } from "kysely";
-import { type Migration, type MigrationResultSet, Migrator } from "kysely/migration";
+import { type Migration, type MigrationResult, type MigrationResultSet, Migrator } from "kysely/migration";
 import * as coreDataModel from "./migrations/0001-core-data-model.ts";
 import * as debtListCounters from "./migrations/0002-debt-list-counters.ts";
 import * as oauthLoginSessions from "./migrations/0005-oauth-login-sessions.ts";
@@ -24,12 +24,11 @@ import * as idempotencyKeys from "./migrations/0019-idempotency-keys.ts";
 import * as tenantKeys from "./migrations/0020-tenant-keys.ts";
 import * as referenceIndexes from "./migrations/0021-reference-indexes.ts";
 import {
-  isLockNotAvailable,
-  lockHolders,
-  lockUnavailableMessage,
+  MigrationFailed,
+  migrationFailedMessage,
   MigrationLockUnavailable,
   type MigrationLockPolicy,
-  sleep,
+  withLockRetries,
   withLockTimeout,
 } from "./migration-locks.ts";
 import { installQueueWakeup } from "./worker-queue-wakeup.ts";
@@ -59,10 +58,11 @@ export const migrations: Readonly<Record<string, Migration>> = {
  * Kysely's migrator over this project's migrations, for stopping at a given
  * one (`migrateTo("0019-idempotency-keys")`) or stepping (`migrateUp`,
  * `migrateDown`), as the migration benchmark does. Each call runs every
- * migration it applies in one transaction: `migrateToLatest` over several
- * pending migrations holds the first one's locks until the last one commits.
- * With `lockTimeoutMs`, that transaction gives up a lock wait after that long
- * (SQLSTATE 55P03, the result's `error`); without it, it waits for good.
+ * migration it applies in one transaction (`migrateTo` over several holds the
+ * first one's locks until the last one commits); `migrateToLatest` below does
+ * not use it so, but steps with `migrateUp`. With `lockTimeoutMs`, that
+ * transaction gives up a lock wait after that long (SQLSTATE 55P03, the
+ * result's `error`); without it, it waits for good.
  */
 export const schemaMigrator = <DB>(db: Kysely<DB>, options: { readonly lockTimeoutMs?: number } = {}): Migrator => {
   const provided =
@@ -71,34 +71,50 @@ export const schemaMigrator = <DB>(db: Kysely<DB>, options: { readonly lockTimeo
 };
 
 /**
- * Applies every pending migration, each lock wait bounded by
- * `policy.lockTimeoutMs`; a wait that runs out rolls the whole transaction
- * back and is retried after a pause as long, `policy.retries` times
- * (migration-locks.ts). The result's `error` is set on failure: a
+ * Applies every pending migration, one transaction each (docs/decisions/0028,
+ * addendum): Kysely's `migrateUp` until nothing is pending. Each call takes
+ * the Migrator's advisory lock on a connection, applies the next pending
+ * migration in a transaction of its own and commits it, then releases the
+ * lock, so a migration's locks last as long as that migration and no longer,
+ * and the next call reads again what is pending. Each lock wait is bounded by
+ * `policy.lockTimeoutMs`; a wait that runs out rolls back that migration's
+ * transaction only and the same migration is tried again after a pause as
+ * long, `policy.retries` times (migration-locks.ts, `withLockRetries`): the
+ * retries are counted per migration. Migrations committed before a failure
+ * stay applied. The result's `results` list every migration applied across
+ * the steps, then the failing one (status `Error`); its `error` is then a
  * `MigrationLockUnavailable` naming the lock holders when the retries ran
- * out, the migrator's own error otherwise.
+ * out, a `MigrationFailed` naming the migration otherwise, both listing the
+ * migrations applied before it in this run.
  */
 export const migrateToLatest = async <DB>(db: Kysely<DB>, policy: MigrationLockPolicy): Promise<MigrationResultSet> => {
   const migrator = schemaMigrator(db, { lockTimeoutMs: policy.lockTimeoutMs });
-  for (let attempt = 1; ; attempt++) {
-    const result = await migrator.migrateToLatest();
-    if (!isLockNotAvailable(result.error)) return result;
-    const migration = result.results?.find(({ status }) => status === "Error")?.migrationName;
-    if (attempt > policy.retries) {
-      const holders = await lockHolders(db, policy.lockTimeoutMs);
-      const failure = { migration, attempts: attempt, lockTimeoutMs: policy.lockTimeoutMs, holders };
-      return {
-        ...result,
-        error: new MigrationLockUnavailable({
-          ...failure,
-          message: lockUnavailableMessage(failure),
-          cause: result.error,
-        }),
-      };
+  const applied: MigrationResult[] = [];
+  for (;;) {
+    const step = await withLockRetries(
+      db,
+      policy,
+      () => migrator.migrateUp(),
+      (result) => result.results?.find(({ status }) => status === "Error")?.migrationName,
+      applied.map(({ migrationName }) => migrationName),
+    );
+    const results = step.results ?? [];
+    if (step.error !== undefined) {
+      const migration = results.find(({ status }) => status === "Error")?.migrationName;
+      const names = applied.map(({ migrationName }) => migrationName);
+      const error =
+        step.error instanceof MigrationLockUnavailable
+          ? step.error
+          : new MigrationFailed({
+              message: migrationFailedMessage(migration, names, step.error),
+              migration,
+              applied: names,
+              cause: step.error,
+            });
+      return { error, results: [...applied, ...results] };
     }
-    const pauseMs = policy.lockTimeoutMs;
-    policy.onRetry?.({ attempt, retries: policy.retries, migration, lockTimeoutMs: policy.lockTimeoutMs, pauseMs });
-    await (policy.pause ?? sleep)(pauseMs);
+    if (results.length === 0) return { results: applied };
+    applied.push(...results);
   }
 };
 

@@ -53,10 +53,15 @@ export interface LockHolder {
   readonly locks: ReadonlyArray<string>;
 }
 
-/** The migrator gave up: its last attempt still could not get a lock in time. Nothing was applied. */
+/**
+ * The migrator gave up: its last attempt at `migration` still could not get a
+ * lock in time. That migration was not applied; those in `applied` were,
+ * before it in the same run, and stay so.
+ */
 export class MigrationLockUnavailable extends Data.TaggedError("MigrationLockUnavailable")<{
   readonly message: string;
   readonly migration: string | undefined;
+  readonly applied: ReadonlyArray<string>;
   readonly attempts: number;
   readonly holders: ReadonlyArray<LockHolder>;
   readonly cause: unknown;
@@ -138,6 +143,7 @@ export const describeMigrationRetry = (retry: MigrationRetry): string =>
 /** The failure's message: what could not be had, what is holding it, and what to do. */
 export const lockUnavailableMessage = (failure: {
   readonly migration: string | undefined;
+  readonly applied: ReadonlyArray<string>;
   readonly attempts: number;
   readonly lockTimeoutMs: number;
   readonly holders: ReadonlyArray<LockHolder>;
@@ -155,7 +161,7 @@ export const lockUnavailableMessage = (failure: {
           .join("; ")}.`;
   return (
     `migration ${failure.migration ?? "(unknown)"} could not get a table lock within ${failure.lockTimeoutMs} ms ` +
-    `in ${failure.attempts} attempt${failure.attempts === 1 ? "" : "s"}; nothing was applied. ${holders} ` +
+    `in ${failure.attempts} attempt${failure.attempts === 1 ? "" : "s"}; ${appliedBefore(failure.applied)}. ${holders} ` +
     "Find the blocker in pg_stat_activity and pg_locks (the holders above, or " +
     "`select pid, pg_blocking_pids(pid), query from pg_stat_activity` while the migrator waits), let it finish " +
     "or end it with pg_terminate_backend(pid), then migrate again; MIGRATION_LOCK_TIMEOUT_MS and " +
@@ -163,5 +169,78 @@ export const lockUnavailableMessage = (failure: {
   );
 };
 
+/** What a failure left applied: each migration commits on its own, so those before the failing one stay. */
+const appliedBefore = (applied: ReadonlyArray<string>): string =>
+  applied.length === 0
+    ? "nothing was applied"
+    : `it was not applied; ${applied.join(", ")} ${applied.length === 1 ? "was" : "were"} applied before it and ` +
+      `${applied.length === 1 ? "stays" : "stay"} applied`;
+
+/** The message of a `MigrationFailed`: the migration, its error's message, and what stays applied. */
+export const migrationFailedMessage = (
+  migration: string | undefined,
+  applied: ReadonlyArray<string>,
+  cause: unknown,
+): string =>
+  `migration ${migration ?? "(unknown)"} failed: ${cause instanceof Error ? cause.message : String(cause)}; ` +
+  `${appliedBefore(applied)}`;
+
+/**
+ * Runs one migration step (`attempt`: Kysely's `migrateUp`, or
+ * graphile-worker's migrations) under the policy of docs/decisions/0028: when
+ * its `error` is a lock wait that ran out (55P03), `policy.onRetry` is told,
+ * it pauses as long as the lock timeout and tries again, up to
+ * `policy.retries` times; when none are left, the `error` becomes a
+ * `MigrationLockUnavailable` naming the migration (`migrationOf`), what was
+ * applied before it in this run, and the sessions holding table locks. Any
+ * other outcome is returned as it is. The one place for the rule.
+ */
+export const withLockRetries = async <DB, R extends { readonly error?: unknown }>(
+  db: Kysely<DB>,
+  policy: MigrationLockPolicy,
+  attempt: () => Promise<R>,
+  migrationOf: (result: R) => string | undefined | Promise<string | undefined>,
+  applied: ReadonlyArray<string> = [],
+): Promise<R> => {
+  for (let attempts = 1; ; attempts++) {
+    const result = await attempt();
+    if (!isLockNotAvailable(result.error)) return result;
+    const migration = await migrationOf(result);
+    if (attempts > policy.retries) {
+      const holders = await lockHolders(db, policy.lockTimeoutMs);
+      const failure = { migration, applied, attempts, lockTimeoutMs: policy.lockTimeoutMs, holders };
+      return {
+        ...result,
+        error: new MigrationLockUnavailable({
+          ...failure,
+          message: lockUnavailableMessage(failure),
+          cause: result.error,
+        }),
+      };
+    }
+    const pauseMs = policy.lockTimeoutMs;
+    policy.onRetry?.({
+      attempt: attempts,
+      retries: policy.retries,
+      migration,
+      lockTimeoutMs: policy.lockTimeoutMs,
+      pauseMs,
+    });
+    await (policy.pause ?? sleep)(pauseMs);
+  }
+};
+
 /** Resolves after `ms`. */
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A migration failed for another reason than a lock it could not get, or
+ * its failure is reported with the migrations applied before it in the
+ * same run (each commits on its own: they stay applied).
+ */
+export class MigrationFailed extends Data.TaggedError("MigrationFailed")<{
+  readonly message: string;
+  readonly migration: string | undefined;
+  readonly applied: ReadonlyArray<string>;
+  readonly cause: unknown;
+}> {}
