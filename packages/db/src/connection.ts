@@ -91,6 +91,13 @@ export interface PoolOptions {
    * its locks released. Unset: the server's setting (none by default).
    */
   readonly idleInTransactionTimeoutMs?: number;
+  /**
+   * PostgreSQL's `lock_timeout`, in milliseconds: a statement that waits this
+   * long for a lock fails with SQLSTATE 55P03. For a pool handed to
+   * graphile-worker's migrations (docs/decisions/0028, addendum). Unset: the
+   * server's setting (none by default).
+   */
+  readonly lockTimeoutMs?: number;
   /** How long an idle connection is kept before the pool closes it (default 30 s; 0 keeps it). */
   readonly idleTimeoutMillis?: number;
   /**
@@ -133,6 +140,7 @@ const serverSettings = (options: PoolOptions): string =>
     options.idleInTransactionTimeoutMs === undefined
       ? undefined
       : `idle_in_transaction_session_timeout=${options.idleInTransactionTimeoutMs}`,
+    options.lockTimeoutMs === undefined ? undefined : `lock_timeout=${options.lockTimeoutMs}`,
   ]
     .filter((setting) => setting !== undefined)
     .map((setting) => `-c ${setting}`)

@@ -2,9 +2,10 @@
  * Schema migrations with Kysely's Migrator. Migrations are listed in code (no
  * directory scan), so a bundled or type-stripped build finds them all.
  */
-import { Logger, runMigrations as runWorkerMigrations } from "graphile-worker";
-import type { Kysely } from "kysely";
+import { Logger, type RunnerOptions, runMigrations as runWorkerMigrations } from "graphile-worker";
+import { type Kysely, sql } from "kysely";
 import { type Migration, type MigrationResult, type MigrationResultSet, Migrator } from "kysely/migration";
+import { createPool } from "./connection.ts";
 import * as coreDataModel from "./migrations/0001-core-data-model.ts";
 import * as debtListCounters from "./migrations/0002-debt-list-counters.ts";
 import * as oauthLoginSessions from "./migrations/0005-oauth-login-sessions.ts";
@@ -95,8 +96,10 @@ export const migrateToLatest = async <DB>(db: Kysely<DB>, policy: MigrationLockP
       db,
       policy,
       () => migrator.migrateUp(),
-      (result) => result.results?.find(({ status }) => status === "Error")?.migrationName,
-      applied.map(({ migrationName }) => migrationName),
+      (result) => ({
+        migration: result.results?.find(({ status }) => status === "Error")?.migrationName,
+        applied: applied.map(({ migrationName }) => migrationName),
+      }),
     );
     const results = step.results ?? [];
     if (step.error !== undefined) {
@@ -135,8 +138,9 @@ export const migrateOrThrow = async <DB>(db: Kysely<DB>, policy: MigrationLockPo
  * schema, then graphile-worker's (the api adds jobs with SQL inside its own
  * transactions, so the queue's schema must exist before the first request),
  * then the trigger that wakes workers when a named queue frees
- * (worker-queue-wakeup.ts). `policy` bounds our migrations' lock waits only
- * (graphile-worker's run on their own connection, as they always have).
+ * (worker-queue-wakeup.ts). `policy` bounds the lock waits of our
+ * migrations and of graphile-worker's (`migrateWorkerSchema`), not the
+ * trigger's (installed once, then left as it is). Throws the first failure.
  */
 export const migrateAll = async <DB>(
   db: Kysely<DB>,
@@ -144,9 +148,82 @@ export const migrateAll = async <DB>(
   policy: MigrationLockPolicy,
 ): Promise<void> => {
   await migrateOrThrow(db, policy);
-  await runWorkerMigrations({ connectionString, logger: silentWorkerLogger });
+  const { error } = await migrateWorkerSchema(db, connectionString, policy);
+  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
   await installQueueWakeup(db);
 };
+
+/** graphile-worker's `runMigrations`, or a test's stand-in for it. */
+export type WorkerMigrationRunner = (options: RunnerOptions) => Promise<void>;
+
+/**
+ * graphile-worker's pending migrations, under the same lock policy as ours
+ * (docs/decisions/0028, addendum). graphile-worker 0.18's `runMigrations`
+ * takes no advisory lock: it runs each pending migration in a transaction of
+ * its own, whose first statement inserts the migration's row into
+ * `graphile_worker.migrations` (a concurrent migrator's uncommitted row makes
+ * it wait there), and throws the first error. It is given a pool of one
+ * connection (`pgPool`, which it leaves open) whose session starts with
+ * `lock_timeout`, so every statement it runs, its migrations' included, waits
+ * at most `policy.lockTimeoutMs` for a lock. A 55P03 is retried, or reported
+ * when no retries are left, by the rule of our own migrations
+ * (`withLockRetries`); a retry goes on from the first migration not yet
+ * committed. The migration named is `graphile-worker 0000NN`, the one after
+ * the last recorded, and those recorded since the call began are named as
+ * applied before it. Never throws: the error is returned.
+ */
+export const migrateWorkerSchema = async <DB>(
+  db: Kysely<DB>,
+  connectionString: string,
+  policy: MigrationLockPolicy,
+  run: WorkerMigrationRunner = runWorkerMigrations,
+): Promise<{ readonly error?: unknown }> => {
+  const pool = createPool({
+    connectionString,
+    max: 1,
+    lockTimeoutMs: policy.lockTimeoutMs,
+    driverTypeParsers: true,
+    applicationName: "dc-worker-schema-migrate",
+  });
+  try {
+    const before = await lastWorkerMigration(db);
+    return await withLockRetries(
+      db,
+      policy,
+      async (): Promise<{ readonly error?: unknown }> => {
+        try {
+          await run({ pgPool: pool, logger: silentWorkerLogger });
+          return {};
+        } catch (error) {
+          return { error };
+        }
+      },
+      async () => {
+        const last = await lastWorkerMigration(db);
+        if (last === undefined) return { migration: undefined, applied: [] };
+        const applied = [];
+        for (let id = (before ?? 0) + 1; id <= last; id++) applied.push(workerMigrationName(id));
+        return { migration: workerMigrationName(last + 1), applied };
+      },
+    );
+  } finally {
+    await pool.end();
+  }
+};
+
+/** The last migration graphile-worker recorded (0 before its first), or undefined when that cannot be read. */
+const lastWorkerMigration = async <DB>(db: Kysely<DB>): Promise<number | undefined> => {
+  try {
+    const { rows } = await sql<{ last: number | null }>`
+      select max(id) as last from graphile_worker.migrations`.execute(db);
+    return rows[0]?.last ?? 0;
+  } catch {
+    return undefined;
+  }
+};
+
+/** How a graphile-worker migration is named in our messages: `graphile-worker 000019`. */
+const workerMigrationName = (id: number): string => `graphile-worker ${String(id).padStart(6, "0")}`;
 
 /** graphile-worker's migration chatter is not useful on every start. */
 export const silentWorkerLogger = new Logger(() => () => {});

@@ -185,27 +185,32 @@ export const migrationFailedMessage = (
   `migration ${migration ?? "(unknown)"} failed: ${cause instanceof Error ? cause.message : String(cause)}; ` +
   `${appliedBefore(applied)}`;
 
+/** The migration that waited, and those applied before it in the same run. */
+export interface MigrationPosition {
+  readonly migration: string | undefined;
+  readonly applied: ReadonlyArray<string>;
+}
+
 /**
  * Runs one migration step (`attempt`: Kysely's `migrateUp`, or
  * graphile-worker's migrations) under the policy of docs/decisions/0028: when
  * its `error` is a lock wait that ran out (55P03), `policy.onRetry` is told,
  * it pauses as long as the lock timeout and tries again, up to
  * `policy.retries` times; when none are left, the `error` becomes a
- * `MigrationLockUnavailable` naming the migration (`migrationOf`), what was
- * applied before it in this run, and the sessions holding table locks. Any
- * other outcome is returned as it is. The one place for the rule.
+ * `MigrationLockUnavailable` naming the migration and those applied before
+ * it in this run (`locate`), and the sessions holding table locks. Any other
+ * outcome is returned as it is. The one place for the rule.
  */
 export const withLockRetries = async <DB, R extends { readonly error?: unknown }>(
   db: Kysely<DB>,
   policy: MigrationLockPolicy,
   attempt: () => Promise<R>,
-  migrationOf: (result: R) => string | undefined | Promise<string | undefined>,
-  applied: ReadonlyArray<string> = [],
+  locate: (result: R) => Promise<MigrationPosition> | MigrationPosition,
 ): Promise<R> => {
   for (let attempts = 1; ; attempts++) {
     const result = await attempt();
     if (!isLockNotAvailable(result.error)) return result;
-    const migration = await migrationOf(result);
+    const { migration, applied } = await locate(result);
     if (attempts > policy.retries) {
       const holders = await lockHolders(db, policy.lockTimeoutMs);
       const failure = { migration, applied, attempts, lockTimeoutMs: policy.lockTimeoutMs, holders };
