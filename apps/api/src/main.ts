@@ -2,7 +2,15 @@
  * The api's deployable entry: configuration, database (the embedded one in
  * development, migrated on start), server, and graceful shutdown on SIGTERM.
  */
-import { createDatabase, DEVELOPMENT_KEY_WARNING, handleStopSignals, migrateAll, resolveDevelopmentDatabase } from "@dc/db";
+import {
+  createDatabase,
+  DEVELOPMENT_KEY_WARNING,
+  handleStopSignals,
+  isMigrationFailure,
+  migrateAll,
+  migrationFailureFields,
+  resolveDevelopmentDatabase,
+} from "@dc/db";
 import { systemClock } from "./clock.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { createLogger } from "./logger.ts";
@@ -20,10 +28,19 @@ const main = async (): Promise<void> => {
       : { url: config.databaseUrl, owned: false, stop: async () => {} };
   if (config.environment !== "production") {
     const migrator = createDatabase({ connectionString: database.url, max: 1 });
-    await migrateAll(migrator, database.url, {
-      ...config.migrationLocks,
-      onRetry: (retry) => logger.warn(retry, "migration waited too long for a lock: rolled back, retrying"),
-    });
+    try {
+      await migrateAll(migrator, database.url, {
+        ...config.migrationLocks,
+        onRetry: (retry) => logger.warn(retry, "migration waited too long for a lock: rolled back, retrying"),
+      });
+    } catch (error) {
+      await migrator.destroy();
+      await database.stop();
+      if (!isMigrationFailure(error)) throw error;
+      // Its message is the whole report (the migration, what stays applied, what to do): one line, no stack.
+      logger.fatal(migrationFailureFields(error), "api failed to start: migration failed");
+      process.exit(1);
+    }
     await migrator.destroy();
   }
   const api = await startApi({ config, databaseUrl: database.url, clock: systemClock, logger });

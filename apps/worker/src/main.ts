@@ -9,8 +9,10 @@ import {
   type DatabaseHandle,
   DEVELOPMENT_KEY_WARNING,
   handleStopSignals,
+  isMigrationFailure,
   makeIds,
   migrateAll,
+  migrationFailureFields,
   resolveDevelopmentDatabase,
 } from "@dc/db";
 import { Either } from "effect";
@@ -122,7 +124,10 @@ const start = async (): Promise<RunningWorker> => {
 try {
   worker = await start();
 } catch (error) {
-  logger.fatal({ err: error }, "worker failed to start");
+  // A migration's failure is its message (the migration, what stays applied, what to do): one line, no stack.
+  if (isMigrationFailure(error))
+    logger.fatal(migrationFailureFields(error), "worker failed to start: migration failed");
+  else logger.fatal({ err: error }, "worker failed to start");
   shuttingDown = true;
   await shutdown(1);
 }

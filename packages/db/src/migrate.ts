@@ -29,6 +29,7 @@ import {
   migrationFailedMessage,
   MigrationLockUnavailable,
   type MigrationLockPolicy,
+  type MigrationPosition,
   withLockRetries,
   withLockTimeout,
 } from "./migration-locks.ts";
@@ -168,9 +169,10 @@ export type WorkerMigrationRunner = (options: RunnerOptions) => Promise<void>;
  * at most `policy.lockTimeoutMs` for a lock. A 55P03 is retried, or reported
  * when no retries are left, by the rule of our own migrations
  * (`withLockRetries`); a retry goes on from the first migration not yet
- * committed. The migration named is `graphile-worker 0000NN`, the one after
- * the last recorded, and those recorded since the call began are named as
- * applied before it. Never throws: the error is returned.
+ * committed. Any other error is returned as a `MigrationFailed`. The
+ * migration named is `graphile-worker 0000NN`, the one after the last
+ * recorded, and those recorded since the call began are named as applied
+ * before it. Never throws: the error is returned.
  */
 export const migrateWorkerSchema = async <DB>(
   db: Kysely<DB>,
@@ -187,7 +189,14 @@ export const migrateWorkerSchema = async <DB>(
   });
   try {
     const before = await lastWorkerMigration(db);
-    return await withLockRetries(
+    const locate = async (): Promise<MigrationPosition> => {
+      const last = await lastWorkerMigration(db);
+      if (last === undefined) return { migration: undefined, applied: [] };
+      const applied = [];
+      for (let id = (before ?? 0) + 1; id <= last; id++) applied.push(workerMigrationName(id));
+      return { migration: workerMigrationName(last + 1), applied };
+    };
+    const { error } = await withLockRetries(
       db,
       policy,
       async (): Promise<{ readonly error?: unknown }> => {
@@ -198,14 +207,18 @@ export const migrateWorkerSchema = async <DB>(
           return { error };
         }
       },
-      async () => {
-        const last = await lastWorkerMigration(db);
-        if (last === undefined) return { migration: undefined, applied: [] };
-        const applied = [];
-        for (let id = (before ?? 0) + 1; id <= last; id++) applied.push(workerMigrationName(id));
-        return { migration: workerMigrationName(last + 1), applied };
-      },
+      locate,
     );
+    if (error === undefined || error instanceof MigrationLockUnavailable) return { error };
+    const { migration, applied } = await locate();
+    return {
+      error: new MigrationFailed({
+        message: migrationFailedMessage(migration, applied, error),
+        migration,
+        applied,
+        cause: error,
+      }),
+    };
   } finally {
     await pool.end();
   }

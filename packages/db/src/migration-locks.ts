@@ -235,6 +235,22 @@ export const withLockRetries = async <DB, R extends { readonly error?: unknown }
   }
 };
 
+/**
+ * A failure the migrator has already explained: its message names the
+ * migration, what stays applied and what to do, so the processes report it
+ * as that one line, not as a stack.
+ */
+export const isMigrationFailure = (error: unknown): error is MigrationLockUnavailable | MigrationFailed =>
+  error instanceof MigrationLockUnavailable || error instanceof MigrationFailed;
+
+/** The fields of the api's and the worker's one log line for a migration that failed at start-up. */
+export const migrationFailureFields = (
+  error: MigrationLockUnavailable | MigrationFailed,
+): { readonly migration: string | undefined; readonly reason: string } => ({
+  migration: error.migration,
+  reason: error.message,
+});
+
 /** Resolves after `ms`. */
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

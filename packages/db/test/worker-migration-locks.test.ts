@@ -14,7 +14,7 @@ import type pg from "pg";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createDatabase } from "../src/connection.ts";
 import { migrateWorkerSchema } from "../src/migrate.ts";
-import { MigrationLockUnavailable, type MigrationRetry } from "../src/migration-locks.ts";
+import { MigrationFailed, MigrationLockUnavailable, type MigrationRetry } from "../src/migration-locks.ts";
 import type { Database } from "../src/schema.ts";
 import { useTestDatabase } from "../src/testing/index.ts";
 
@@ -67,6 +67,20 @@ describe("graphile-worker's migrations behind a transaction holding what they ne
     });
     expect(error).toBeUndefined();
     expect(setting).toBe("250ms");
+  });
+
+  it("report another failure as a MigrationFailed naming the migration, not retried", async () => {
+    let attempts = 0;
+    const { error } = await migrateWorkerSchema(db, url, { lockTimeoutMs: 100, retries: 3 }, async () => {
+      attempts++;
+      throw Object.assign(new Error("permission denied for schema graphile_worker"), { code: "42501" });
+    });
+    expect(attempts).toBe(1);
+    expect(error).toBeInstanceOf(MigrationFailed);
+    expect((error as MigrationFailed).migration).toBe("graphile-worker 000019");
+    expect((error as MigrationFailed).message).toBe(
+      "migration graphile-worker 000019 failed: permission denied for schema graphile_worker; nothing was applied",
+    );
   });
 
   it("give up after the retries, naming graphile-worker's migration and the blocker", { timeout: 20_000 }, async () => {

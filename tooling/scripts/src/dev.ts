@@ -42,10 +42,21 @@ const database = await new Promise<DevelopmentDatabaseReady>((resolve) => {
   });
 });
 const migrator = createDatabase({ connectionString: database.url, max: 1 });
-await migrateAll(migrator, database.url, {
-  ...migrationLocksOf(settings.right),
-  onRetry: (retry) => process.stderr.write(`${describeMigrationRetry(retry)}\n`),
-});
+try {
+  await migrateAll(migrator, database.url, {
+    ...migrationLocksOf(settings.right),
+    onRetry: (retry) => process.stderr.write(`${describeMigrationRetry(retry)}\n`),
+  });
+} catch (error) {
+  // One line, as `pnpm db:migrate` says it: the message names the migration and what to do.
+  process.stderr.write(`migration failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  await migrator.destroy();
+  // The database host stops the cluster it started (if it did) before it exits.
+  const hostExited = new Promise((resolve) => databaseHost.once("exit", resolve));
+  if (databaseHost.connected) databaseHost.send("stop");
+  if (databaseHost.exitCode === null && databaseHost.signalCode === null) await hostExited;
+  process.exit(1);
+}
 await migrator.destroy();
 process.stdout.write(`database ready (${database.owned ? "embedded, .data/postgres" : "existing server"})\n`);
 

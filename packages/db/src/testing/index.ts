@@ -20,3 +20,10 @@ export { type BenchDatabase, type BenchDatabaseOptions, openBenchDatabase } from
 export { writeSection } from "./bench-report.ts";
 export { type ImageInstall, installAsImage } from "./image-install.ts";
 export { typeScriptDiagnostics } from "./typescript-diagnostics.ts";
+export {
+  BLOCKED_MIGRATION_MESSAGE,
+  blockNextMigration,
+  type FinishedProcess,
+  hasStackFrame,
+  runToEnd,
+} from "./start-up-migration-failure.ts";
