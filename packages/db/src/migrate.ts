@@ -4,7 +4,7 @@
  */
 import { Logger, type RunnerOptions, runMigrations as runWorkerMigrations } from "graphile-worker";
 import { type Kysely, sql } from "kysely";
-import { type Migration, type MigrationResult, type MigrationResultSet, Migrator } from "kysely/migration";
+import { type MigrationResult, type MigrationResultSet, Migrator } from "kysely/migration";
 import { createPool } from "./connection.ts";
 import * as coreDataModel from "./migrations/0001-core-data-model.ts";
 import * as debtListCounters from "./migrations/0002-debt-list-counters.ts";
@@ -30,12 +30,13 @@ import {
   MigrationLockUnavailable,
   type MigrationLockPolicy,
   type MigrationPosition,
+  type OwnMigration,
   withLockRetries,
   withLockTimeout,
 } from "./migration-locks.ts";
 import { installQueueWakeup } from "./worker-queue-wakeup.ts";
 
-export const migrations: Readonly<Record<string, Migration>> = {
+export const migrations: Readonly<Record<string, OwnMigration>> = {
   "0001-core-data-model": coreDataModel,
   "0002-debt-list-counters": debtListCounters,
   "0005-oauth-login-sessions": oauthLoginSessions,
@@ -66,15 +67,23 @@ export const migrations: Readonly<Record<string, Migration>> = {
  * transaction gives up a lock wait after that long (SQLSTATE 55P03, the
  * result's `error`); without it, it waits for good.
  */
-export const schemaMigrator = <DB>(db: Kysely<DB>, options: { readonly lockTimeoutMs?: number } = {}): Migrator => {
-  const provided =
-    options.lockTimeoutMs === undefined ? migrations : withLockTimeout(migrations, options.lockTimeoutMs);
+export const schemaMigrator = <DB>(db: Kysely<DB>, options: { readonly lockTimeoutMs?: number } = {}): Migrator =>
+  migratorOf(db, migrations, options.lockTimeoutMs);
+
+const migratorOf = <DB>(
+  db: Kysely<DB>,
+  own: Readonly<Record<string, OwnMigration>>,
+  lockTimeoutMs: number | undefined,
+): Migrator => {
+  const provided = lockTimeoutMs === undefined ? own : withLockTimeout(own, lockTimeoutMs);
   return new Migrator({ db: db as unknown as Kysely<unknown>, provider: { getMigrations: async () => provided } });
 };
 
 /**
  * Applies every pending migration, one transaction each (docs/decisions/0028,
- * addendum): Kysely's `migrateUp` until nothing is pending. Each call takes
+ * addendum): Kysely's `migrateUp` until nothing is pending, with
+ * `disableTransactions` for a migration that declares `withoutTransaction`
+ * (`OwnMigration`; `createIndexConcurrently`). Each call takes
  * the Migrator's advisory lock on a connection, applies the next pending
  * migration in a transaction of its own and commits it, then releases the
  * lock, so a migration's locks last as long as that migration and no longer,
@@ -89,14 +98,34 @@ export const schemaMigrator = <DB>(db: Kysely<DB>, options: { readonly lockTimeo
  * out, a `MigrationFailed` naming the migration otherwise, both listing the
  * migrations applied before it in this run.
  */
-export const migrateToLatest = async <DB>(db: Kysely<DB>, policy: MigrationLockPolicy): Promise<MigrationResultSet> => {
-  const migrator = schemaMigrator(db, { lockTimeoutMs: policy.lockTimeoutMs });
+export const migrateToLatest = async <DB>(
+  db: Kysely<DB>,
+  policy: MigrationLockPolicy,
+  provided: Readonly<Record<string, OwnMigration>> = migrations,
+): Promise<MigrationResultSet> => {
+  const migrator = migratorOf(db, provided, policy.lockTimeoutMs);
   const applied: MigrationResult[] = [];
   for (;;) {
+    // The next pending migration decides whether the step runs in a transaction. Read outside the Migrator's
+    // advisory lock: should another migrator apply it meanwhile, the wrapper refuses the mismatch (withLockTimeout).
+    const pending = await migrator.getMigrations().then(
+      (all) => all.find(({ executedAt }) => executedAt === undefined),
+      (error: unknown) => ({ error }),
+    );
+    if (pending === undefined) return { results: applied };
+    if ("error" in pending) {
+      const names = applied.map(({ migrationName }) => migrationName);
+      const message = migrationFailedMessage(undefined, names, pending.error);
+      return {
+        error: new MigrationFailed({ message, migration: undefined, applied: names, cause: pending.error }),
+        results: applied,
+      };
+    }
+    const disableTransactions = provided[pending.name]?.withoutTransaction === true;
     const step = await withLockRetries(
       db,
       policy,
-      () => migrator.migrateUp(),
+      () => migrator.migrateUp({ disableTransactions }),
       (result) => ({
         migration: result.results?.find(({ status }) => status === "Error")?.migrationName,
         applied: applied.map(({ migrationName }) => migrationName),
@@ -117,7 +146,6 @@ export const migrateToLatest = async <DB>(db: Kysely<DB>, policy: MigrationLockP
             });
       return { error, results: [...applied, ...results] };
     }
-    if (results.length === 0) return { results: applied };
     applied.push(...results);
   }
 };
