@@ -64,6 +64,10 @@ const Environment = Schema.Struct({
     Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 10_000)),
     { default: () => 64 },
   ),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: Schema.optionalWith(
+    Schema.NumberFromString.pipe(Schema.int(), Schema.between(1_000, 3_600_000)),
+    { default: () => 65_000 },
+  ),
   WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: sharedVariables.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS,
   METRICS_TOKEN: Schema.optional(Schema.String.pipe(Schema.minLength(32))),
   RATE_LIMIT_SCALE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 1_000_000)), {
@@ -108,6 +112,13 @@ export interface ApiConfig {
   readonly databaseBulkStatementTimeoutMs: number;
   /** Requests of one company in progress at once on this process; more get 429 (docs/decisions/0013). */
   readonly maxConcurrentRequestsPerCompany: number;
+  /**
+   * How long an idle kept-alive connection stays open after its last
+   * response. Above the idle timeout of the load balancer in front, which
+   * would otherwise send a request on a connection the api is closing
+   * (a 502 for the client; docs/operations.md, Load balancers).
+   */
+  readonly httpKeepAliveTimeoutMs: number;
   /** Multiplies every rate-limit budget (load tests); 1 in normal operation. */
   readonly rateLimitScale: number;
   /** Whether webhook endpoints may point at loopback or private addresses (SSRF); false in production by default. */
@@ -167,6 +178,7 @@ export const loadConfig = (
     databaseBulkStatementTimeoutMs: value.DATABASE_BULK_STATEMENT_TIMEOUT_MS,
     rateLimitScale: value.RATE_LIMIT_SCALE,
     maxConcurrentRequestsPerCompany: value.MAX_CONCURRENT_REQUESTS_PER_COMPANY,
+    httpKeepAliveTimeoutMs: value.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     metricsToken: value.METRICS_TOKEN,
     migrationLocks: migrationLocksOf(value),
     webhooksAllowPrivateDestinations: allowsPrivateDestinations(

@@ -72,10 +72,11 @@ export const startApi = async (options: StartOptions): Promise<RunningApi> => {
   const inFlight = createInFlight(options.config.maxConcurrentRequestsPerCompany);
   const app = createApp(services, inFlight);
   const server = app.listen(options.config.port, options.config.host);
-  // Slow clients may not hold a connection open forever (headers and body).
+  // Slow clients may not hold a connection open forever (headers and body). Node applies
+  // headersTimeout from a request's first byte, so it does not cut an idle kept-alive connection.
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
-  server.keepAliveTimeout = 5_000;
+  server.keepAliveTimeout = options.config.httpKeepAliveTimeoutMs;
   answerParserRefusals(server, options.logger);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);

@@ -48,6 +48,16 @@ describe("loadConfig: database pools", () => {
   });
 });
 
+describe("loadConfig: HTTP connections", () => {
+  it("keeps idle connections 65 s by default, above common load balancers' 60 s, or HTTP_KEEP_ALIVE_TIMEOUT_MS from 1,000 to 3,600,000", () => {
+    expect(loadConfig({}).httpKeepAliveTimeoutMs).toBe(65_000);
+    expect(loadConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: "620000" }).httpKeepAliveTimeoutMs).toBe(620_000);
+    for (const timeout of ["999", "3600001", "1.5", "long"]) {
+      expect(() => loadConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: timeout })).toThrow(/HTTP_KEEP_ALIVE_TIMEOUT_MS/);
+    }
+  });
+});
+
 describe("loadConfig: keys and metrics", () => {
   it("says when the public development id key is in use", () => {
     expect(loadConfig({}).developmentIdKey).toBe(true);
