@@ -77,6 +77,9 @@ const Environment = Schema.Struct({
   MIGRATION_LOCK_RETRIES: sharedVariables.MIGRATION_LOCK_RETRIES,
 });
 
+/** Every environment variable the api reads (the README's Configuration table documents each). */
+export const API_VARIABLES: ReadonlyArray<string> = Object.keys(Environment.fields);
+
 export interface ApiConfig {
   readonly environment: "development" | "test" | "production";
   readonly port: number;

@@ -1,6 +1,7 @@
 /** The api's environment: the database pools' sizes (docs/decisions/0017), the id key and the metrics token. */
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/config.ts";
+import { documentedVariables } from "@dc/db/testing";
+import { API_VARIABLES, ConfigError, loadConfig } from "../src/config.ts";
 
 describe("loadConfig: database pools", () => {
   it("sizes the main pool at 10 and the hot-read pool at 5 by default", () => {
@@ -150,5 +151,20 @@ describe("loadConfig: PUBLIC_BASE_URL, the OAuth issuer (docs/decisions/0207)", 
     expect(() => loadConfig({ ...production, PUBLIC_BASE_URL: "http://api.example" })).toThrow(
       new ConfigError("production requires PUBLIC_BASE_URL to be an https URL"),
     );
+  });
+});
+
+describe("the README's Configuration table", () => {
+  const usedByTheApi = (usedBy: string | undefined) => /\bapi\b/.test(usedBy ?? "");
+
+  it("documents every variable the api reads, as read by the api", () => {
+    const documented = documentedVariables();
+    expect(API_VARIABLES.filter((name) => !usedByTheApi(documented.get(name)))).toEqual([]);
+  });
+
+  it("lists no variable as the api's that the api does not read, but those Node or the C library read", () => {
+    const readByTheRuntime = ["NODE_OPTIONS", "MALLOC_ARENA_MAX"];
+    const listed = [...documentedVariables()].filter(([, usedBy]) => usedByTheApi(usedBy)).map(([name]) => name);
+    expect(listed.filter((name) => !API_VARIABLES.includes(name) && !readByTheRuntime.includes(name))).toEqual([]);
   });
 });

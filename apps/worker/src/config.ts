@@ -50,6 +50,9 @@ const Environment = Schema.Struct({
   MIGRATION_LOCK_RETRIES: sharedVariables.MIGRATION_LOCK_RETRIES,
 });
 
+/** Every environment variable the worker reads (the README's Configuration table documents each). */
+export const WORKER_VARIABLES: ReadonlyArray<string> = Object.keys(Environment.fields);
+
 
 /** Validated settings of one worker process. */
 export interface Config {

@@ -1,6 +1,7 @@
 import { Either } from "effect";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.ts";
+import { documentedVariables } from "@dc/db/testing";
+import { loadConfig, WORKER_VARIABLES } from "../src/config.ts";
 
 describe("loadConfig", () => {
   it("applies the development defaults to an empty environment", () => {
@@ -125,5 +126,20 @@ describe("loadConfig", () => {
   it("rejects a fractional concurrency", () => {
     const config = loadConfig({ WORKER_CONCURRENCY: "2.5" });
     expect(Either.isLeft(config) && config.left.message).toContain("WORKER_CONCURRENCY");
+  });
+});
+
+describe("the README's Configuration table", () => {
+  const usedByTheWorker = (usedBy: string | undefined) => /\bworker\b/.test(usedBy ?? "");
+
+  it("documents every variable the worker reads, as read by the worker", () => {
+    const documented = documentedVariables();
+    expect(WORKER_VARIABLES.filter((name) => !usedByTheWorker(documented.get(name)))).toEqual([]);
+  });
+
+  it("lists no variable as the worker's that the worker does not read, but those Node or the C library read", () => {
+    const readByTheRuntime = ["NODE_OPTIONS"];
+    const listed = [...documentedVariables()].filter(([, usedBy]) => usedByTheWorker(usedBy)).map(([name]) => name);
+    expect(listed.filter((name) => !WORKER_VARIABLES.includes(name) && !readByTheRuntime.includes(name))).toEqual([]);
   });
 });

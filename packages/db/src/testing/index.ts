@@ -27,3 +27,4 @@ export {
   hasStackFrame,
   runToEnd,
 } from "./start-up-migration-failure.ts";
+export { documentedVariables } from "./documented-variables.ts";

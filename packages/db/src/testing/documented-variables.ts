@@ -1,0 +1,25 @@
+/**
+ * The environment variables the README's Configuration table documents, for
+ * tests that hold each process's declared variables to it.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { repositoryRoot } from "../repository-root.ts";
+
+/**
+ * Each variable of the README's Configuration table (a row may name several,
+ * as `PORT` / `HOST` does), with its "used by" cells joined when it has more
+ * than one row (`NODE_OPTIONS` has one per process).
+ */
+export const documentedVariables = (): ReadonlyMap<string, string> => {
+  const readme = readFileSync(join(repositoryRoot(), "README.md"), "utf8");
+  const start = readme.indexOf("\n## Configuration");
+  const table = readme.slice(start, readme.indexOf("\n## ", start + 1));
+  const variables = new Map<string, string>();
+  for (const [, names = "", usedBy = ""] of table.matchAll(/^\| ([^|]+) \| ([^|]+) \|/gm)) {
+    for (const [, name = ""] of names.matchAll(/`([A-Z][A-Z0-9_]*)`/g)) {
+      variables.set(name, [variables.get(name), usedBy.trim()].filter(Boolean).join("; "));
+    }
+  }
+  return variables;
+};
