@@ -167,6 +167,14 @@ export const describeMigrationRetry = (retry: MigrationRetry): string =>
   `migration ${retry.migration ?? "(unknown)"} waited ${retry.lockTimeoutMs} ms for a lock without getting it ` +
   `(attempt ${retry.attempt} of ${retry.retries + 1}); rolled back, trying again in ${retry.pauseMs} ms`;
 
+/**
+ * One line for a failed migration, for the paths that report on stderr
+ * (`pnpm db:migrate`, `pnpm dev`, the admin CLI): its message names the
+ * migration, what stays applied and what to do, so no stack is added.
+ */
+export const describeMigrationFailure = (error: unknown): string =>
+  `migration failed: ${error instanceof Error ? error.message : String(error)}`;
+
 /** The failure's message: what could not be had, what is holding it, and what to do. */
 export const lockUnavailableMessage = (failure: {
   readonly migration: string | undefined;

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import {
   createDatabase,
   decodeVariables,
+  describeMigrationFailure,
   describeMigrationRetry,
   migrateAll,
   migrationLocksOf,
@@ -49,7 +50,7 @@ try {
   });
 } catch (error) {
   // One line, as `pnpm db:migrate` says it: the message names the migration and what to do.
-  process.stderr.write(`migration failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`${describeMigrationFailure(error)}\n`);
   await migrator.destroy();
   // The database host stops the cluster it started (if it did) before it exits.
   const hostExited = new Promise((resolve) => databaseHost.once("exit", resolve));

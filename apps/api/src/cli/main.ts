@@ -4,7 +4,14 @@
  * development database, found running or started here for the call).
  */
 import { parseArgs } from "node:util";
-import { createDatabase, describeMigrationRetry, migrateAll, resolveDevelopmentDatabase } from "@dc/db";
+import {
+  createDatabase,
+  describeMigrationFailure,
+  describeMigrationRetry,
+  isMigrationFailure,
+  migrateAll,
+  resolveDevelopmentDatabase,
+} from "@dc/db";
 import { ConfigError, loadConfig } from "../config.ts";
 import { makeIds } from "../ids.ts";
 import { CliError, commands } from "./commands.ts";
@@ -72,6 +79,11 @@ const run = async (argv: ReadonlyArray<string>): Promise<number> => {
 };
 
 const code = await run(process.argv.slice(2)).catch((error: unknown) => {
+  // Its message is the whole report, as `pnpm db:migrate` writes it (docs/operations.md, Upgrades).
+  if (isMigrationFailure(error)) {
+    process.stderr.write(`${describeMigrationFailure(error)}\n`);
+    return 1;
+  }
   const known =
     error instanceof CliError ||
     error instanceof ConfigError ||

@@ -7,7 +7,7 @@ import { Either } from "effect";
 import { createDatabase } from "../connection.ts";
 import { resolveDevelopmentDatabase } from "../embedded-postgres.ts";
 import { migrateAll } from "../migrate.ts";
-import { describeMigrationRetry } from "../migration-locks.ts";
+import { describeMigrationFailure, describeMigrationRetry } from "../migration-locks.ts";
 import { decodeVariables, migrationLocksOf, MigrationVariables } from "../process-settings.ts";
 
 const settings = decodeVariables(MigrationVariables, process.env);
@@ -26,7 +26,7 @@ try {
   });
   process.stdout.write(`migrated ${handle.owned ? "the embedded database" : "the database"}\n`);
 } catch (error) {
-  process.stderr.write(`migration failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`${describeMigrationFailure(error)}\n`);
   code = 1;
 } finally {
   await db.destroy();

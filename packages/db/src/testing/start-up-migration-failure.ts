@@ -42,12 +42,16 @@ export interface FinishedProcess {
 }
 
 /**
- * Runs `node entry` with this process's environment less vitest's, the
+ * Runs `node entry ...args` with this process's environment less vitest's, the
  * database and migration variables, plus `env`, to its end. Resolves on
  * `close`: once every process holding the child's stdout and stderr has
  * ended (`pnpm dev`'s database host inherits them).
  */
-export const runToEnd = (entry: string, env: Record<string, string>): Promise<FinishedProcess> => {
+export const runToEnd = (
+  entry: string,
+  env: Record<string, string>,
+  args: ReadonlyArray<string> = [],
+): Promise<FinishedProcess> => {
   const own = ["DATABASE_URL", "NODE_ENV", "LOG_LEVEL", "PORT", "EMBEDDED_PG_PORT", "WORKER_METRICS_PORT"];
   const inherited: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
@@ -56,7 +60,7 @@ export const runToEnd = (entry: string, env: Record<string, string>): Promise<Fi
     inherited[name] = value;
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entry], {
+    const child = spawn(process.execPath, [entry, ...args], {
       env: { ...inherited, NO_COLOR: "1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
