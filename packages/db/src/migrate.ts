@@ -112,8 +112,7 @@ export const migrateToLatest = async <DB>(
       (all) => all.find(({ executedAt }) => executedAt === undefined),
       (error: unknown) => ({ error }),
     );
-    if (pending === undefined) return { results: applied };
-    if ("error" in pending) {
+    if (pending !== undefined && "error" in pending) {
       const names = applied.map(({ migrationName }) => migrationName);
       const message = migrationFailedMessage(undefined, names, pending.error);
       return {
@@ -121,7 +120,9 @@ export const migrateToLatest = async <DB>(
         results: applied,
       };
     }
-    const disableTransactions = provided[pending.name]?.withoutTransaction === true;
+    // With nothing pending the step still runs: under its lock, Kysely refuses a database that holds a
+    // migration this code does not know (a newer release's), and ends the loop by applying nothing.
+    const disableTransactions = pending !== undefined && provided[pending.name]?.withoutTransaction === true;
     const step = await withLockRetries(
       db,
       policy,
@@ -146,6 +147,7 @@ export const migrateToLatest = async <DB>(
             });
       return { error, results: [...applied, ...results] };
     }
+    if (results.length === 0) return { results: applied };
     applied.push(...results);
   }
 };
