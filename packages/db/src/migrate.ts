@@ -81,7 +81,8 @@ const migratorOf = <DB>(
 
 /**
  * Applies every pending migration, one transaction each (docs/decisions/0028,
- * addendum): Kysely's `migrateUp` until nothing is pending, with
+ * addendum): Kysely's `migrateUp` until it applies nothing (that last call
+ * refuses a database holding a migration this code does not know), with
  * `disableTransactions` for a migration that declares `withoutTransaction`
  * (`OwnMigration`; `createIndexConcurrently`). Each call takes
  * the Migrator's advisory lock on a connection, applies the next pending
