@@ -89,6 +89,21 @@ describe("the OpenAPI document", () => {
     }
   });
 
+  it("names `iss` wherever it describes an authorization response, which always carries it (RFC 9207, decision 0207)", () => {
+    const authorization = operations.filter(({ path }) => path === pages.authorize.path);
+    expect(authorization.map(({ method }) => method).sort()).toEqual(["get", "post"]);
+    for (const { operation } of authorization) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (!status.startsWith("3")) continue;
+        const described = response as { description: string; headers?: Record<string, { description?: string }> };
+        expect(described.description, `${operation.operationId} ${status}`).toContain("`iss`");
+        expect(described.headers?.["Location"]?.description, `${operation.operationId} ${status} Location`).toContain("`iss`");
+      }
+    }
+    const start = authorization.find(({ method }) => method === "get")!.operation as Operation & { description: string };
+    expect(start.description).toContain("`iss`");
+  });
+
   it("declares the challenge, retry and rate-limit headers where the api sends them", () => {
     const headerComponents = (document.components["headers"] ?? {}) as Record<string, unknown>;
     expect(Object.keys(headerComponents).sort()).toEqual(

@@ -882,7 +882,7 @@ export interface paths {
         };
         /**
          * Authorization endpoint (sign in and consent)
-         * @description Starts the authorization-code flow in the user's browser. A company user signs in (e-mail and password), sees the client's name and the requested scopes, and approves or denies; the browser then goes to `redirect_uri` with `code` and the unchanged `state`, or with `error=access_denied`. A user may only authorize clients of their own company. An unknown client or a `redirect_uri` that is not exactly registered is shown as an error page (`redirect_uri_mismatch`), never redirected. The pages forbid framing and carry no CORS headers.
+         * @description Starts the authorization-code flow in the user's browser. A company user signs in (e-mail and password), sees the client's name and the requested scopes, and approves or denies; the browser then goes to `redirect_uri` with `code` and the unchanged `state`, or with `error=access_denied`; every such response also carries `iss`, the issuer of the metadata, for the client to compare (RFC 9207). A user may only authorize clients of their own company. An unknown client or a `redirect_uri` that is not exactly registered is shown as an error page (`redirect_uri_mismatch`), never redirected. The pages forbid framing and carry no CORS headers.
          */
         get: operations["authorize"];
         put?: never;
@@ -9053,10 +9053,10 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description An invalid request of a known client to a registered redirect URI: `error` is `invalid_request`, `unsupported_response_type` or `invalid_scope`, with `error_description` and `state` */
+            /** @description An invalid request of a known client to a registered redirect URI: `error` is `invalid_request`, `unsupported_response_type` or `invalid_scope`, with `error_description`, `state` and `iss` */
             302: {
                 headers: {
-                    /** @description The client's redirect URI with `code` and `state`, or `error` and `state` */
+                    /** @description The client's redirect URI with `code` and `state`, or `error` and `state`; always with `iss` (RFC 9207) */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -9116,10 +9116,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description `approve`: to `redirect_uri` with `code` (single use, 5 minutes) and `state`. `deny`: to `redirect_uri` with `error=access_denied` and `state`. `sign_in` (success) and `sign_out`: back to the authorization endpoint. 303 rather than 302 so the browser never re-posts the form (RFC 9700 4.12) */
+            /** @description `approve`: to `redirect_uri` with `code` (single use, 5 minutes), `state` and `iss`. `deny`: to `redirect_uri` with `error=access_denied`, `state` and `iss`. `sign_in` (success) and `sign_out`: back to the authorization endpoint. 303 rather than 302 so the browser never re-posts the form (RFC 9700 4.12) */
             303: {
                 headers: {
-                    /** @description Where the browser goes next */
+                    /** @description Where the browser goes next: the client's redirect URI (with `iss`) or the authorization endpoint */
                     Location?: string;
                     /** @description The sign-in cookie (HttpOnly, SameSite=Lax, Secure over https) */
                     "Set-Cookie"?: string;

@@ -189,7 +189,9 @@ export const AuthorizationForm = Schema.Struct({
   password: queryField("sign_in: the company user's password"),
 }).annotations({ identifier: "AuthorizationForm" });
 
-const redirectHeaders = { Location: "The client's redirect URI with `code` and `state`, or `error` and `state`" };
+const redirectHeaders = {
+  Location: "The client's redirect URI with `code` and `state`, or `error` and `state`; always with `iss` (RFC 9207)",
+};
 
 /** Both authorization pages: the database is unreachable or restarting, or a statement timed out (decision 0020). */
 const unavailablePage = {
@@ -210,7 +212,8 @@ export const authorize = page({
   description:
     "Starts the authorization-code flow in the user's browser. A company user signs in (e-mail and password), sees the " +
     "client's name and the requested scopes, and approves or denies; the browser then goes to `redirect_uri` with " +
-    "`code` and the unchanged `state`, or with `error=access_denied`. A user may only authorize clients of their own " +
+    "`code` and the unchanged `state`, or with `error=access_denied`; every such response also carries `iss`, the issuer " +
+    "of the metadata, for the client to compare (RFC 9207). A user may only authorize clients of their own " +
     "company. An unknown client or a `redirect_uri` that is not exactly registered is shown as an error page " +
     "(`redirect_uri_mismatch`), never redirected. The pages forbid framing and carry no CORS headers.",
   query: AuthorizationRequest,
@@ -221,7 +224,7 @@ export const authorize = page({
       html: false,
       description:
         "An invalid request of a known client to a registered redirect URI: `error` is `invalid_request`, " +
-        "`unsupported_response_type` or `invalid_scope`, with `error_description` and `state`",
+        "`unsupported_response_type` or `invalid_scope`, with `error_description`, `state` and `iss`",
       headers: redirectHeaders,
     },
     {
@@ -256,11 +259,12 @@ export const submitAuthorization = page({
       status: 303,
       html: false,
       description:
-        "`approve`: to `redirect_uri` with `code` (single use, 5 minutes) and `state`. `deny`: to `redirect_uri` with " +
-        "`error=access_denied` and `state`. `sign_in` (success) and `sign_out`: back to the authorization endpoint. " +
+        "`approve`: to `redirect_uri` with `code` (single use, 5 minutes), `state` and `iss`. `deny`: to `redirect_uri` " +
+        "with `error=access_denied`, `state` and `iss`. `sign_in` (success) and `sign_out`: back to the authorization " +
+        "endpoint. " +
         "303 rather than 302 so the browser never re-posts the form (RFC 9700 4.12)",
       headers: {
-        Location: "Where the browser goes next",
+        Location: "Where the browser goes next: the client's redirect URI (with `iss`) or the authorization endpoint",
         "Set-Cookie": "The sign-in cookie (HttpOnly, SameSite=Lax, Secure over https)",
       },
     },
