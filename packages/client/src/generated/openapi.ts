@@ -74,7 +74,7 @@ export interface paths {
         };
         /**
          * Authorization server metadata (RFC 8414)
-         * @description The endpoints, scopes, grant types, client authentication methods and PKCE methods of this authorization server, for OAuth libraries that discover a server from its issuer (oauth4webapi's `discoveryRequest` with `algorithm: "oauth2"`, openid-client's `discovery`). This is not an OpenID provider: there is no `/.well-known/openid-configuration`, no ID token and no JWKS (access tokens are opaque). The document changes only with a deployment, so it may be cached for an hour.
+         * @description The endpoints, scopes, grant types, client authentication methods and PKCE methods of this authorization server, for OAuth libraries that discover a server from its issuer (oauth4webapi's `discoveryRequest` with `algorithm: "oauth2"`, openid-client's `discovery`). This is not an OpenID provider: there is no `/.well-known/openid-configuration`, no ID token and no JWKS (access tokens are opaque). The document changes only with a deployment, so it may be cached for an hour; a server without a configured public origin (development), whose issuer is the host each request names, answers `Cache-Control: no-store` instead.
          */
         get: operations["getAuthorizationServerMetadata"];
         put?: never;

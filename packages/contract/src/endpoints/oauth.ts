@@ -335,7 +335,8 @@ export const getAuthorizationServerMetadata = endpoint({
     "server, for OAuth libraries that discover a server from its issuer (oauth4webapi's `discoveryRequest` with " +
     "`algorithm: \"oauth2\"`, openid-client's `discovery`). This is not an OpenID provider: there is no " +
     "`/.well-known/openid-configuration`, no ID token and no JWKS (access tokens are opaque). The document changes " +
-    "only with a deployment, so it may be cached for an hour.",
+    "only with a deployment, so it may be cached for an hour; a server without a configured public origin " +
+    "(development), whose issuer is the host each request names, answers `Cache-Control: no-store` instead.",
   success: {
     status: 200,
     description: "The metadata of this server",

@@ -8,4 +8,9 @@ export const getAuthorizationServerMetadata = ({
   services,
   ctx,
 }: HandlerInput<unknown, unknown, unknown, false>): Promise<Reply<typeof AuthorizationServerMetadata.Type>> =>
-  Promise.resolve({ body: authorizationServerMetadata(issuerOf(services, ctx)) });
+  Promise.resolve({
+    body: authorizationServerMetadata(issuerOf(services, ctx)),
+    // Without PUBLIC_BASE_URL (development) the issuer is the host the request named: a shared cache
+    // keeping the document for an hour would hand it to requests that name another host.
+    ...(services.config.publicBaseUrl === undefined ? { headers: { "Cache-Control": "no-store" } } : {}),
+  });
