@@ -146,8 +146,9 @@ export class ConfigError extends Error {
 /**
  * Decodes the configuration from an environment record; throws ConfigError
  * listing every problem. `purpose` is `"server"` for the api process, which
- * in production also requires `PUBLIC_BASE_URL` (its OAuth issuer), and
- * `"cli"` for the admin CLI, which serves nothing and needs no public URL.
+ * in production also requires `PUBLIC_BASE_URL` (its OAuth issuer), https,
+ * and `"cli"` for the admin CLI, which serves nothing and holds the
+ * variable, when set, only to its form.
  */
 export const loadConfig = (
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -156,14 +157,15 @@ export const loadConfig = (
   const decoded = decodeVariables(Environment, env);
   if (Either.isLeft(decoded)) throw new ConfigError(`invalid configuration:\n  ${decoded.left.join("\n  ")}`);
   const value = decoded.right;
-  const production = value.NODE_ENV === "production";
+  // The production rules of PUBLIC_BASE_URL are the server's: it is the issuer the api serves.
+  const servingInProduction = value.NODE_ENV === "production" && purpose === "server";
   const missing = [
     ...missingInProduction(value),
-    ...(production && purpose === "server" && value.PUBLIC_BASE_URL === undefined ? ["PUBLIC_BASE_URL"] : []),
+    ...(servingInProduction && value.PUBLIC_BASE_URL === undefined ? ["PUBLIC_BASE_URL"] : []),
   ];
   if (missing.length > 0) throw new ConfigError(`production requires ${missing.join(" and ")} to be set`);
   const publicBaseUrl = value.PUBLIC_BASE_URL === undefined ? undefined : publicOrigin(value.PUBLIC_BASE_URL);
-  if (production && publicBaseUrl !== undefined && !publicBaseUrl.startsWith("https://")) {
+  if (servingInProduction && publicBaseUrl !== undefined && !publicBaseUrl.startsWith("https://")) {
     throw new ConfigError("production requires PUBLIC_BASE_URL to be an https URL");
   }
   return {

@@ -152,6 +152,11 @@ describe("loadConfig: PUBLIC_BASE_URL, the OAuth issuer (docs/decisions/0207)", 
       new ConfigError("production requires PUBLIC_BASE_URL to be an https URL"),
     );
   });
+
+  it("is neither required nor held to https for the admin CLI, which serves nothing", () => {
+    expect(loadConfig(production, "cli").publicBaseUrl).toBeUndefined();
+    expect(loadConfig({ ...production, PUBLIC_BASE_URL: "http://api.example" }, "cli").publicBaseUrl).toBe("http://api.example");
+  });
 });
 
 describe("the README's Configuration table", () => {
