@@ -41,9 +41,9 @@ describe("kept-alive connections", () => {
   });
 
   it("serve requests after an idle pause, and are closed by the api once idle for HTTP_KEEP_ALIVE_TIMEOUT_MS", async () => {
-    const api = await t.startAnotherApi({ environment: { HTTP_KEEP_ALIVE_TIMEOUT_MS: "1500" } });
+    const api = await t.startAnotherApi({ environment: { HTTP_KEEP_ALIVE_TIMEOUT_MS: "3000" } });
     try {
-      expect(api.server.keepAliveTimeout).toBe(1_500);
+      expect(api.server.keepAliveTimeout).toBe(3_000);
       const connection = await openConnection(api.url);
       expect(await connection.request()).toBe("HTTP/1.1 200");
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -6,12 +6,12 @@
  * the id is announced or its time is up, then reads again.
  *
  * The connection is opened in the background at the first wait, one attempt
- * at a time, each bounded by CONNECTION_TIMEOUT_MS. Until it listens (and after
+ * at a time, each bounded by the pools' connection timeout. Until it listens (and after
  * it is lost, or stops answering its health check), waits re-read every
  * FALLBACK_MS instead: an announcement can be missed, an outcome cannot.
  * `close` (a graceful stop) wakes every wait for its last read.
  */
-import { CONNECTION_TIMEOUT_MS, createSessionClient, type SessionClient, SNAPSHOT_STATUS_CHANNEL } from "@dc/db";
+import { createSessionClient, type SessionClient, SNAPSHOT_STATUS_CHANNEL } from "@dc/db";
 import type { Logger } from "pino";
 
 /** How often a wait re-reads the status when no announcement can reach it. */
@@ -26,6 +26,9 @@ const RECONNECT_MS = 1_000;
  * would otherwise look healthy while no announcement arrives.
  */
 const HEALTH_CHECK_MS = 30_000;
+
+/** How long the health check's query may take to answer before the connection counts as lost. */
+const HEALTH_CHECK_ANSWER_MS = 5_000;
 
 export interface StatusChange {
   /** Resolves when the snapshot's status may have changed, when `timeoutMs` has passed, or at `close`. */
@@ -102,7 +105,7 @@ export const watchSnapshotStatus = (connectionString: string, logger: Logger): S
   const healthCheck = setInterval(() => {
     const client = listener;
     if (client === undefined) return;
-    const unanswered = setTimeout(() => lose(client, "health check unanswered"), CONNECTION_TIMEOUT_MS);
+    const unanswered = setTimeout(() => lose(client, "health check unanswered"), HEALTH_CHECK_ANSWER_MS);
     client.query("select 1").then(
       () => clearTimeout(unanswered),
       (error: unknown) => {
