@@ -159,6 +159,10 @@ describe("a worker killed while applying a snapshot", () => {
         (select count(*)::int from payment_plans where company_id = ${campaign.companyId}) as plans`.execute(db);
       expect(totals[0]).toEqual({ debts: SEEDED + 2_000, payments: expected.counts.payments, plans: 1_800 });
       expect(await ledgerViolations(db, campaign.companyId)).toEqual([]);
+      // The worker logs the outcome after its commit, which the test may see first.
+      await waitFor("the second worker's log of the outcome", () =>
+        second.records.some((record) => record["msg"] === "snapshot processed") ? true : undefined,
+      );
       expect(second.records.filter((record) => record["msg"] === "snapshot processed")).toMatchObject([
         { snapshotId: id, outcome: "completed", attempt: 2 },
       ]);
