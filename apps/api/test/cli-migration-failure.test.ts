@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import {
   BLOCKED_MIGRATION_MESSAGE,
+  blockedMigrationSettings,
   blockNextMigration,
   hasStackFrame,
   runToEnd,
@@ -22,7 +23,7 @@ describe("the admin CLI when a migration cannot get its lock", () => {
   it("writes one line naming the migration, creates nothing and exits 1", { timeout: 30_000 }, async () => {
     const { code, stdout, stderr } = await runToEnd(
       join(import.meta.dirname, "..", "src", "cli", "main.ts"),
-      { DATABASE_URL: url, NODE_ENV: "development", MIGRATION_LOCK_TIMEOUT_MS: "100", MIGRATION_LOCK_RETRIES: "0" },
+      { ...blockedMigrationSettings(url), NODE_ENV: "development" },
       ["tenant", "create", "--name", "Blocked"],
     );
     expect({ code, stdout }).toEqual({ code: 1, stdout: "" });

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { repositoryRoot } from "../src/repository-root.ts";
 import {
   BLOCKED_MIGRATION_MESSAGE,
+  blockedMigrationSettings,
   blockNextMigration,
   hasStackFrame,
   runToEnd,
@@ -23,7 +24,7 @@ const { db, url } = await useTestDatabase();
 const blocker = await blockNextMigration(db, url);
 afterAll(() => blocker.release());
 
-const env = { DATABASE_URL: url, MIGRATION_LOCK_TIMEOUT_MS: "100", MIGRATION_LOCK_RETRIES: "0" };
+const env = blockedMigrationSettings(url);
 const occurrences = (text: string, part: string): number => text.split(part).length - 1;
 
 describe("a migration that cannot get its lock at start-up", () => {

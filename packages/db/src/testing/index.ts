@@ -22,7 +22,9 @@ export { type ImageInstall, installAsImage } from "./image-install.ts";
 export { typeScriptDiagnostics } from "./typescript-diagnostics.ts";
 export {
   BLOCKED_MIGRATION_MESSAGE,
+  blockedMigrationSettings,
   blockNextMigration,
+  expectOneFatalMigrationLine,
   type FinishedProcess,
   hasStackFrame,
   runToEnd,

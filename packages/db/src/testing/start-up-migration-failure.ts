@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { type Kysely, sql } from "kysely";
+import { expect } from "vitest";
 import { createDatabase } from "../connection.ts";
 import { schemaMigrator } from "../migrate.ts";
 import type { Database } from "../schema.ts";
@@ -76,3 +77,40 @@ export const runToEnd = (
 /** True when `text` holds a stack frame, on a line of its own or inside a JSON string (`\n    at f (file:1:2)`). */
 export const hasStackFrame = (text: string): boolean =>
   /(^|\\n)\s*at \S.*:\d+:\d+\)?$/m.test(text) || /\\n\s+at /.test(text);
+
+/** The settings under which the migrator gives up on `blockNextMigration`'s database after one wait. */
+export const blockedMigrationSettings = (url: string): Record<string, string> => ({
+  DATABASE_URL: url,
+  MIGRATION_LOCK_TIMEOUT_MS: "100",
+  MIGRATION_LOCK_RETRIES: "0",
+});
+
+/**
+ * Starts an app's `main.ts` in development on `blockNextMigration`'s
+ * database and checks how it ends: exit code 1, nothing on stderr, and one
+ * log line at error level or above, `fatal`, naming the migration, with the
+ * migrator's message once and no stack frame.
+ */
+export const expectOneFatalMigrationLine = async (
+  entry: string,
+  url: string,
+  service: "api" | "worker",
+): Promise<void> => {
+  const { code, stdout, stderr } = await runToEnd(entry, { ...blockedMigrationSettings(url), NODE_ENV: "development" });
+  expect({ code, stderr }).toEqual({ code: 1, stderr: "" });
+  const records = stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(records.filter((record) => Number(record["level"]) >= 50)).toEqual([
+    expect.objectContaining({
+      level: 60,
+      service,
+      msg: `${service} failed to start: migration failed`,
+      migration: "0021-reference-indexes",
+      reason: expect.stringMatching(new RegExp(`^${BLOCKED_MIGRATION_MESSAGE}`)),
+    }),
+  ]);
+  expect(stdout.split(BLOCKED_MIGRATION_MESSAGE).length - 1).toBe(1);
+  expect(hasStackFrame(stdout)).toBe(false);
+};
