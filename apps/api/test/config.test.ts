@@ -1,6 +1,6 @@
 /** The api's environment: the database pools' sizes (docs/decisions/0017), the id key and the metrics token. */
 import { describe, expect, it } from "vitest";
-import { documentedVariables } from "@dc/db/testing";
+import { configurationTableGaps } from "@dc/db/testing";
 import { API_VARIABLES, ConfigError, loadConfig } from "../src/config.ts";
 
 describe("loadConfig: database pools", () => {
@@ -160,16 +160,7 @@ describe("loadConfig: PUBLIC_BASE_URL, the OAuth issuer (docs/decisions/0207)", 
 });
 
 describe("the README's Configuration table", () => {
-  const usedByTheApi = (usedBy: string | undefined) => /\bapi\b/.test(usedBy ?? "");
-
-  it("documents every variable the api reads, as read by the api", () => {
-    const documented = documentedVariables();
-    expect(API_VARIABLES.filter((name) => !usedByTheApi(documented.get(name)))).toEqual([]);
-  });
-
-  it("lists no variable as the api's that the api does not read, but those Node or the C library read", () => {
-    const readByTheRuntime = ["NODE_OPTIONS", "MALLOC_ARENA_MAX"];
-    const listed = [...documentedVariables()].filter(([, usedBy]) => usedByTheApi(usedBy)).map(([name]) => name);
-    expect(listed.filter((name) => !API_VARIABLES.includes(name) && !readByTheRuntime.includes(name))).toEqual([]);
+  it("documents every variable the api reads, as the api's, and gives it none it does not read but Node's or the C library's", () => {
+    expect(configurationTableGaps("api", API_VARIABLES, ["NODE_OPTIONS", "MALLOC_ARENA_MAX"])).toEqual({ undocumented: [], notRead: [] });
   });
 });

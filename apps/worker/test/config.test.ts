@@ -1,6 +1,6 @@
 import { Either } from "effect";
 import { describe, expect, it } from "vitest";
-import { documentedVariables } from "@dc/db/testing";
+import { configurationTableGaps } from "@dc/db/testing";
 import { loadConfig, WORKER_VARIABLES } from "../src/config.ts";
 
 describe("loadConfig", () => {
@@ -130,16 +130,7 @@ describe("loadConfig", () => {
 });
 
 describe("the README's Configuration table", () => {
-  const usedByTheWorker = (usedBy: string | undefined) => /\bworker\b/.test(usedBy ?? "");
-
-  it("documents every variable the worker reads, as read by the worker", () => {
-    const documented = documentedVariables();
-    expect(WORKER_VARIABLES.filter((name) => !usedByTheWorker(documented.get(name)))).toEqual([]);
-  });
-
-  it("lists no variable as the worker's that the worker does not read, but those Node or the C library read", () => {
-    const readByTheRuntime = ["NODE_OPTIONS"];
-    const listed = [...documentedVariables()].filter(([, usedBy]) => usedByTheWorker(usedBy)).map(([name]) => name);
-    expect(listed.filter((name) => !WORKER_VARIABLES.includes(name) && !readByTheRuntime.includes(name))).toEqual([]);
+  it("documents every variable the worker reads, as the worker's, and gives it none it does not read but Node's or the C library's", () => {
+    expect(configurationTableGaps("worker", WORKER_VARIABLES, ["NODE_OPTIONS"])).toEqual({ undocumented: [], notRead: [] });
   });
 });

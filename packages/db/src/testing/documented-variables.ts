@@ -23,3 +23,24 @@ export const documentedVariables = (): ReadonlyMap<string, string> => {
   }
   return variables;
 };
+
+/**
+ * How the Configuration table and an app's declared variables disagree:
+ * `undocumented`, the variables `app` reads that no row gives to it;
+ * `notRead`, the variables a row gives to `app` that it does not read,
+ * but those its runtime reads (`readByTheRuntime`: Node's, the C library's).
+ */
+export const configurationTableGaps = (
+  app: "api" | "worker",
+  declared: ReadonlyArray<string>,
+  readByTheRuntime: ReadonlyArray<string>,
+): { readonly undocumented: ReadonlyArray<string>; readonly notRead: ReadonlyArray<string> } => {
+  const documented = documentedVariables();
+  const usedBy = (cell: string | undefined) => new RegExp(`\\b${app}\\b`).test(cell ?? "");
+  return {
+    undocumented: declared.filter((name) => !usedBy(documented.get(name))),
+    notRead: [...documented]
+      .filter(([name, cell]) => usedBy(cell) && !declared.includes(name) && !readByTheRuntime.includes(name))
+      .map(([name]) => name),
+  };
+};

@@ -29,4 +29,4 @@ export {
   hasStackFrame,
   runToEnd,
 } from "./start-up-migration-failure.ts";
-export { documentedVariables } from "./documented-variables.ts";
+export { configurationTableGaps, documentedVariables } from "./documented-variables.ts";
