@@ -4,11 +4,14 @@
  * fresh project under the system's temporary folder, type-checked from a
  * consumer's TypeScript against the installed declarations, and run from
  * plain JavaScript (no type stripping anywhere) against the real api and
- * worker. Nothing is skipped: a package that cannot be installed fails here.
+ * worker, on the repository's Node 24 and on the machine's own Node (20 on
+ * this project's machines, the oldest line the published engines accept).
+ * Nothing is skipped: a package that cannot be installed fails here.
  */
+import { existsSync, realpathSync } from "node:fs";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { REPOSITORY, startSystem, startWorkerProcess } from "./support/processes.ts";
 import { consumerTsconfig, createConsumerProject, environment, packClient, run } from "./support/consumer/project.ts";
@@ -17,9 +20,31 @@ const { baseUrl, tenant, database } = await startSystem("Consumer Install Ltd");
 startWorkerProcess(database.url);
 
 const scratch = await mkdtemp(join(tmpdir(), "dc-consumer-"));
+
+/** A `node` binary's version. */
+const nodeVersion = async (node: string) => {
+  const text = (await run(node, ["-p", "process.versions.node"], scratch)).stdout.trim();
+  const [major = 0, minor = 0] = text.split(".").map(Number);
+  return { text, major, minor };
+};
+
+/**
+ * The machine's own Node: the first `node` on PATH outside the repository
+ * (whose node_modules/.bin holds Node 24). The README's quick start asks for
+ * Node 20 or later on the machine, so there is one.
+ */
+const machineNode = async () => {
+  for (const directory of (process.env["PATH"] ?? "").split(delimiter)) {
+    const candidate = join(directory, "node");
+    if (directory === "" || candidate.startsWith(REPOSITORY) || !existsSync(candidate)) continue;
+    return { path: realpathSync(candidate), version: await nodeVersion(candidate) };
+  }
+  throw new Error("no node on PATH outside the repository");
+};
+const machine = await machineNode();
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
-it("installs from packed tarballs with npm, type-checks, and runs the example flow with plain node", async () => {
+it("installs from packed tarballs with npm, type-checks, and runs the flow on plain Node 24 and the machine's", async () => {
   const tarballs = await packClient(join(scratch, "tarballs"));
   const project = await createConsumerProject(join(scratch, "project"), tarballs, ["flow.mjs", "typed.ts", "require.cjs"]);
 
@@ -34,6 +59,10 @@ it("installs from packed tarballs with npm, type-checks, and runs the example fl
     // so Node 20 integrators can install it with engine-strict. The sources' 22.18 applies inside the workspace only.
     expect(manifest.engines).toEqual({ node: "^20.19.0 || >=22.12.0" });
   }
+  // The machine's Node is one the published engines accept, or the runs below would not speak for them.
+  const { text, major, minor } = machine.version;
+  const accepted = (major === 20 && minor >= 19) || major > 22 || (major === 22 && minor >= 12);
+  expect({ node: text, accepted }).toEqual({ node: text, accepted: true });
   expect(client.dependencies?.["@dc/domain"]).toBe(domain.version);
   expect(Object.values(client.dependencies ?? {}).filter((range) => range.startsWith("workspace:"))).toEqual([]);
   // Only the build ships: no TypeScript sources for Node to refuse under node_modules.
@@ -52,32 +81,33 @@ it("installs from packed tarballs with npm, type-checks, and runs the example fl
   );
   expect(tsc.stdout + tsc.stderr).toBe("");
 
-  const { stdout, stderr } = await run(
-    process.execPath,
-    ["--no-experimental-strip-types", "flow.mjs"],
-    project.directory,
-    {
+  // Node 24 (the repository's), then the machine's own Node (Node 20 on this project's machines): the oldest an
+  // integrator may run the published build with.
+  for (const node of [process.execPath, ...(machine.path === process.execPath ? [] : [machine.path])]) {
+    const version = await nodeVersion(node);
+    // Type stripping exists from 22.6; the build must not need it.
+    const stripsTypes = version.major > 22 || (version.major === 22 && version.minor >= 6);
+    const plain = stripsTypes ? ["--no-experimental-strip-types"] : [];
+    const { stdout, stderr } = await run(node, [...plain, "flow.mjs"], project.directory, {
       PATH: process.env["PATH"] ?? "",
       BASE_URL: baseUrl,
       CLIENT_ID: tenant.client_id,
       CLIENT_SECRET: tenant.client_secret,
       CAMPAIGN: tenant.campaign_api_reference,
-    },
-  );
-  expect(stderr).toBe("");
-  expect(stdout.trimEnd().split("\n")).toEqual([
-    "token: debts:read debts:write",
-    "debt: 120.5 EUR",
-    "refused locally: 422 invalid_snapshot_row rows.0.remaining_amount",
-    "snapshot 1: completed, 5 rows in 3 chunks, 5 created",
-    "snapshot 2: completed, 1 updated, 1 payments",
-    "payments: 1, 25.00 EUR",
-    "done",
-  ]);
+    });
+    expect({ node: version.text, stderr }).toEqual({ node: version.text, stderr: "" });
+    expect(stdout.trimEnd().split("\n")).toEqual([
+      "token: debts:read debts:write",
+      "debt: 120.5 EUR",
+      "refused locally: 422 invalid_snapshot_row rows.0.remaining_amount",
+      "snapshot 1: completed, 5 rows in 3 chunks, 5 created",
+      "snapshot 2: completed, 1 updated, 1 payments",
+      "payments: 1, 25.00 EUR",
+      "done",
+    ]);
 
-  const required = await run(process.execPath, ["--no-experimental-strip-types", "require.cjs"], project.directory, {
-    PATH: process.env["PATH"] ?? "",
-  });
-  expect(required.stderr).toBe("");
-  expect(required.stdout).toBe("require: function 20000 invalid_snapshot_row\n");
+    const required = await run(node, [...plain, "require.cjs"], project.directory, { PATH: process.env["PATH"] ?? "" });
+    expect({ node: version.text, stderr: required.stderr }).toEqual({ node: version.text, stderr: "" });
+    expect(required.stdout).toBe("require: function 20000 invalid_snapshot_row\n");
+  }
 }, 240_000);
