@@ -2,6 +2,7 @@
 export * from "./connection.ts";
 export * from "./embedded-postgres.ts";
 export * from "./migrate.ts";
+export * from "./migration-failures.ts";
 export * from "./migration-locks.ts";
 export * from "./process-settings.ts";
 export * from "./public-ids.ts";

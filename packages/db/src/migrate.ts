@@ -24,10 +24,8 @@ import * as companyScopedChildKeys from "./migrations/0018-company-scoped-child-
 import * as idempotencyKeys from "./migrations/0019-idempotency-keys.ts";
 import * as tenantKeys from "./migrations/0020-tenant-keys.ts";
 import * as referenceIndexes from "./migrations/0021-reference-indexes.ts";
+import { MigrationFailed, migrationFailedMessage, MigrationLockUnavailable } from "./migration-failures.ts";
 import {
-  MigrationFailed,
-  migrationFailedMessage,
-  MigrationLockUnavailable,
   type MigrationLockPolicy,
   type MigrationPosition,
   type OwnMigration,

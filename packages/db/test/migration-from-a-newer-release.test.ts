@@ -9,7 +9,7 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { migrateOrThrow, migrateToLatest } from "../src/migrate.ts";
-import { MigrationFailed } from "../src/migration-locks.ts";
+import { MigrationFailed } from "../src/migration-failures.ts";
 import { useTestDatabase } from "../src/testing/index.ts";
 
 const { db } = await useTestDatabase();

@@ -14,7 +14,8 @@ import type pg from "pg";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createDatabase } from "../src/connection.ts";
 import { migrateWorkerSchema } from "../src/migrate.ts";
-import { MigrationFailed, MigrationLockUnavailable, type MigrationRetry } from "../src/migration-locks.ts";
+import { MigrationFailed, MigrationLockUnavailable } from "../src/migration-failures.ts";
+import { type MigrationRetry } from "../src/migration-locks.ts";
 import type { Database } from "../src/schema.ts";
 import { useTestDatabase } from "../src/testing/index.ts";
 

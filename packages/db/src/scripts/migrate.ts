@@ -7,7 +7,8 @@ import { Either } from "effect";
 import { createDatabase } from "../connection.ts";
 import { resolveDevelopmentDatabase } from "../embedded-postgres.ts";
 import { migrateAll } from "../migrate.ts";
-import { describeMigrationFailure, describeMigrationRetry } from "../migration-locks.ts";
+import { describeMigrationFailure } from "../migration-failures.ts";
+import { describeMigrationRetry } from "../migration-locks.ts";
 import { decodeVariables, migrationLocksOf, MigrationVariables } from "../process-settings.ts";
 
 const settings = decodeVariables(MigrationVariables, process.env);
