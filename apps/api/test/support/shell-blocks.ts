@@ -37,14 +37,16 @@ export const assignedNames = (blocks: ReadonlyArray<string>): string[] => [
 export interface Rewrite {
   /** The api's address, for the guides' `http://localhost:3000`. */
   readonly apiUrl: string;
-  /** A folder of the test's own, for the repository's `.data`. */
-  readonly dataDirectory: string;
+  /** A folder of the test's own, for the repository's `.data` (none: a guide that writes nothing there). */
+  readonly dataDirectory?: string;
 }
 
-export const asRunHere = (block: string, { apiUrl, dataDirectory }: Rewrite) =>
-  block
-    .replaceAll("http://localhost:3000", apiUrl)
-    .replace(/(^|[\s'"(])(?:\.\/)?\.data(?=[/\s]|$)/gm, `$1${dataDirectory}`);
+export const asRunHere = (block: string, { apiUrl, dataDirectory }: Rewrite) => {
+  const addressed = block.replaceAll("http://localhost:3000", apiUrl);
+  return dataDirectory === undefined
+    ? addressed
+    : addressed.replace(/(^|[\s'"(])(?:\.\/)?\.data(?=[/\s]|$)/gm, `$1${dataDirectory}`);
+};
 
 /** This process's environment without what pnpm and vitest set in it: a terminal's has none of it. */
 export const terminalEnvironment = () =>
