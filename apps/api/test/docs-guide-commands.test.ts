@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { guidePage } from "../src/docs/guide-page.ts";
+import { guideBlocks } from "./support/guide-blocks.ts";
 import { startTestApi } from "./support/harness.ts";
 import { runShellBlocks } from "./support/shell-blocks.ts";
 import { startWorkerProcess } from "./support/webhooks-support.ts";
@@ -17,22 +18,8 @@ const t = await startTestApi();
 const worker = startWorkerProcess(t.databaseUrl);
 const tenant = await t.tenant("Guide Reader Ltd");
 
-const unescapeHtml = (text: string) =>
-  text
-    .replaceAll("&lt;", "<")
-    .replaceAll("&gt;", ">")
-    .replaceAll("&quot;", '"')
-    .replaceAll("&#39;", "'")
-    .replaceAll("&amp;", "&");
-
-/** The page's blocks labelled `shell` or `curl ...`, in order, as a reader would copy them. */
-const commandBlocks = (html: string): string[] =>
-  [...html.matchAll(/<p class="label">(shell|curl[^<]*)<\/p>\n<pre><code>([\s\S]*?)<\/code><\/pre>/g)].map((match) =>
-    unescapeHtml(match[2] ?? ""),
-  );
-
 describe("the getting-started page's commands", () => {
-  const blocks = commandBlocks(guidePage(t.api.url));
+  const blocks = guideBlocks(guidePage(t.api.url), /^(shell|curl)/);
 
   it("are the steps the page describes", () => {
     expect(blocks.map((block) => block.split("\n")[0])).toEqual([

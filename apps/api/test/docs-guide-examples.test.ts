@@ -11,27 +11,15 @@ import { repositoryRoot } from "@dc/db";
 import { typeScriptDiagnostics } from "@dc/db/testing";
 import { describe, expect, it } from "vitest";
 import { guidePage } from "../src/docs/guide-page.ts";
+import { guideBlocks } from "./support/guide-blocks.ts";
 
 const root = repositoryRoot(import.meta.dirname);
 const examplesFile = join(import.meta.dirname, "guide-examples.generated.ts");
 /** The client's entry as the examples' module imports it: a relative path, as examples/integration.ts does. */
 const clientEntry = relative(import.meta.dirname, join(root, "packages", "client", "src", "index.ts"));
 
-const unescapeHtml = (text: string) =>
-  text
-    .replaceAll("&lt;", "<")
-    .replaceAll("&gt;", ">")
-    .replaceAll("&quot;", '"')
-    .replaceAll("&#39;", "'")
-    .replaceAll("&amp;", "&");
-
-const typescriptExamples = (html: string): string[] =>
-  [...html.matchAll(/<p class="label">TypeScript \(@dc\/client\)<\/p>\n<pre><code>([\s\S]*?)<\/code><\/pre>/g)].map(
-    (match) => unescapeHtml(match[1] ?? ""),
-  );
-
 describe("the guide's TypeScript examples", () => {
-  const examples = typescriptExamples(guidePage("http://localhost:3000"));
+  const examples = guideBlocks(guidePage("http://localhost:3000"), /^TypeScript \(@dc\/client\)$/);
 
   it("are found on the page", () => {
     expect(examples.length).toBe(3);
