@@ -123,6 +123,9 @@ const dockerIgnored = (root: string): ((file: string) => boolean) => {
   return (file) => patterns.some((pattern) => pattern.test(file));
 };
 
+/** The image's `node` is this process's Node, checked to be the image's version. */
+const thisNode = (program: string): string => (program === "node" ? process.execPath : program);
+
 /**
  * Builds `dockerfile`'s image as a directory: its first stage's `RUN`s (but
  * the global pnpm install: the repository's own pnpm, the same version, runs
@@ -168,7 +171,7 @@ export const installAsImage = async (dockerfile: string): Promise<ImageInstall> 
   }
 
   const withThisNode = ([program, ...args]: [string, ...string[]]): [string, ...string[]] => [
-    program === "node" ? process.execPath : program,
+    thisNode(program),
     ...args,
   ];
   return {
@@ -179,7 +182,7 @@ export const installAsImage = async (dockerfile: string): Promise<ImageInstall> 
     run: ([program, ...args], environment) =>
       new Promise((resolve) =>
         execFile(
-          program === "node" ? process.execPath : program,
+          thisNode(program),
           args,
           { cwd: directory, env: environment, encoding: "utf8" },
           (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
