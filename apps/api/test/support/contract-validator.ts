@@ -4,7 +4,8 @@
  * bodies through `expectContract`, which also holds that the headers the
  * document declares per response (Location, Retry-After, RateLimit-*,
  * WWW-Authenticate) are not sent where it does not declare them, and that
- * the headers it marks required (Location) are sent.
+ * the headers it marks required (Location) are sent, and that a header it
+ * declares with one fixed value (Cache-Control, Referrer-Policy) has it.
  */
 import { openApiDocument } from "@dc/contract/document";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -46,6 +47,11 @@ export const expectContract = async <T = any>(response: Response, method: string
     .filter(([name, header]) => (header as { required?: boolean }).required === true && !response.headers.has(name))
     .map(([name]) => name);
   expect(missing, `${method} ${path} ${status} lacks headers the document requires`).toEqual([]);
+  const contradicted = declaredHeaders
+    .map(([name, header]) => [name, (header as { schema?: { const?: unknown } }).schema?.const] as const)
+    .filter(([name, value]) => value !== undefined && response.headers.has(name) && response.headers.get(name) !== value)
+    .map(([name, value]) => `${name}: ${response.headers.get(name)} (documented as always ${String(value)})`);
+  expect(contradicted, `${method} ${path} ${status} sends a header value the document rules out`).toEqual([]);
   const validate = ajv.compile({
     $ref: `openapi.json#/${pointer("paths", path, method.toLowerCase(), "responses", status, "content", "application/json", "schema")}`,
   });

@@ -3334,8 +3334,8 @@ export interface operations {
             /** @description The metadata of this server */
             200: {
                 headers: {
-                    /** @description Always `public, max-age=3600` */
-                    "Cache-Control"?: "public, max-age=3600";
+                    /** @description `public, max-age=3600` from a server with a configured public origin; `no-store` from one without (development), whose issuer is the host each request names */
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {

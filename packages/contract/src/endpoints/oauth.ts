@@ -341,7 +341,11 @@ export const getAuthorizationServerMetadata = endpoint({
     status: 200,
     description: "The metadata of this server",
     schema: AuthorizationServerMetadata,
-    headers: { "Cache-Control": `public, max-age=${METADATA_MAX_AGE_SECONDS}` },
+    replyHeaders: {
+      "Cache-Control":
+        `\`public, max-age=${METADATA_MAX_AGE_SECONDS}\` from a server with a configured public origin; ` +
+        "`no-store` from one without (development), whose issuer is the host each request names",
+    },
   },
   errors: [errorCases.internal],
   rateLimit: "standard",

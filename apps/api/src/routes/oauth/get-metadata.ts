@@ -1,5 +1,5 @@
 /** GET /.well-known/oauth-authorization-server (RFC 8414 3): this server's metadata, for OAuth client libraries. */
-import type { AuthorizationServerMetadata } from "@dc/contract";
+import { type AuthorizationServerMetadata, METADATA_MAX_AGE_SECONDS } from "@dc/contract";
 import type { HandlerInput, Reply } from "../../http/handler.ts";
 import { issuerOf } from "../../oauth/issuer.ts";
 import { authorizationServerMetadata } from "../../oauth/metadata.ts";
@@ -12,5 +12,8 @@ export const getAuthorizationServerMetadata = ({
     body: authorizationServerMetadata(issuerOf(services, ctx)),
     // Without PUBLIC_BASE_URL (development) the issuer is the host the request named: a shared cache
     // keeping the document for an hour would hand it to requests that name another host.
-    ...(services.config.publicBaseUrl === undefined ? { headers: { "Cache-Control": "no-store" } } : {}),
+    headers: {
+      "Cache-Control":
+        services.config.publicBaseUrl === undefined ? "no-store" : `public, max-age=${METADATA_MAX_AGE_SECONDS}`,
+    },
   });
