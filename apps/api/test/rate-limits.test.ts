@@ -4,6 +4,7 @@ import { createClient } from "../src/admin/oauth-clients.ts";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi, TEST_START } from "./support/harness.ts";
 import { jsonApi } from "./support/json-api.ts";
+import { CHUNK_PATH, rowsBody, snapshotTestKit } from "./support/snapshots.ts";
 
 const t = await startTestApi();
 const PROFILE = "/external-api/v1/company/profile";
@@ -313,4 +314,75 @@ describe("every budgeted operation, its budget spent (found by walking `endpoint
       });
     },
   );
+});
+
+describe("the numbers of contract part 8, pinned here rather than read from the api's own table", () => {
+  const kit = snapshotTestKit(t);
+
+  it("hold chunk uploads to 500 an hour per company, one budget for every snapshot and campaign", async () => {
+    const { companyId, campaign, token } = await kit.setup();
+    const second = await t.db
+      .insertInto("campaigns")
+      .values((eb) => ({
+        company_id: companyId,
+        api_reference: `${campaign.api_reference}-second`,
+        name: "Second campaign",
+        creditor_id: eb.selectFrom("campaigns").select("creditor_id").where("id", "=", campaign.id),
+        timeline_id: eb.selectFrom("campaigns").select("timeline_id").where("id", "=", campaign.id),
+      }))
+      .returning("api_reference")
+      .executeTakeFirstOrThrow();
+    const chunk = async (api: string, reference: string, index: number) =>
+      kit.send("PUT", kit.path(api, reference, `/chunks/${index}`), token, rowsBody([]));
+    for (const [api, reference] of [
+      [campaign.api_reference, "first"],
+      [second.api_reference, "second"],
+    ] as const) {
+      const start = await kit.send("POST", kit.path(api, reference, "/start"), token, '{"expected_row_count":0}');
+      expect(start.status).toBe(201);
+    }
+
+    const first = await chunk(campaign.api_reference, "first", 0);
+    expect(first.status).toBe(201);
+    expect(first.headers.get("ratelimit-limit")).toBe("500");
+    expect(first.headers.get("ratelimit-remaining")).toBe("499");
+    const other = await chunk(second.api_reference, "second", 0);
+    expect(other.status).toBe(201);
+    expect(other.headers.get("ratelimit-limit")).toBe("500");
+    expect(other.headers.get("ratelimit-remaining")).toBe("498");
+
+    await spend(companyId, rateLimitSubject(endpoints.uploadSnapshotChunk) ?? "", 500);
+    const refused = await chunk(second.api_reference, "second", 1);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("ratelimit-limit")).toBe("500");
+    expect(await expectContract(refused, "put", CHUNK_PATH)).toEqual({
+      error: true,
+      message: "Rate limit exceeded",
+      code: 429,
+      error_code: "rate_limited",
+    });
+    // The one-request submit keeps its own budget of 50.
+    const submit = await kit.send("PUT", kit.path(campaign.api_reference, "one-request"), token, rowsBody([]));
+    expect(submit.status).toBe(202);
+    expect(submit.headers.get("ratelimit-limit")).toBe("50");
+    expect(submit.headers.get("ratelimit-remaining")).toBe("49");
+  });
+
+  it("give 1,000 an hour to the creditor list, get and update, debts by creditor, the followup list and the company profile", async () => {
+    const tenant = await t.tenant("Part Eight Corp");
+    const token = await t.token(tenant);
+    const api = jsonApi(t.request);
+    const creditor = `/external-api/v1/creditors/${tenant.creditor_id}`;
+    const answers = [
+      await api.get("/external-api/v1/creditors", token),
+      await api.get(creditor, token),
+      await api.put(creditor, token, { city: "Lyon" }),
+      await api.get(`/external-api/v1/debts/by-creditor/${tenant.creditor_id}`, token),
+      await api.get("/external-api/v1/followups", token),
+      await api.get(PROFILE, token),
+    ];
+    expect(answers.map((response) => response.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(answers.map((response) => response.headers.get("ratelimit-limit"))).toEqual(Array(6).fill("1000"));
+    expect(answers.map((response) => response.headers.get("ratelimit-remaining"))).toEqual(Array(6).fill("999"));
+  });
 });
