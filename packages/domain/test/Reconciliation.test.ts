@@ -270,6 +270,37 @@ describe("settlements", () => {
   });
 });
 
+describe("a later snapshot in the other stream (docs/decisions/0008, session 15)", () => {
+  it("settles the debts none of its rows matches and creates its own, and the original stream undoes it", () => {
+    const accounts = [debt({ id: 1, balanceMinor: 700 }), debt({ id: 2, balanceMinor: 300 })];
+    const invoiceRows = rowsOf([{ invoice_reference: "inv-1", remaining_amount: 7, currency: "EUR" }]);
+    const switched = planned(accounts, invoiceRows);
+    expect(switched.settlements.map((settlement) => [settlement.debtId, settlement.paymentDeltaMinor])).toEqual([
+      [1, 700],
+      [2, 300],
+    ]);
+    expect(switched.creations.map((creation) => creation.row.invoiceReference)).toEqual(["inv-1"]);
+    const after = Reconciliation.applyPlan(accounts, switched);
+
+    const back = planned(after, rowsOf([account("acc-1", 7), account("acc-2", 3)]));
+    expect(back.statusChanges).toEqual([
+      { debtId: 1, from: DebtStatus.paid, to: DebtStatus.inProgress },
+      { debtId: 2, from: DebtStatus.paid, to: DebtStatus.inProgress },
+    ]);
+    expect(back.balanceChanges.map((change) => change.paymentDeltaMinor)).toEqual([-700, -300]);
+    expect(back.settlements.map((settlement) => [settlement.debtId, settlement.toStatus])).toEqual([
+      [3, DebtStatus.paid],
+    ]);
+  });
+
+  it("matches a debt stored with both identities by either", () => {
+    const both = [debt({ id: 1, invoiceReference: "inv-1", balanceMinor: 700 })];
+    const result = planned(both, rowsOf([{ invoice_reference: "inv-1", remaining_amount: 5, currency: "EUR" }]));
+    expect([result.settlements, result.creations]).toEqual([[], []]);
+    expect(result.balanceChanges.map((change) => [change.debtId, change.paymentDeltaMinor])).toEqual([[1, 200]]);
+  });
+});
+
 describe("rejections", () => {
   it("rejects an invoice reference that belongs to another debt", () => {
     const current = [debt({ id: 1 }), debt({ id: 2, invoiceReference: "inv-2" })];
