@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../src/document.ts";
+import { Followup } from "@dc/domain";
 import { endpoints, pages, parserRefusals, rateLimitSubject } from "../src/index.ts";
 
 interface Operation {
@@ -76,6 +77,14 @@ describe("the OpenAPI document", () => {
         expect(parameter.description, `${operation.operationId} ${parameter.name}`).toMatch(/\S/);
       }
     }
+  });
+
+  it("states the values a followup is created with when its body omits status or is_retry (contract 2.4, 4.6)", () => {
+    const schemas = document.components["schemas"] as Record<string, { properties: Record<string, { default?: unknown }> }>;
+    const created = schemas["FollowupCreate"]!.properties;
+    expect(created["status"]?.default).toBe("on_hold");
+    expect(created["status"]?.default).toBe(Followup.defaultStatus);
+    expect(created["is_retry"]?.default).toBe(false);
   });
 
   it("documents Location on every redirect and on every acknowledgement of a snapshot write (contract 4.2, 4.3)", () => {

@@ -2003,7 +2003,11 @@ export interface components {
              * @enum {string}
              */
             type: "call" | "email" | "sms" | "whatsapp" | "voicemail" | "manual_call" | "physical" | "postmail";
-            status?: components["schemas"]["FollowupStatus"];
+            /**
+             * @default on_hold
+             * @enum {string}
+             */
+            status?: "on_hold" | "scheduled" | "in_progress" | "sent" | "delivered" | "deal_found" | "no_answer" | "deal_not_found" | "bad_behavior" | "failed" | "cancelled";
             call_date?: string | null;
             scheduled_at?: string | null;
             summary?: string | null;
@@ -2014,6 +2018,7 @@ export interface components {
             disconnection_reason?: string | null;
             duration_ms?: number | null;
             direction?: components["schemas"]["FollowupDirection"] | null;
+            /** @default false */
             is_retry?: boolean;
         };
         /** @description `data` is the followup without its one-hour media links (see `has_audio`, `has_pdf`). */

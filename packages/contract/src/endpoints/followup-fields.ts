@@ -93,7 +93,10 @@ export const FollowupCreate = Schema.Struct({
     description: "Encrypted id of a debt of the company",
   }),
   type: editable.type,
-  status: Schema.optionalWith(Status, { default: () => Rules.defaultStatus }),
+  // The `default` annotations put in the document the value the decoder fills in for an absent key.
+  status: Schema.optionalWith(Status.annotations({ default: Rules.defaultStatus }), {
+    default: () => Rules.defaultStatus,
+  }),
   call_date: Schema.optional(editable.call_date),
   scheduled_at: Schema.optional(editable.scheduled_at),
   summary: Schema.optional(editable.summary),
@@ -104,7 +107,7 @@ export const FollowupCreate = Schema.Struct({
   disconnection_reason: Schema.optional(editable.disconnection_reason),
   duration_ms: Schema.optional(editable.duration_ms),
   direction: Schema.optional(editable.direction),
-  is_retry: Schema.optionalWith(editable.is_retry, { default: () => false }),
+  is_retry: Schema.optionalWith(editable.is_retry.annotations({ default: false }), { default: () => false }),
 }).annotations({ identifier: "FollowupCreate" });
 export type FollowupCreate = typeof FollowupCreate.Type;
 
