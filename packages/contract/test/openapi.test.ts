@@ -87,6 +87,20 @@ describe("the OpenAPI document", () => {
     expect(created["is_retry"]?.default).toBe(false);
   });
 
+  it("declares every plain date of the debt and debtor resources as a date YYYY-MM-DD (contract 2.1)", () => {
+    const schemas = document.components["schemas"] as Record<string, { properties: Record<string, unknown> }>;
+    const formatOf = (property: unknown): unknown => {
+      const { anyOf, format } = property as { anyOf?: unknown[]; format?: unknown };
+      return anyOf === undefined ? format : anyOf.map(formatOf).find((found) => found !== undefined);
+    };
+    const plainDates = { Debt: ["birthdate", "invoice_date", "due_date", "plan_start_date"], Debtor: ["birthdate"] };
+    for (const [schema, properties] of Object.entries(plainDates)) {
+      for (const property of properties) {
+        expect(formatOf(schemas[schema]!.properties[property]), `${schema}.${property}`).toBe("date");
+      }
+    }
+  });
+
   it("documents Location on every redirect and on every acknowledgement of a snapshot write (contract 4.2, 4.3)", () => {
     for (const { method, operation } of operations) {
       for (const [status, response] of Object.entries(operation.responses)) {

@@ -1815,7 +1815,6 @@ export interface components {
             lastname: string | null;
             email: string | null;
             phone: string | null;
-            /** @description YYYY-MM-DD */
             birthdate: string | null;
             debtor_company: string | null;
             address: string | null;

@@ -3,7 +3,7 @@ import { Schema } from "effect";
 import { API_PREFIX, endpoint } from "../endpoint.ts";
 import { DataEnvelope, ListEnvelope } from "../envelopes.ts";
 import { errorCases, protectedErrors } from "../errors.ts";
-import { IsoOffsetDateTime } from "../formats.ts";
+import { IsoOffsetDateTime, PlainDate } from "../formats.ts";
 import { EncryptedId } from "../ids.ts";
 import { PaginationQuery } from "../pagination.ts";
 import { pathParams } from "./request-parts.ts";
@@ -20,7 +20,7 @@ export const Debtor = Schema.Struct({
   lastname: Text,
   email: Text,
   phone: Text,
-  birthdate: Text.annotations({ description: "YYYY-MM-DD" }),
+  birthdate: Schema.NullOr(PlainDate),
   debtor_company: Text,
   address: Text,
   street_address: Text,
