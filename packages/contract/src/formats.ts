@@ -28,12 +28,17 @@ const dateFromString = (pattern: string, description: string, format: (date: Dat
     },
   );
 
+/** What `formatIsoOffset` writes; in the document, so that it tells these apart from the snapshots' `Z` form. */
+const ISO_OFFSET_PATTERN = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\+00:00$";
+
 export const IsoOffsetDateTime = dateFromString(
-  "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\+00:00$",
+  ISO_OFFSET_PATTERN,
   "ISO 8601 date-time with offset",
   formatIsoOffset,
   "2026-11-21T16:03:18+00:00",
-).annotations({ jsonSchema: { type: "string", format: "date-time", examples: ["2026-11-21T16:03:18+00:00"] } });
+).annotations({
+  jsonSchema: { type: "string", format: "date-time", pattern: ISO_OFFSET_PATTERN, examples: ["2026-11-21T16:03:18+00:00"] },
+});
 
 export const CreditorDateTime = dateFromString(
   "^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$",
@@ -42,8 +47,11 @@ export const CreditorDateTime = dateFromString(
   "2026-11-21 16:03:18",
 ).annotations({ jsonSchema: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$", examples: ["2026-11-21 16:03:18"] } });
 
+/** What `formatUtc` (`Date.prototype.toISOString`) writes for the years 0000 to 9999. */
+const UTC_PATTERN = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$";
+
 export const UtcDateTime = dateFromString("", "ISO 8601 UTC date-time", formatUtc, "2026-11-21T16:03:18.123Z").annotations({
-  jsonSchema: { type: "string", format: "date-time", examples: ["2026-11-21T16:03:18.123Z"] },
+  jsonSchema: { type: "string", format: "date-time", pattern: UTC_PATTERN, examples: ["2026-11-21T16:03:18.123Z"] },
 });
 
 /** Real instants between 1970 and 2100, for generated examples (property tests, fuzzing). */

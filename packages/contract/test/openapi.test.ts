@@ -101,6 +101,31 @@ describe("the OpenAPI document", () => {
     }
   });
 
+  it("tells apart the timestamp forms of contract 2.1: with offset for followups, debts and the company, UTC with Z for snapshots", () => {
+    const schemas = document.components["schemas"] as Record<string, { properties: Record<string, unknown> }>;
+    const patternOf = (property: unknown): RegExp => {
+      const { anyOf, pattern } = property as { anyOf?: unknown[]; pattern?: string };
+      const found = anyOf === undefined ? pattern : (anyOf as Array<{ pattern?: string }>).find((branch) => branch.pattern)?.pattern;
+      expect(found).toBeDefined();
+      return new RegExp(found!);
+    };
+    for (const [schema, property] of [
+      ["Followup", "created_at"],
+      ["Followup", "call_date"],
+      ["Debt", "import_date"],
+      ["Debt", "last_timeline_restart"],
+      ["CompanyProfile", "created_at"],
+    ] as const) {
+      const pattern = patternOf(schemas[schema]!.properties[property]);
+      expect(pattern.test("2026-11-21T16:03:18+00:00"), `${schema}.${property}`).toBe(true);
+      expect(pattern.test("2026-11-21T16:03:18Z"), `${schema}.${property}`).toBe(false);
+      expect(pattern.test("2026-11-21T16:03:18.123Z"), `${schema}.${property}`).toBe(false);
+    }
+    const snapshot = patternOf(schemas["SnapshotAcknowledgement"]!.properties["created_at"]);
+    expect(snapshot.test("2026-11-21T16:03:18.123Z")).toBe(true);
+    expect(snapshot.test("2026-11-21T16:03:18+00:00")).toBe(false);
+  });
+
   it("documents Location on every redirect and on every acknowledgement of a snapshot write (contract 4.2, 4.3)", () => {
     for (const { method, operation } of operations) {
       for (const [status, response] of Object.entries(operation.responses)) {
