@@ -183,6 +183,32 @@ describe("the same key with another request", () => {
   });
 });
 
+describe("the same key with another request, on the followup and batch creations", () => {
+  it("is the documented 422 idempotency_key_reused there too, and writes nothing", async () => {
+    const followupKey = freshKey();
+    const followup = { debt_id: ids.encode("debt", acmeDebt), type: "email" };
+    expect((await post(FOLLOWUPS, followup, { key: followupKey })).status).toBe(201);
+    const batchKey = freshKey();
+    expect((await post(BATCH, { debts: [debtBody("Batch Original")] }, { key: batchKey })).status).toBe(201);
+    const before = { followups: await count("followups"), debts: await count("debts"), batches: await count("import_batches") };
+
+    const otherFollowup = await post(FOLLOWUPS, { ...followup, type: "sms" }, { key: followupKey });
+    expect(otherFollowup.status).toBe(422);
+    expect(await expectContract(otherFollowup, "post", FOLLOWUPS)).toEqual(REUSED);
+    const otherBatch = await post(BATCH, { debts: [debtBody("Batch Changed")] }, { key: batchKey });
+    expect(otherBatch.status).toBe(422);
+    expect(await expectContract(otherBatch, "post", BATCH)).toEqual(REUSED);
+    const crossed = await post(BATCH, { debts: [debtBody("Batch Original")] }, { key: followupKey });
+    expect(crossed.status).toBe(422);
+    expect(await expectContract(crossed, "post", BATCH)).toEqual(REUSED);
+
+    expect({ followups: await count("followups"), debts: await count("debts"), batches: await count("import_batches") }).toEqual(
+      before,
+    );
+    expect(await debtsNamed("Batch Changed")).toBe(0);
+  });
+});
+
 describe("keys belong to a company", () => {
   it("lets another company use the same key for its own request, and never shows it the first company's answer", async () => {
     const key = freshKey();
