@@ -4,6 +4,7 @@
  * bearer challenge of a 401 (RFC 6750 3): `error="invalid_token"` when a
  * token was presented and refused, no error when none was.
  */
+import { type IncomingHttpHeaders, request as httpRequest } from "node:http";
 import { describe, expect, it } from "vitest";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";
@@ -74,5 +75,84 @@ describe("the bearer challenge of a 401", () => {
     const expired = await t.token(acme, "company:read");
     t.clock.advance(3600 * 1000);
     await expectInvalidToken(expired);
+  });
+});
+
+/** Sends `path` with the header `authorization` written once per value (fetch would join them on one line). */
+const withAuthorizationLines = (
+  path: string,
+  values: ReadonlyArray<string>,
+  options: { readonly method?: string; readonly body?: string; readonly contentType?: string } = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> =>
+  new Promise((resolve, reject) => {
+    const url = new URL(path, t.api.url);
+    const request = httpRequest(
+      url,
+      {
+        method: options.method ?? "GET",
+        // A flat list of names and values: Node writes each pair as its own field line.
+        headers: [
+          "host",
+          url.host,
+          ...values.flatMap((value) => ["authorization", value]),
+          ...(options.contentType === undefined ? [] : ["content-type", options.contentType]),
+        ],
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }),
+        );
+      },
+    );
+    request.on("error", reject);
+    request.end(options.body);
+  });
+
+describe("an Authorization header sent twice", () => {
+  // RFC 9110 5.3: Authorization is not a list, so two field lines cannot be read as one value; Node's
+  // parser keeps the first and drops the other, so a proxy that reads the last saw another caller.
+  it("is refused as a malformed header by every bearer operation, whichever line holds the valid token", async () => {
+    const token = await t.token(acme, "company:read");
+    for (const values of [
+      [`Bearer ${token}`, "Bearer dcat_unknown"],
+      ["Bearer dcat_unknown", `Bearer ${token}`],
+      [`Bearer ${token}`, `Bearer ${token}`],
+    ]) {
+      const response = await withAuthorizationLines(profile, values);
+      expect(response.status, `${values.join(" | ")} ${response.body}`).toBe(401);
+      expect(JSON.parse(response.body)).toEqual({
+        error: true,
+        message: "Authentication credentials are missing or invalid",
+        code: 401,
+      });
+      expect(response.headers["www-authenticate"]).toBe('Bearer realm="external-api"');
+    }
+  });
+
+  it("is refused by the token and revocation endpoints as malformed client credentials, and issues nothing", async () => {
+    const credentials = `Basic ${basic(acme.client_id, acme.client_secret)}`;
+    const tokensBefore = await t.db.selectFrom("oauth_access_tokens").select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow();
+    for (const values of [[credentials, `Basic ${basic("someone", "else")}`], [credentials, credentials]]) {
+      const response = await withAuthorizationLines("/oauth/token", values, {
+        method: "POST",
+        contentType: "application/x-www-form-urlencoded",
+        body: "grant_type=client_credentials&scope=company%3Aread",
+      });
+      expect(response.status, `${values.join(" | ")} ${response.body}`).toBe(401);
+      expect(JSON.parse(response.body)).toEqual({ error: "invalid_client", error_description: "Malformed HTTP Basic credentials" });
+    }
+    const tokensAfter = await t.db.selectFrom("oauth_access_tokens").select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow();
+    expect(tokensAfter.n).toBe(tokensBefore.n);
+
+    const token = await t.token(acme, "company:read");
+    const revocation = await withAuthorizationLines("/oauth/revoke", [credentials, credentials], {
+      method: "POST",
+      contentType: "application/x-www-form-urlencoded",
+      body: new URLSearchParams({ token }).toString(),
+    });
+    expect(revocation.status).toBe(401);
+    expect((await t.get(profile, token)).status).toBe(200);
   });
 });

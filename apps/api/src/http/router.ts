@@ -10,6 +10,7 @@ import { Schema } from "effect";
 import type { Context } from "koa";
 import type { AppServices } from "../services.ts";
 import { type Admit, type AdmissionRule, createAdmission } from "./admission.ts";
+import { authorizationHeader } from "../auth/authorization-header.ts";
 import { isApiError, OAuthFailure, PayloadTooLarge, renderApiError, UnsupportedContentEncoding } from "./api-error.ts";
 import { decodeOrFail } from "./decode.ts";
 import { compileReplySerializer, type Serialize } from "./encode-reply.ts";
@@ -90,7 +91,7 @@ const admissionRule = (endpoint: AnyEndpoint, rateLimitScale: number): Admission
 const runOperation = async (ctx: Context, { services, admit, inFlight }: RouterDependencies, operation: Operation) => {
   const { endpoint, handler } = operation;
   // Authenticated, scope-checked and counted against the company's budget before the body is read.
-  const admitted = operation.admission === undefined ? undefined : await admit(ctx.get("authorization") || undefined, operation.admission);
+  const admitted = operation.admission === undefined ? undefined : await admit(authorizationHeader(ctx.req), operation.admission);
   const principal = admitted?.principal;
   const rateLimit = admitted?.rateLimit;
   if (principal !== undefined) ctx.state["companyId"] = principal.companyId;

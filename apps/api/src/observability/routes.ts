@@ -12,6 +12,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type Router from "@koa/router";
 import { isSchemaCurrent } from "@dc/db";
 import { sql } from "kysely";
+import { authorizationHeader } from "../auth/authorization-header.ts";
 import { bearerToken } from "../auth/bearer.ts";
 import { RouteNotFound } from "../http/api-error.ts";
 import type { AppServices } from "../services.ts";
@@ -38,7 +39,7 @@ export const mountOperationalRoutes = (router: Router, services: AppServices, me
   const expected = services.config.metricsToken === undefined ? undefined : digest(services.config.metricsToken);
   router.get("/metrics", async (ctx) => {
     if (expected === undefined && services.config.environment === "production") throw new RouteNotFound();
-    if (expected !== undefined && !timingSafeEqual(digest(bearerToken(ctx.get("authorization")) ?? ""), expected)) {
+    if (expected !== undefined && !timingSafeEqual(digest(bearerToken(authorizationHeader(ctx.req)) ?? ""), expected)) {
       ctx.status = 401;
       ctx.set("WWW-Authenticate", 'Bearer realm="metrics"');
       ctx.set("Cache-Control", "no-store");

@@ -6,6 +6,7 @@
  */
 import type { TokenRequest, TokenResponse } from "@dc/contract";
 import { OAuthFailure } from "../../http/api-error.ts";
+import { authorizationHeader } from "../../auth/authorization-header.ts";
 import type { HandlerInput, Reply } from "../../http/handler.ts";
 import { authenticateClientRequest } from "../../oauth/client-authentication.ts";
 import { invalidRequest } from "../../oauth/oauth-errors.ts";
@@ -20,7 +21,7 @@ export const issueToken = async (
 
   const { services, ctx } = input;
   const client = await authenticateClientRequest(services, {
-    authorization: ctx.get("authorization") || undefined,
+    authorization: authorizationHeader(ctx.req),
     address: ctx.ip,
     fields,
   });

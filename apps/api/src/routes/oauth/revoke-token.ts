@@ -1,5 +1,6 @@
 /** POST /oauth/revoke (RFC 7009): the client revokes one of its own tokens; the answer is the same either way. */
 import type { RevocationRequest, RevocationResponse } from "@dc/contract";
+import { authorizationHeader } from "../../auth/authorization-header.ts";
 import type { HandlerInput, Reply } from "../../http/handler.ts";
 import { authenticateClientRequest } from "../../oauth/client-authentication.ts";
 import { invalidRequest } from "../../oauth/oauth-errors.ts";
@@ -10,7 +11,7 @@ export const revokeToken = async (
 ): Promise<Reply<typeof RevocationResponse.Type>> => {
   const { services, ctx, body } = input;
   const client = await authenticateClientRequest(services, {
-    authorization: ctx.get("authorization") || undefined,
+    authorization: authorizationHeader(ctx.req),
     address: ctx.ip,
     fields: body,
   });
