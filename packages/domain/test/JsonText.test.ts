@@ -56,6 +56,46 @@ describe("JsonText", () => {
   });
 });
 
+describe("JsonText.findDuplicateKey", () => {
+  const find = (text: string) => JsonText.findDuplicateKey(text, JSON.parse(text));
+
+  it("names a key written twice in one object, however it is escaped or spaced", () => {
+    expect(find('{"a":1,"a":2}')).toEqual({ path: "body.a", message: 'the key "a" appears more than once' });
+    expect(find('{ "a" : 1 , "\\u0061" : 2 }')).toEqual({ path: "body.a", message: 'the key "a" appears more than once' });
+    expect(find('{"rows":[{"k":1},{"k":1,"x":{"q\\"":1,"q\\"":2}}]}')?.path).toBe('body.rows.1.x.q"');
+  });
+
+  it("finds none where keys repeat only across objects, or as strings holding colons and quotes", () => {
+    for (const text of ['{"a":{"a":1},"b":{"a":1}}', '[{"a":"x:y"},{"a":"\\":\\""}]', '{"a":["a","a:"],"b":"\\\\"}', "[]", "1", '""']) {
+      expect(find(text), text).toBeUndefined();
+    }
+  });
+
+  it("finds one exactly when some object of the text repeats a key", () => {
+    // Generated as trees that keep every key written, so whether one repeats is known without a parser.
+    type Tree = { readonly text: string; readonly repeats: boolean };
+    const key = fc.constantFrom("a", "b", "a:", '"', "a\\b", "\u00e9");
+    const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((tie) => ({
+      node: fc.oneof(
+        { depthSize: "small" },
+        fc.constantFrom("1", "null", '"a"', '":"', '"{"').map((text) => ({ text, repeats: false })),
+        fc.array(tie("node"), { maxLength: 3 }).map((items) => ({
+          text: `[${items.map((item) => item.text).join(",")}]`,
+          repeats: items.some((item) => item.repeats),
+        })),
+        fc.array(fc.tuple(key, fc.boolean(), tie("node")), { maxLength: 3 }).map((pairs) => ({
+          // A key is written plainly or with every character escaped, which JSON reads as the same key.
+          text: `{${pairs
+            .map(([name, escaped, value]) => `${escaped ? `"${[...name].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")}"` : JSON.stringify(name)} : ${value.text}`)
+            .join(",")}}`,
+          repeats: new Set(pairs.map(([name]) => name)).size !== pairs.length || pairs.some(([, , value]) => value.repeats),
+        })),
+      ),
+    })).node;
+    fc.assert(fc.property(tree, ({ text, repeats }) => (find(text) !== undefined) === repeats));
+  });
+});
+
 describe("SnapshotErrors", () => {
   it("reports unstorable rows with snapshot-wide indexes", () => {
     expect(SnapshotErrors.unstorableTextErrors([{ a: "fine" }, { a: "bad\u0000" }], 40)).toEqual([

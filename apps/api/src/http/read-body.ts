@@ -37,16 +37,18 @@ const mayHoldSurrogateEscape = (raw: Buffer): boolean => raw.indexOf("\\ud") >= 
 /**
  * Parses JSON bytes. A 400 naming where: bytes that are not UTF-8 (they would
  * be stored as U+FFFD, silently), malformed JSON, JSON beyond the domain's
- * JsonText limits, and a string or key with an unpaired UTF-16 surrogate
+ * JsonText limits, a key twice in one object (parsers disagree on its value:
+ * JSON.parse keeps the last), and a string or key with an unpaired UTF-16 surrogate
  * (valid JSON, but not text: it would be stored as U+FFFD, so two different
  * identities could become one), unless the operation reports those per row
  * (`unstorableTextPerRow`).
  */
 export const parseJson = (raw: Buffer, options: { readonly unstorableTextPerRow?: boolean } = {}): unknown => {
   if (!isUtf8(raw)) throw new ValidationFailed({ details: { body: "Malformed JSON: the body is not valid UTF-8" } });
+  const text = raw.toString("utf8");
   let value: unknown;
   try {
-    value = JSON.parse(raw.toString("utf8"));
+    value = JSON.parse(text);
   } catch (error) {
     throw new ValidationFailed({
       details: { body: `Malformed JSON: ${error instanceof Error ? error.message : "unparseable"}` },
@@ -54,6 +56,8 @@ export const parseJson = (raw: Buffer, options: { readonly unstorableTextPerRow?
   }
   const violation = JsonText.findLimitViolation(value);
   if (violation !== undefined) throw new ValidationFailed({ details: { [JsonText.violationField(violation)]: violation.message } });
+  const duplicate = JsonText.findDuplicateKey(text, value);
+  if (duplicate !== undefined) throw new ValidationFailed({ details: { [JsonText.violationField(duplicate)]: duplicate.message } });
   if (options.unstorableTextPerRow !== true && mayHoldSurrogateEscape(raw)) {
     const path = JsonText.firstUnstorable(value);
     if (path !== undefined) {

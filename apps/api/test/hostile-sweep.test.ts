@@ -1,0 +1,95 @@
+/**
+ * What an adversarial sweep of the api found (docs/decisions/0210): inputs
+ * that say one thing twice. Each must be a 4xx in the contract's envelope
+ * naming where, and write nothing, rather than be read as one of its values
+ * while another reader of the same request (a proxy, another JSON parser)
+ * reads the other.
+ */
+import { describe, expect, it } from "vitest";
+import { startTestApi } from "./support/harness.ts";
+import { jsonApi, rowCounts } from "./support/json-api.ts";
+import { snapshotTestKit } from "./support/snapshots.ts";
+
+const t = await startTestApi();
+const api = jsonApi(t.request);
+const kit = snapshotTestKit(t);
+const { companyId, campaign, token } = await kit.setup();
+const V = "/external-api/v1";
+
+const validationFailed = (field: string, message: string) => ({
+  error: true,
+  message: "Validation failed",
+  code: 400,
+  details: { [field]: message },
+  errors: [{ property: field, message }],
+});
+
+describe("a JSON body with a key twice in one object", () => {
+  // RFC 8259 4: names within an object SHOULD be unique; when they are not, parsers disagree on
+  // the value (JSON.parse keeps the last, many keep the first or refuse), so the body has no one meaning.
+  const debt = `"lastname":"Twice","currency":"EUR"`;
+  const cases: ReadonlyArray<{ label: string; method: string; path: string; body: string; field: string }> = [
+    {
+      label: "a debt's amount",
+      method: "POST",
+      path: `${V}/debts`,
+      body: `{${debt},"amount":10,"amount":10000}`,
+      field: "amount",
+    },
+    {
+      label: "a key written once plainly and once with an escape",
+      method: "POST",
+      path: `${V}/debts`,
+      body: `{${debt},"amount":10,"am\\u006funt":10000}`,
+      field: "amount",
+    },
+    {
+      label: "a key of metadata",
+      method: "POST",
+      path: `${V}/debts`,
+      body: `{${debt},"amount":10,"metadata":{"a":{"b":1,"b":2}}}`,
+      field: "metadata.a.b",
+    },
+    {
+      label: "a key of a batch entry",
+      method: "POST",
+      path: `${V}/debts/batch`,
+      body: `{"debts":[{${debt},"amount":1},{${debt},"amount":1,"internal_id":"x","internal_id":"y"}]}`,
+      field: "debts.1.internal_id",
+    },
+    {
+      label: "a top-level key",
+      method: "POST",
+      path: `${V}/creditors`,
+      body: `{"name":"A","name":"B"}`,
+      field: "name",
+    },
+  ];
+  for (const { label, method, path, body, field } of cases) {
+    it(`${label}: 400 naming it, nothing written`, async () => {
+      const before = await rowCounts(t.db);
+      const response = await api.send(method, path, token, body);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual(
+        validationFailed(field, `the key "${field.split(".").at(-1)}" appears more than once`),
+      );
+      expect(await rowCounts(t.db)).toEqual(before);
+    });
+  }
+
+  it("in a snapshot row: 400 naming the row's key, no snapshot, chunk or job stored", async () => {
+    const row = `{"internal_id":"acct-1","remaining_amount":100,"remaining_amount":0,"currency":"EUR","lastname":"A"}`;
+    const response = await kit.send("PUT", kit.path(campaign.api_reference, "twice"), token, `{"rows":[${row}]}`);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual(
+      validationFailed("rows.0.remaining_amount", 'the key "remaining_amount" appears more than once'),
+    );
+    expect(await kit.stored(companyId, campaign.id)).toEqual({ snapshots: 0, chunks: 0, jobs: 0 });
+  });
+
+  it("keys repeated only across objects, or as values, are fine", async () => {
+    const body = `{${debt},"amount":10,"internal_id":"amount","metadata":{"a":{"x":1},"b":{"x":1},"c":["amount","amount"]}}`;
+    const response = await api.send("POST", `${V}/debts`, token, body);
+    expect(response.status).toBe(201);
+  });
+});
