@@ -93,3 +93,31 @@ describe("a JSON body with a key twice in one object", () => {
     expect(response.status).toBe(201);
   });
 });
+
+describe("a key written with escapes, after another company's body poisoned V8's JSON key cache", () => {
+  // V8's JSON.parse (Node 24 and 26; nodejs/node#63785, open) can take an object's escaped last key
+  // for a key it cached from an earlier text: once any body held {"ref": ..., "\\": ...}, a later
+  // {"ref": ..., "\u00e9": ...} (how Python's json.dumps writes "é") was read with the key "\\".
+  it("is read as the key it stands for, and stored so", async () => {
+    const poisoner = await kit.setup();
+    const poison = await api.send(
+      "POST",
+      `${V}/debts`,
+      poisoner.token,
+      String.raw`{"lastname":"P","amount":1,"currency":"EUR","metadata":{"ref":"x","\\":"y"}}`,
+    );
+    expect(poison.status).toBe(201);
+    const response = await api.send(
+      "POST",
+      `${V}/debts`,
+      token,
+      String.raw`{"lastname":"V","amount":1,"currency":"EUR","metadata":{"ref":"x","\u00e9":"2"}}`,
+    );
+    expect(response.status).toBe(201);
+    const created = (await response.json()) as { data: { id: string; metadata: unknown } };
+    expect(created.data.metadata).toEqual({ ref: "x", "\u00e9": "2" });
+    const id = t.api.services.ids.decode("debt", created.data.id);
+    const stored = await t.db.selectFrom("debts").select("metadata").where("id", "=", Number(id)).executeTakeFirstOrThrow();
+    expect(stored.metadata).toEqual({ ref: "x", "\u00e9": "2" });
+  });
+});

@@ -48,7 +48,7 @@ export const parseJson = (raw: Buffer, options: { readonly unstorableTextPerRow?
   const text = raw.toString("utf8");
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JsonText.parse(text);
   } catch (error) {
     throw new ValidationFailed({
       details: { body: `Malformed JSON: ${error instanceof Error ? error.message : "unparseable"}` },

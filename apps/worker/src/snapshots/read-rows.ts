@@ -7,7 +7,7 @@
  * rows this returns.
  */
 import { canonicalInstant, type StoredChunk } from "@dc/db";
-import { type PaymentPlan, Snapshot } from "@dc/domain";
+import { JsonText, type PaymentPlan, Snapshot } from "@dc/domain";
 import { SnapshotUnprocessable } from "./errors.ts";
 
 export interface ReadRows {
@@ -41,7 +41,7 @@ const storedRows = (body: string | null): ReadonlyArray<unknown> | undefined => 
   if (body === null) return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body);
+    parsed = JsonText.parse(body);
   } catch {
     return undefined;
   }
