@@ -117,7 +117,60 @@ describe("a key written with escapes, after another company's body poisoned V8's
     const created = (await response.json()) as { data: { id: string; metadata: unknown } };
     expect(created.data.metadata).toEqual({ ref: "x", "\u00e9": "2" });
     const id = t.api.services.ids.decode("debt", created.data.id);
-    const stored = await t.db.selectFrom("debts").select("metadata").where("id", "=", Number(id)).executeTakeFirstOrThrow();
+    const stored = await t.db
+      .selectFrom("debts")
+      .select("metadata")
+      .where("id", "=", Number(id))
+      .executeTakeFirstOrThrow();
     expect(stored.metadata).toEqual({ ref: "x", "\u00e9": "2" });
+  });
+});
+
+describe("a Content-Type whose charset is said twice, or spaced around its equals sign", () => {
+  // "Ã©" in Latin-1 is the bytes C3 A9, which UTF-8 reads as "é": read as UTF-8, the debtor's name
+  // would be stored altered. A charset other than UTF-8 is a 415 (docs/decisions/0019); these
+  // headers name one too, but were read as naming none, or only the first.
+  const latin1 = Buffer.concat([
+    Buffer.from('{"lastname":"'),
+    Buffer.from("Ã©", "latin1"),
+    Buffer.from('","amount":1,"currency":"EUR"}'),
+  ]);
+  for (const contentType of [
+    "application/json; charset=utf-8; charset=latin1",
+    "application/json; charset=latin1; charset=utf-8",
+    "application/json; charset = latin1",
+    "application/json; CHARSET=latin1",
+  ]) {
+    it(`${contentType}: 415, nothing written`, async () => {
+      const before = await rowCounts(t.db);
+      const response = await t.request(`${V}/debts`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": contentType },
+        body: latin1,
+      });
+      expect(response.status).toBe(415);
+      expect(await response.json()).toEqual({
+        error: true,
+        message: "Unsupported media type: expected application/json",
+        code: 415,
+      });
+      expect(await rowCounts(t.db)).toEqual(before);
+    });
+  }
+
+  it("one charset of UTF-8, in any case or quoted, is read", async () => {
+    for (const contentType of [
+      "application/json; charset=UTF-8",
+      'application/json;charset="utf-8"',
+      "application/json; charset=utf8",
+    ]) {
+      const response = await api.post(
+        `${V}/debts`,
+        token,
+        { lastname: "é", amount: 1, currency: "EUR" },
+        { contentType },
+      );
+      expect(response.status, contentType).toBe(201);
+    }
   });
 });

@@ -67,15 +67,19 @@ export const parseJson = (raw: Buffer, options: { readonly unstorableTextPerRow?
   return value;
 };
 
-/** The `charset` parameter of a Content-Type header, lower-cased and unquoted, or undefined. */
-const charsetOf = (header: string | undefined): string | undefined => {
-  const parameter = header
-    ?.split(";")
+/**
+ * The `charset` parameters of a Content-Type header, lower-cased and unquoted.
+ * Names are matched as RFC 9110 5.6.6 allows a lenient reader to (in any
+ * case, with spaces around `=`), and every one is kept: a header naming two
+ * charsets, or one spaced as `charset = latin1`, does not read as UTF-8.
+ */
+const charsetsOf = (header: string | undefined): ReadonlyArray<string> =>
+  (header ?? "")
+    .split(";")
     .slice(1)
-    .map((part) => part.trim())
-    .find((part) => part.toLowerCase().startsWith("charset="));
-  return parameter?.slice("charset=".length).replace(/^"|"$/g, "").toLowerCase();
-};
+    .map((part) => part.split("="))
+    .filter(([name]) => name?.trim().toLowerCase() === "charset")
+    .map(([, ...value]) => value.join("=").trim().replace(/^"|"$/g, "").toLowerCase());
 
 /**
  * Requires `Content-Type: application/json` (or `application/*+json`), in
@@ -84,10 +88,11 @@ const charsetOf = (header: string | undefined): string | undefined => {
  */
 export const requireJson = (contentType: string | undefined): void => {
   const type = mediaType(contentType);
-  const charset = charsetOf(contentType);
+  const charsets = charsetsOf(contentType);
   if (
     (type !== "application/json" && !(type?.startsWith("application/") && type.endsWith("+json"))) ||
-    (charset !== undefined && charset !== "utf-8" && charset !== "utf8")
+    charsets.length > 1 ||
+    charsets.some((charset) => charset !== "utf-8" && charset !== "utf8")
   ) {
     throw new UnsupportedMediaType({ expected: "application/json" });
   }
