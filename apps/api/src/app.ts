@@ -7,6 +7,7 @@ import { mountDocs } from "./docs/mount.ts";
 import { MethodNotAllowed, OAuthFailure, RouteNotFound } from "./http/api-error.ts";
 import type { Handlers } from "./http/handler.ts";
 import type { InFlight } from "./http/in-flight.ts";
+import { refuseRepeatedHost } from "./http/parser-refusals.ts";
 import { requestContext } from "./http/request-context.ts";
 import { buildRouter } from "./http/router.ts";
 import { createApiMetrics } from "./observability/metrics.ts";
@@ -51,6 +52,7 @@ export const createApp = (services: AppServices, inFlight: InFlight, handlers: H
     ctx.set("Cache-Control", "no-store");
     await next();
   });
+  app.use(refuseRepeatedHost);
   app.use(router.routes());
   app.use(async (ctx) => {
     // Reached only when no route handled the request.

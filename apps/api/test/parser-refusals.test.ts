@@ -204,3 +204,20 @@ describe("requests Node's HTTP parser refuses", () => {
     expect((await t.get("/healthz")).status).toBe(200);
   });
 });
+
+describe("a request with two Host header lines", () => {
+  // RFC 9112 3.2: "A server MUST respond with a 400 (Bad Request) status code to any HTTP/1.1 request
+  // message that lacks a Host header field and to any that contains more than one Host header field."
+  // Node's parser kept the first and served it; the host names the OAuth issuer without PUBLIC_BASE_URL.
+  it("is a 400 in the error envelope, and the connection is closed", async () => {
+    const answer = await exchange("GET /.well-known/oauth-authorization-server HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\r\n");
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({
+      error: true,
+      message: "Malformed HTTP request",
+      code: 400,
+      error_code: "malformed_http_request",
+    });
+  });
+});

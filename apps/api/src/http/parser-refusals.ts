@@ -12,6 +12,7 @@
 import { type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { type ParserRefusal, parserRefusals } from "@dc/contract";
+import type { Middleware } from "koa";
 import type { Logger } from "pino";
 import { envelope } from "./api-error.ts";
 
@@ -128,4 +129,19 @@ export const answerParserRefusals = (server: Server, logger: Logger): void => {
       socket.destroy();
     }
   });
+};
+
+/**
+ * Refuses a request with more than one Host field line as Node's parser
+ * refuses a malformed head: RFC 9112 3.2 requires a 400, and Node keeps the
+ * first line and serves it, while a proxy in front may route by the last;
+ * the host names the OAuth issuer when PUBLIC_BASE_URL is not set. The
+ * connection is closed after the answer, as after any refused head.
+ */
+export const refuseRepeatedHost: Middleware = async (ctx, next) => {
+  if ((ctx.req.headersDistinct["host"]?.length ?? 0) <= 1) return next();
+  const malformed = refusal(400);
+  ctx.status = malformed.status;
+  ctx.set("Connection", "close");
+  ctx.body = envelope(malformed.status, malformed.message, { error_code: malformed.errorCode });
 };
