@@ -174,3 +174,74 @@ describe("a Content-Type whose charset is said twice, or spaced around its equal
     }
   });
 });
+
+describe("a number in metadata with more significant digits than a double holds", () => {
+  // metadata is stored from the parsed body: JSON.parse read 12345678901234567890 as 12345678901234567000,
+  // so an integrator's 20-digit reference came back, and was stored, as another number. Amounts were
+  // already refused so (Money.inexactNumbers, docs/decisions/0109); metadata is now too.
+  const message =
+    "has more significant digits than a number holds exactly: 12345678901234567890 would read as 12345678901234567000";
+
+  it("is a 400 naming it on creation and update, and nothing is written", async () => {
+    const before = await rowCounts(t.db);
+    const created = await api.send(
+      "POST",
+      `${V}/debts`,
+      token,
+      `{"lastname":"Exact","amount":1,"currency":"EUR","metadata":{"refs":[1,{"ext_id":12345678901234567890}]}}`,
+    );
+    expect(created.status).toBe(400);
+    expect(await created.json()).toEqual(validationFailed("metadata.refs.1.ext_id", message));
+    expect(await rowCounts(t.db)).toEqual(before);
+
+    const debt = (await (
+      await api.post(`${V}/debts`, token, { lastname: "Exact", amount: 1, currency: "EUR" })
+    ).json()) as {
+      data: { id: string };
+    };
+    const updated = await api.send(
+      "PATCH",
+      `${V}/debts/${debt.data.id}`,
+      token,
+      `{"metadata":{"ext_id":12345678901234567890}}`,
+    );
+    expect(updated.status).toBe(400);
+    expect(await updated.json()).toEqual(validationFailed("metadata.ext_id", message));
+    const stored = await t.db
+      .selectFrom("debts")
+      .select("metadata")
+      .where("id", "=", Number(t.api.services.ids.decode("debt", debt.data.id)))
+      .executeTakeFirstOrThrow();
+    expect(stored.metadata).toEqual({});
+  });
+
+  it("fails its batch entry, naming it", async () => {
+    const response = await api.send(
+      "POST",
+      `${V}/debts/batch`,
+      token,
+      `{"debts":[{"lastname":"A","amount":1,"currency":"EUR","metadata":{"ext_id":12345678901234567890}}]}`,
+    );
+    expect(response.status).toBe(201);
+    const body = (await response.json()) as { data: { created: unknown[]; failed: Array<{ errors: unknown }> } };
+    expect(body.data.created).toEqual([]);
+    expect(body.data.failed[0]?.errors).toEqual([{ property: "metadata.ext_id", message }]);
+  });
+
+  it("numbers a double holds exactly, however written, are kept", async () => {
+    const response = await api.send(
+      "POST",
+      `${V}/debts`,
+      token,
+      `{"lastname":"Exact","amount":1,"currency":"EUR","metadata":{"a":1.0,"b":0.1e1,"c":9007199254740991,"d":1e21,"e":-0.5}}`,
+    );
+    expect(response.status).toBe(201);
+    expect(((await response.json()) as { data: { metadata: unknown } }).data.metadata).toEqual({
+      a: 1,
+      b: 1,
+      c: 9007199254740991,
+      d: 1e21,
+      e: -0.5,
+    });
+  });
+});

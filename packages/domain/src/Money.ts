@@ -181,6 +181,31 @@ export const inexactNumbers = (jsonText: string): InexactNumbers | undefined => 
 };
 
 /**
+ * The first number under `holder` (an object or array of `inexact.value`, such
+ * as a debt's free-form `metadata`) that JSON.parse rounded: its path below
+ * `holder` (`refs.1.ext_id`) and why. Undefined when every number there is
+ * exact. Iterative: a body's nesting cannot exhaust the stack.
+ */
+export const firstInexactWithin = (
+  inexact: InexactNumbers,
+  holder: unknown,
+): { readonly path: string; readonly message: string } | undefined => {
+  const stack: Array<{ readonly value: unknown; readonly path: string }> = [{ value: holder, path: "" }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { value, path } = item;
+    if (typeof value !== "object" || value === null) continue;
+    const keys = Array.isArray(value) ? value.map((_, index) => String(index)) : Object.keys(value);
+    for (const key of keys.reverse()) {
+      const keyPath = path === "" ? key : `${path}.${key}`;
+      const message = inexact.at(value, key);
+      if (message !== undefined) return { path: keyPath, message };
+      stack.push({ value: (value as Record<string, unknown>)[key], path: keyPath });
+    }
+  }
+  return undefined;
+};
+
+/**
  * Converts integer minor units back to the JSON number for output.
  * `minor / 10^exp` is one correctly rounded division of exact operands, so it
  * yields the double nearest to the decimal value: `fromMinor(1234, "EUR")` is `12.34`.

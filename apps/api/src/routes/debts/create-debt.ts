@@ -25,7 +25,9 @@ export const createDebt: HandlerOf<Endpoints["createDebt"]> = async ({
   const { companyId } = principal;
   const inexact = Money.inexactNumbers(rawBody.toString("utf8"));
   const inexactAmount = inexact?.at(inexact.value, "amount");
-  const [outcome] = await prepareDebts(services, companyId, [{ index: 0, tempId: null, body, inexactAmount }], {});
+  const inexactMetadata =
+    inexact === undefined ? undefined : Money.firstInexactWithin(inexact, (inexact.value as { metadata?: unknown }).metadata);
+  const [outcome] = await prepareDebts(services, companyId, [{ index: 0, tempId: null, body, inexactAmount, inexactMetadata }], {});
   // A keyed request's refusal is given once its key was consulted under its claim (the router):
   // a same-key twin may have created this very debt since (docs/decisions/0024).
   if (outcome === undefined || outcome.kind === "skipped") throw duplicate();

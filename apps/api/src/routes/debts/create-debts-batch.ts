@@ -35,6 +35,10 @@ export const createDebtsBatch: HandlerOf<Endpoints["createDebtsBatch"]> = async 
   const rawEntries = (inexact?.value as { debts?: unknown } | undefined)?.debts;
   const inexactAmountAt = (index: number) =>
     inexact === undefined || !Array.isArray(rawEntries) ? undefined : inexact.at(rawEntries[index], "amount");
+  const inexactMetadataAt = (index: number) =>
+    inexact === undefined || !Array.isArray(rawEntries)
+      ? undefined
+      : Money.firstInexactWithin(inexact, (rawEntries[index] as { metadata?: unknown } | undefined)?.metadata);
   const entries: Entry[] = [];
   const outcomes: Outcome[] = [];
   body.debts.forEach((raw, index) => {
@@ -44,7 +48,13 @@ export const createDebtsBatch: HandlerOf<Endpoints["createDebtsBatch"]> = async 
       return;
     }
     const { temp_id, ...fields } = decoded.right;
-    entries.push({ index, tempId: temp_id ?? null, body: fields, inexactAmount: inexactAmountAt(index) });
+    entries.push({
+      index,
+      tempId: temp_id ?? null,
+      body: fields,
+      inexactAmount: inexactAmountAt(index),
+      inexactMetadata: inexactMetadataAt(index),
+    });
   });
   const prepared = await prepareDebts(services, companyId, entries, {
     creditorId: body.creditor_id,

@@ -22,6 +22,8 @@ export interface Entry {
   readonly body: CreateDebtBody;
   /** Why the JSON text of `amount` is not the number read from it, when it is not (`Money.inexactNumbers`). */
   readonly inexactAmount?: string | undefined;
+  /** The first number of `metadata` whose JSON text is not the number read from it, with its path below `metadata`. */
+  readonly inexactMetadata?: { readonly path: string; readonly message: string } | undefined;
 }
 
 export type Outcome =
@@ -87,6 +89,8 @@ const check = (services: AppServices, entry: Entry, defaults: EntryDefaults): Ch
   const amount = Money.toMinor(body.amount, body.currency);
   if (entry.inexactAmount !== undefined) details["amount"] = entry.inexactAmount;
   else if (Either.isLeft(amount)) details["amount"] = amount.left.message;
+  // Stored from the parsed body, such a number would be kept as another one.
+  if (entry.inexactMetadata !== undefined) details[`metadata.${entry.inexactMetadata.path}`] = entry.inexactMetadata.message;
   if (blank(body.lastname) && blank(body.firstname) && blank(body.debtor_company))
     details["lastname"] = messagesFor.nameRequired;
   const creditorRef = body.creditor_id ?? defaults.creditorId ?? null;

@@ -7,6 +7,7 @@
  * the update's transaction.
  */
 import { debtMessages, type Endpoints, messages } from "@dc/contract";
+import { Money } from "@dc/domain";
 import { type Database, type Debt, type DebtorSeed, type DebtUpdate, findDebtView, upsertDebtorsByReference } from "@dc/db";
 import { type Kysely, sql } from "kysely";
 import { Conflict, NotFound, ValidationFailed } from "../../http/api-error.ts";
@@ -77,7 +78,7 @@ const waitForCampaignApply = async (trx: Kysely<Database>, companyId: number, de
     for share of c`.execute(trx);
 };
 
-export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({ params, body, principal, services }) => {
+export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({ params, body, rawBody, principal, services }) => {
   const { companyId } = principal;
   const debtId = services.ids.decode("debt", params.id);
   if (debtId === undefined) throw new NotFound({ message: messages.debtNotFound });
@@ -87,7 +88,13 @@ export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({ params, b
     const value = (body as Body)[field];
     if (value !== undefined) Object.assign(changes, { [field]: value });
   }
-  if (body.metadata !== undefined) changes.metadata = JSON.stringify(body.metadata ?? {});
+  if (body.metadata !== undefined) {
+    // Stored from the parsed body, a number JSON.parse rounded would be kept as another one.
+    const inexact = body.metadata === null ? undefined : Money.inexactNumbers(rawBody.toString("utf8"));
+    const rounded = inexact && Money.firstInexactWithin(inexact, (inexact.value as { metadata?: unknown }).metadata);
+    if (rounded !== undefined) throw new ValidationFailed({ details: { [`metadata.${rounded.path}`]: rounded.message } });
+    changes.metadata = JSON.stringify(body.metadata ?? {});
+  }
   if (body.accept_expensive_destination !== undefined)
     changes.accept_expensive_destination = body.accept_expensive_destination ?? false;
   let timelineKey: number | null | undefined;
