@@ -2,22 +2,29 @@
  * The connection factory shared by the api, the worker, the CLI and the tests.
  */
 import { createHash } from "node:crypto";
+import { JsonText } from "@dc/domain";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.ts";
 
 const INT8_OID = 20;
 const DATE_OID = 1082;
+const JSON_OID = 114;
+const JSONB_OID = 3802;
 
 /**
  * Type parsers for this project's pools only (never the process-wide pg
  * defaults): `bigint` ids and minor-unit amounts fit a JS number exactly
- * below 2^53, which the domain checks before writing; dates stay `YYYY-MM-DD`.
+ * below 2^53, which the domain checks before writing; dates stay `YYYY-MM-DD`;
+ * json and jsonb go through `JsonText.parse`, since PostgreSQL writes the keys
+ * `"`, `\` and control characters escaped, and V8's JSON.parse can misread
+ * such a key after an earlier text primed its key cache (docs/decisions/0210).
  */
 const typeParsers: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: "text" | "binary") => {
     if (oid === INT8_OID) return (value: string) => Number(value);
     if (oid === DATE_OID) return (value: string) => value;
+    if (oid === JSON_OID || oid === JSONB_OID) return JsonText.parse;
     return pg.types.getTypeParser(oid, format);
   }) as pg.CustomTypesConfig["getTypeParser"],
 };
