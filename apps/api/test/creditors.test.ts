@@ -98,7 +98,7 @@ describe("POST /creditors", () => {
       [{ name: "  " }, { name: "must not be empty" }],
       [{ name: "A", email: "not-an-email" }, { email: "must be a valid e-mail address" }],
       [{ name: "A", nickname: "x" }, { nickname: 'unknown field "nickname"' }],
-      [{ name: "A", city: 12 }, { city: expect.stringContaining("Expected") }],
+      [{ name: "A", city: 12 }, { city: "must be a string or null" }],
       [{ name: "x".repeat(256) }, { name: "must be at most 255 characters" }],
     ] as const) {
       const response = await api.post(LIST, token, body);

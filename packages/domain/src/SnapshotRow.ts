@@ -3,10 +3,11 @@
  * the per-row validation that needs no database, turning raw JSON rows into
  * normalised rows with exact minor-unit balances or into field errors.
  */
-import { Either, ParseResult, Schema } from "effect";
+import { Either, type ParseResult, Schema } from "effect";
 import * as Contact from "./Contact.ts";
 import * as Money from "./Money.ts";
 import * as PaymentPlan from "./PaymentPlan.ts";
+import { type Issue, plainIssues } from "./ParseIssues.ts";
 import * as RowGuard from "./RowGuard.ts";
 
 /** A rule violation of one row; `field` is a dotted path (`""` for the row itself). */
@@ -136,7 +137,7 @@ const prepare = (raw: Json): Json => {
   return { ...row, payment_plan: { ...plan, installments } };
 };
 
-const reasonOf = (issue: ParseResult.ArrayFormatterIssue): string => {
+const reasonOf = (issue: Issue): string => {
   if (issue._tag === "Missing") return "is required";
   if (issue._tag === "Unexpected") {
     const key = String(issue.path[issue.path.length - 1]);
@@ -148,7 +149,7 @@ const reasonOf = (issue: ParseResult.ArrayFormatterIssue): string => {
 };
 
 const toRowErrors = (rowIndex: number, error: ParseResult.ParseError): Array<RowError> =>
-  ParseResult.ArrayFormatter.formatErrorSync(error).map((item) => ({
+  plainIssues(error).map((item) => ({
     row_index: rowIndex,
     field: item.path.join("."),
     reason: reasonOf(item),

@@ -11,6 +11,7 @@ export * as IdempotencyKey from "./IdempotencyKey.ts";
 export * as Ids from "./Ids.ts";
 export * as JsonText from "./JsonText.ts";
 export * as Money from "./Money.ts";
+export * as ParseIssues from "./ParseIssues.ts";
 export * as PaymentPlan from "./PaymentPlan.ts";
 export * as Reconciliation from "./Reconciliation.ts";
 export * as ReconciliationPlan from "./ReconciliationPlan.ts";

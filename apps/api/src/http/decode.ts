@@ -1,8 +1,7 @@
 /** Decodes request parts with the endpoint's schemas into a 400 naming every field. */
-import { Either, ParseResult, Schema } from "effect";
+import { ParseIssues } from "@dc/domain";
+import { Either, type ParseResult, Schema } from "effect";
 import { ValidationFailed } from "./api-error.ts";
-
-const formatter = ParseResult.ArrayFormatter;
 
 /**
  * The `details` of a refusal from (field, message) pairs, the first message of
@@ -19,7 +18,7 @@ const detailsOf = (entries: Iterable<readonly [field: string, message: string]>)
 /** Field path -> message for every issue of a parse error; `prefix` names the request part. */
 export const issueDetails = (error: ParseResult.ParseError, prefix?: string): Record<string, string> =>
   detailsOf(
-    formatter.formatErrorSync(error).map((issue) => {
+    ParseIssues.plainIssues(error).map((issue) => {
       const path = issue.path.map(String).join(".");
       const message = issue._tag === "Unexpected" ? `unknown field "${String(issue.path.at(-1))}"` : issue.message;
       return [path === "" ? (prefix ?? "body") : path, message] as const;
