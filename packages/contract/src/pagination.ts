@@ -30,7 +30,8 @@ export const QueryInt = (options: { readonly min: number; readonly max: number; 
       Schema.int(),
       Schema.between(options.min, options.max),
     ).annotations({
-      message: () => `must be an integer from ${options.min} to ${options.max}`,
+      // Overriding the inner checks' messages: past the safe integers `int` fails before the range, and says the same.
+      message: () => ({ message: `must be an integer from ${options.min} to ${options.max}`, override: true }),
       // The parameter's description; without it the `between` filter's generic one ("a number between...") shows.
       description: options.description,
       jsonSchema: {

@@ -135,7 +135,7 @@ export type SnapshotRowsBody = typeof SnapshotRowsBody.Type;
 
 export const StagedSnapshotStart = Schema.Struct({
   expected_row_count: Schema.Int.pipe(Schema.between(0, MAX_STAGED_ROWS)).annotations({
-    message: () => `must be an integer from 0 to ${MAX_STAGED_ROWS}`,
+    message: () => ({ message: `must be an integer from 0 to ${MAX_STAGED_ROWS}`, override: true }),
     description: "Total rows the chunks will carry; finalization requires exactly this many",
   }),
 }).annotations({ identifier: "StagedSnapshotStart" });
