@@ -252,15 +252,18 @@ const endOfLiteral = (text: string, start: number): number => {
  * `Object.fromEntries` (own properties, the last of a repeated key at the
  * place of its first, as JSON.parse does). Iterative, like the walks above.
  */
-const parseKeyByKey = (text: string): unknown => {
+const parseKeyByKey = (text: string, onNumber?: NumberVisitor): unknown => {
   interface Open {
     readonly entries: Array<[string, unknown]> | undefined;
     readonly items: Array<unknown> | undefined;
     key: string;
+    /** The numbers put in it, with their keys and texts, told to `onNumber` once it is built. */
+    readonly numbers: Array<readonly [key: string, value: number, source: string]>;
   }
   const open: Array<Open> = [];
   let result: unknown;
   let expectingKey = false;
+  const keyOfNext = (container: Open) => (container.items !== undefined ? String(container.items.length) : container.key);
   const put = (value: unknown) => {
     const container = open[open.length - 1];
     if (container === undefined) result = value;
@@ -280,16 +283,27 @@ const parseKeyByKey = (text: string): unknown => {
       } else put(string);
       i = end;
     } else if (c === 0x7b || c === 0x5b) {
-      open.push(c === 0x7b ? { entries: [], items: undefined, key: "" } : { entries: undefined, items: [], key: "" });
+      open.push({
+        entries: c === 0x7b ? [] : undefined,
+        items: c === 0x7b ? undefined : [],
+        key: "",
+        numbers: [],
+      });
       expectingKey = c === 0x7b;
     } else if (c === 0x7d || c === 0x5d) {
       const closed = open.pop();
-      put(closed?.items ?? Object.fromEntries(closed?.entries ?? []));
+      const built = closed?.items ?? Object.fromEntries(closed?.entries ?? []);
+      if (onNumber !== undefined) for (const [key, value, source] of closed?.numbers ?? []) onNumber(built, key, value, source);
+      put(built);
     } else if (c === 0x2c) {
       expectingKey = open[open.length - 1]?.entries !== undefined;
     } else if (c !== 0x3a && !isJsonSpace(c)) {
       const end = endOfLiteral(text, i);
-      put(JSON.parse(text.slice(i, end)));
+      const source = text.slice(i, end);
+      const value: unknown = JSON.parse(source);
+      const container = open[open.length - 1];
+      if (typeof value === "number" && container !== undefined) container.numbers.push([keyOfNext(container), value, source]);
+      put(value);
       i = end - 1;
     }
   }
@@ -309,4 +323,24 @@ const parseKeyByKey = (text: string): unknown => {
 export const parse = (text: string): unknown => {
   const value: unknown = JSON.parse(text);
   return hasEscapedKey(text) ? parseKeyByKey(text) : value;
+};
+
+/** Told of each number of a text: the object or array holding it, its key there, its value and its text. */
+export type NumberVisitor = (holder: object, key: string, value: number, source: string) => void;
+
+/**
+ * `parse`, telling `onNumber` of every number held by an object or array, with
+ * the text it was written as (JSON.parse's reviver `context.source`, or the
+ * key-by-key read of a text with an escaped key, whose keys the reviver's
+ * parse could misread). Throws as JSON.parse does.
+ */
+export const parseWithNumberSources = (text: string, onNumber: NumberVisitor): unknown => {
+  if (hasEscapedKey(text)) {
+    JSON.parse(text);
+    return parseKeyByKey(text, onNumber);
+  }
+  return JSON.parse(text, function (this: object, key: string, value: unknown, context?: { source?: string }) {
+    if (typeof value === "number" && context?.source !== undefined) onNumber(this, key, value, context.source);
+    return value;
+  });
 };

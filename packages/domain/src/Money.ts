@@ -5,6 +5,7 @@
  * and float noise such as `0.1 + 0.2` is rejected instead of rounded away.
  */
 import { Data, Either, Schema } from "effect";
+import * as JsonText from "./JsonText.ts";
 
 const currencyPattern = /^[A-Z]{3}$/;
 
@@ -160,14 +161,12 @@ export const inexactNumbers = (jsonText: string): InexactNumbers | undefined => 
   const inexact = new Map<object, Map<string, string>>();
   let value: unknown;
   try {
-    value = JSON.parse(jsonText, function (this: object, key: string, item: unknown, context?: { source?: string }) {
-      const source = context?.source;
-      if (typeof item === "number" && source !== undefined && !readsExactly(source, item)) {
-        const keys = inexact.get(this) ?? new Map<string, string>();
-        keys.set(key, `has more significant digits than a number holds exactly: ${source} would read as ${item}`);
-        inexact.set(this, keys);
-      }
-      return item;
+    // Not JSON.parse's reviver alone: V8 can misread an escaped key there (docs/decisions/0210).
+    value = JsonText.parseWithNumberSources(jsonText, (holder, key, item, source) => {
+      if (readsExactly(source, item)) return;
+      const keys = inexact.get(holder) ?? new Map<string, string>();
+      keys.set(key, `has more significant digits than a number holds exactly: ${source} would read as ${item}`);
+      inexact.set(holder, keys);
     });
   } catch {
     return undefined;

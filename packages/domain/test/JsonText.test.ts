@@ -120,6 +120,34 @@ describe("JsonText.parse", () => {
   });
 });
 
+describe("JsonText.parseWithNumberSources", () => {
+  type Visit = readonly [key: string, value: number, source: string];
+  const visitsOf = (text: string): Array<Visit> => {
+    const visits: Array<Visit> = [];
+    JsonText.parseWithNumberSources(text, (holder, key, value, source) => {
+      // The holder is the parsed object or array, holding the value under the key.
+      expect(Object.is((holder as Record<string, unknown>)[key], value)).toBe(true);
+      visits.push([key, value, source]);
+    });
+    return visits.sort((a, b) => (`${a[0]}\u0000${a[2]}` < `${b[0]}\u0000${b[2]}` ? -1 : 1));
+  };
+
+  it("tells the same numbers and texts whether or not a key of the text is written with an escape", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = JSON.stringify(value);
+        // The escaped key sends the text down the key-by-key read; the plain one down JSON.parse's reviver.
+        expect(visitsOf(`{"\\u0061":${text}}`)).toEqual(visitsOf(`{"a":${text}}`));
+      }),
+    );
+    expect(visitsOf('{"\\u0061":[1.50,{"b":-0,"c":1e2}]}')).toEqual([
+      ["0", 1.5, "1.50"],
+      ["b", -0, "-0"],
+      ["c", 100, "1e2"],
+    ]);
+  });
+});
+
 describe("SnapshotErrors", () => {
   it("reports unstorable rows with snapshot-wide indexes", () => {
     expect(SnapshotErrors.unstorableTextErrors([{ a: "fine" }, { a: "bad\u0000" }], 40)).toEqual([

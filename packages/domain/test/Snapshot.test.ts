@@ -410,6 +410,16 @@ describe("inexactAmountErrors", () => {
     ]);
   });
 
+  it("finds an amount whose key is written with an escape, whatever V8's JSON.parse cached before (docs/decisions/0210)", () => {
+    // An earlier text with a key of the same raw beginning and decoded length primes V8's key cache; the
+    // misread key is an object's last.
+    JSON.parse(String.raw`{"internal_id":1,"currency":1,"remaining_amoun\\":0}`);
+    const body = String.raw`{"rows":[{"internal_id":"a","currency":"EUR","remaining_amoun\u0074":12.3400000000000000001}]}`;
+    expect(SnapshotErrors.inexactAmountErrors(body, 0)).toEqual([
+      { row_index: 0, field: "remaining_amount", reason: reason("12.3400000000000000001", 12.34) },
+    ]);
+  });
+
   it("leaves exact amounts, long digit strings and the ignored legacy key alone", () => {
     const body =
       '{"rows":[{"internal_id":"12345678901234567890","remaining_amount":9999999999999.99,"currency":"EUR",' +
