@@ -66,6 +66,11 @@ export interface RunningWorker {
   readonly stop: () => Promise<void>;
   /** Settles when the runner ends: resolves after `stop()`, rejects if the runner fails on its own. */
   readonly finished: Promise<void>;
+  /**
+   * Resolves when the start-up sweep has run: locks a crashed worker left
+   * freed, spent snapshot and delivery jobs recorded. It never rejects.
+   */
+  readonly startupSweep: Promise<void>;
 }
 
 /**
@@ -142,6 +147,7 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
     if (webhooks !== undefined) await rescheduleSpentDeliveries({ db, clock, logger }, webhooks);
   };
   let sweeping = sweep();
+  const startupSweep = sweeping;
   const sweeper = setInterval(() => {
     sweeping = sweep();
   }, sweepIntervalMs(staleLockSeconds));
@@ -167,5 +173,6 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
   return {
     stop: () => (stopping ??= stopRunner()),
     finished: runner.promise,
+    startupSweep,
   };
 };
