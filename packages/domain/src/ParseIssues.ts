@@ -100,11 +100,20 @@ const isDefaultTypeMessage = (message: string): boolean =>
  */
 export const plainIssues = (error: ParseResult.ParseError): ReadonlyArray<Issue> => {
   const formatted = ParseResult.ArrayFormatter.formatErrorSync(error);
-  const leaves = typeLeaves(error.issue, [], []);
   const kindsAt = new Map<string, Array<string>>();
-  for (const leaf of leaves) {
+  for (const leaf of typeLeaves(error.issue, [], [])) {
     const key = pathKey(leaf.path);
-    kindsAt.set(key, [...(kindsAt.get(key) ?? []), kindOf(leaf.ast)]);
+    const kinds = kindsAt.get(key);
+    if (kinds === undefined) kindsAt.set(key, [kindOf(leaf.ast)]);
+    else kinds.push(kindOf(leaf.ast));
+  }
+  // One pass over the issues, so that a body with many (an array of 100,000 wrong items) costs linear time:
+  // where the schema wrote its own message, and which places have an issue below them.
+  const ownMessageAt = new Set<string>();
+  const issueBelow = new Set<string>();
+  for (const issue of formatted) {
+    if (!isDefaultTypeMessage(issue.message)) ownMessageAt.add(pathKey(issue.path));
+    for (let length = 0; length < issue.path.length; length++) issueBelow.add(pathKey(issue.path.slice(0, length)));
   }
   const written = new Set<string>();
   const issues: Array<Issue> = [];
@@ -117,10 +126,8 @@ export const plainIssues = (error: ParseResult.ParseError): ReadonlyArray<Issue>
     if (written.has(key)) continue;
     written.add(key);
     const kind = joinKinds(kindsAt.get(key) ?? []);
-    const others = formatted.filter((other) => !(pathKey(other.path) === key && isDefaultTypeMessage(other.message)));
-    const atOrBelow = others.filter((other) => issue.path.every((segment, index) => other.path[index] === segment));
     // The field's own message says it better; an absent alternative is no news beside the field's other issues.
-    if (atOrBelow.some((other) => pathKey(other.path) === key) || (kind === "absent" && atOrBelow.length > 0)) continue;
+    if (ownMessageAt.has(key) || (kind === "absent" && issueBelow.has(key))) continue;
     issues.push({
       _tag: issue._tag,
       path: issue.path,
