@@ -125,6 +125,25 @@ describe("POST /webhooks/endpoints", () => {
     expect(repeated.details).toEqual({ event_types: "must not repeat a type" });
   });
 
+  it("names only the first problem of a body over 64 KiB, whose problems could number hundreds of thousands (decision 0211)", async () => {
+    const before = await t.db.selectFrom("webhook_endpoints").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    // 400,000 wrong items in 800 KB: naming each took seconds of the api's one thread and answered 15 MB.
+    const wrongItems = { url: "http://127.0.0.1:9/many", event_types: Array.from({ length: 400_000 }, () => 1) };
+    const response = await api.post(LIST, writer, wrongItems);
+    expect(response.status).toBe(400);
+    const text = await response.clone().text();
+    expect(text.length).toBeLessThan(1_000);
+    const { details } = (await expectContract(response, "post", LIST)) as { details: Record<string, string> };
+    expect(Object.keys(details)).toEqual(["event_types.0"]);
+    // A small body still names each problem.
+    const small = (await (await api.post(LIST, writer, { url: "not a url", event_types: [1, 2] })).json()) as {
+      details: Record<string, string>;
+    };
+    expect(Object.keys(small.details).sort()).toEqual(["event_types.0", "event_types.1", "url"]);
+    const after = await t.db.selectFrom("webhook_endpoints").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    expect(after).toEqual(before);
+  });
+
   it.each([" http://127.0.0.1:9/x", "http://127.0.0.1:9/x\n", "http://127.0.0.1:9/a\tb", "http://127.0.0.1:9/a b", "http://127.0.0.1:9/a\u007f"])(
     "refuses a URL with a space or a control character (%j), which the URL parser would drop or encode, creating nothing",
     async (url) => {

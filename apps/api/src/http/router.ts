@@ -122,7 +122,7 @@ const runOperation = async (ctx: Context, { services, admit, inFlight }: RouterD
     const earlier = keyed === undefined ? undefined : await recordedReplay(services.db, keyed, services.clock.now());
     if (earlier !== undefined) return await sendReplay(earlier);
     const body =
-      endpoint.body?.contentType === "application/json" ? decodeOrFail(endpoint.body.schema, value, "body") : value;
+      endpoint.body?.contentType === "application/json" ? decodeOrFail(endpoint.body.schema, value, "body", raw.length) : value;
     const writes = keyedWrites(services.db, services.clock, keyed, operation.serializeReply, endpoint.success.status);
     let reply: Reply<unknown>;
     try {
