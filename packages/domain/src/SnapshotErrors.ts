@@ -6,7 +6,7 @@
  */
 import * as JsonText from "./JsonText.ts";
 import * as Money from "./Money.ts";
-import type { RowError } from "./SnapshotRow.ts";
+import { MAX_DETAILED_ROW_ERRORS, type RowError } from "./SnapshotRow.ts";
 
 /** At most this many row errors are listed; the rest are counted under `rows`. */
 export const MAX_LISTED_ROW_ERRORS = 100;
@@ -69,6 +69,9 @@ export const rowErrorDetails = (errors: ReadonlyArray<RowError>): Record<string,
     details[key] = details[key] === undefined ? error.reason : `${details[key]}; ${error.reason}`;
   }
   const omitted = sorted.length - listed.length;
-  if (omitted > 0) details["rows"] = `${omitted} more row error(s) not listed; the first ${MAX_LISTED_ROW_ERRORS} are`;
+  // Past MAX_DETAILED_ROW_ERRORS, later rows count one error each, at least.
+  const atLeast = sorted.length >= MAX_DETAILED_ROW_ERRORS ? "at least " : "";
+  if (omitted > 0)
+    details["rows"] = `${atLeast}${omitted} more row error(s) not listed; the first ${MAX_LISTED_ROW_ERRORS} are`;
   return details;
 };
