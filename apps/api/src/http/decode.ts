@@ -29,9 +29,10 @@ export const issueDetails = (error: ParseResult.ParseError, prefix?: string): Re
  * Bodies larger than this name only their first problem when refused. Naming
  * every one is linear in the problems, but a 1 MiB body can hold 500,000 of
  * them (an array of wrong items): about 7 s of the api's one thread on this
- * project's machines, and a 400 of 15 MB. Valid bodies decode the same way
- * either way; the bodies of the contract's forms are a few kilobytes, and a
- * batch's entries are decoded one by one, each naming all its problems.
+ * project's machines, and a 400 of 175 MB for 400,000 of them. Valid bodies
+ * decode the same way either way; the bodies of the contract's forms are a
+ * few kilobytes, and a batch's entries are decoded one by one, each naming
+ * all its problems.
  */
 export const ALL_ISSUES_MAX_BYTES = 64 * 1024;
 
