@@ -11,10 +11,10 @@
  *   to its commit;
  * - `down` of 0021, then of 0020, and again from the top, for
  *   `BENCH_ROUNDS` rounds (default 3; `BENCH_DOWN=0`: one round of `up`s);
- * - both again in one Kysely `migrateToLatest`, as `migrate.ts` ran them
- *   on a deploy that brought both until it applied each in a transaction of
- *   its own (decision 0028, addendum): one transaction, so 0020's locks are
- *   held until 0021's indexes are built too.
+ * - both again in one Kysely `migrateToLatest`, for comparison with
+ *   `migrate.ts`, which applies each in a transaction of its own (decision
+ *   0028): in one transaction, 0020's locks are held until 0021's indexes
+ *   are built too.
  *
  *   pnpm --filter @dc/db bench:migrations                  # 1,000,000 debts; writes docs/benchmarks.md
  *   BENCH_DEBTS=50000 node packages/db/bench/migration-cost.bench.ts   # a try at a smaller volume; writes nothing
@@ -185,7 +185,7 @@ const section = [
     `0021 ${perMillion(stepsAt(1)[0]!.transactionMs)}` +
     (together === undefined
       ? "."
-      : `; both in one Kysely \`migrateToLatest\`, as \`migrate.ts\` ran them before it applied each alone, ` +
+      : `; both in one transaction (Kysely's \`migrateToLatest\`; \`migrate.ts\` applies each alone), ` +
         `${perMillion(together.transactionMs)}, all of it under 0020's locks.`),
 ].join("\n");
 process.stdout.write(`\n${section}\n`);
