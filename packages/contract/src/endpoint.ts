@@ -35,8 +35,7 @@ export const idempotencyKeyHeader = {
     "for 24 hours, for the company: a retry with the same key and the same request (operation, parameters and body " +
     "bytes) gets that answer again, with `Idempotent-Replayed: true`, and writes nothing; a retry while the first is " +
     "still running waits for it. The same key with another request is refused with 422 " +
-    "`idempotency_key_reused`. A request that failed (any 4xx or 5xx) records nothing, so its retry runs again " +
-    "(docs/decisions/0024).",
+    "`idempotency_key_reused`. A request that failed (any 4xx or 5xx) records nothing, so its retry runs again.",
 } as const;
 
 /** The reply header that marks an answer given again for an `Idempotency-Key`. */

@@ -38,7 +38,7 @@ export const ErrorEnvelope = Schema.Struct({
   error_code: Schema.optional(Schema.String),
   details: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
   errors: Schema.optional(Schema.Array(ValidationIssue)),
-}).annotations({ identifier: "ErrorEnvelope", description: "Error envelope (contract 7.1)" });
+}).annotations({ identifier: "ErrorEnvelope", description: "Error envelope" });
 export type ErrorEnvelope = typeof ErrorEnvelope.Type;
 
 export const OAuthErrorCode = Schema.Literal(

@@ -333,7 +333,7 @@ export const buildOpenApiDocument = (
     servers: [
       {
         url: "{base_url}",
-        description: "The platform's address: HTTPS only in production (contract 5); `npm start` serves http://localhost:3000",
+        description: "The platform's address: HTTPS only in production; `npm start` serves http://localhost:3000",
         variables: { base_url: { default: "http://localhost:3000" } },
       },
     ],

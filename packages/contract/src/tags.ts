@@ -7,7 +7,7 @@
 export const tagDescriptions = {
   "OAuth 2.0":
     "Access tokens (client credentials, authorization code with PKCE, refresh token), revocation and the browser " +
-    "authorization pages (contract part 5). Access tokens live 3600 seconds.",
+    "authorization pages. Access tokens live 3600 seconds.",
   Company:
     "The authenticated company: profile, all-time statistics and credit balance (scope `company:read`), and its " +
     "users (scope `users:read`).",

@@ -24,7 +24,7 @@ export const WebhookFollowup = Schema.Struct({
   has_pdf: Schema.Boolean.annotations({ description: "A PDF exists: GET /followups/{id} returns a fresh `pdf_url`" }),
 }).annotations({
   identifier: "WebhookFollowup",
-  description: "The followup as the API returns it, without the one-hour media links (docs/decisions/0453)",
+  description: "The followup as the API returns it, without the one-hour media links",
 });
 
 export const DeletedDebt = Schema.Struct({

@@ -190,7 +190,7 @@ export interface paths {
         put?: never;
         /**
          * Create a followup
-         * @description Records a contact activity on a debt of the company. `status` defaults to `on_hold`. A call (manual calls and voicemails included), SMS or WhatsApp followup recorded in an executed status consumes credits once (docs/decisions/0152). Another company's debt is 403 `Access denied to this debt`; an unknown or invalid debt id is 404 `Debt not found` (docs/decisions/0150). Answers 201.
+         * @description Records a contact activity on a debt of the company. `status` defaults to `on_hold`. A call (manual calls and voicemails included), SMS or WhatsApp followup recorded in an executed status consumes credits once. Another company's debt is 403 `Access denied to this debt`; an unknown or invalid debt id is 404 `Debt not found`. Answers 201.
          *
          *     Required scope: `followups:write`.
          */
@@ -239,7 +239,7 @@ export interface paths {
         get: operations["getFollowup"];
         /**
          * Update a followup
-         * @description Updates any subset of a followup's fields (PUT and PATCH behave alike; an empty body is a 400). A followup first recorded in an executed status is charged then, once (docs/decisions/0152).
+         * @description Updates any subset of a followup's fields (PUT and PATCH behave alike; an empty body is a 400). A followup first recorded in an executed status is charged then, once.
          *
          *     Required scope: `followups:write`.
          */
@@ -250,7 +250,7 @@ export interface paths {
         head?: never;
         /**
          * Update a followup
-         * @description Updates any subset of a followup's fields (PUT and PATCH behave alike; an empty body is a 400). A followup first recorded in an executed status is charged then, once (docs/decisions/0152).
+         * @description Updates any subset of a followup's fields (PUT and PATCH behave alike; an empty body is a 400). A followup first recorded in an executed status is charged then, once.
          *
          *     Required scope: `followups:write`.
          */
@@ -424,14 +424,14 @@ export interface paths {
         };
         /**
          * Read a creditor
-         * @description One creditor with `totalDebts` and `totalAmount` (sum of remaining balances, major units). The creditor is nested one level deeper, at `data.data` (contract 2.2).
+         * @description One creditor with `totalDebts` and `totalAmount` (sum of remaining balances, major units). The creditor is nested one level deeper, at `data.data`.
          *
          *     Required scope: `creditors:read`.
          */
         get: operations["getCreditor"];
         /**
          * Update a creditor
-         * @description Updates any subset of the creditor's ten writable fields. PUT and PATCH behave the same (contract 9.4): absent fields are left unchanged.
+         * @description Updates any subset of the creditor's ten writable fields. PUT and PATCH behave the same: absent fields are left unchanged.
          *
          *     Required scope: `creditors:write`.
          */
@@ -442,7 +442,7 @@ export interface paths {
         head?: never;
         /**
          * Update a creditor (PATCH)
-         * @description Updates any subset of the creditor's ten writable fields. PUT and PATCH behave the same (contract 9.4): absent fields are left unchanged.
+         * @description Updates any subset of the creditor's ten writable fields. PUT and PATCH behave the same: absent fields are left unchanged.
          *
          *     Required scope: `creditors:write`.
          */
@@ -466,7 +466,7 @@ export interface paths {
         put?: never;
         /**
          * Create a debt or a credit note
-         * @description Creates one debt with status `status.default.pending`. A `credited_invoice_reference` makes it a credit note (docs/decisions/0104). Required: `amount`, `currency`, and `lastname`, `firstname` or `debtor_company`.
+         * @description Creates one debt with status `status.default.pending`. A `credited_invoice_reference` makes it a credit note. Required: `amount`, `currency`, and `lastname`, `firstname` or `debtor_company`.
          *
          *     Required scope: `debts:write`.
          */
@@ -488,7 +488,7 @@ export interface paths {
         put?: never;
         /**
          * Create many debts
-         * @description Validates each entry on its own and creates every valid one in one statement, even when others fail. An entry whose creditor already has a debt with its `internal_id`, or that repeats an earlier entry's, is skipped (docs/decisions/0107). At most 1,000 entries.
+         * @description Validates each entry on its own and creates every valid one in one statement, even when others fail. An entry whose creditor already has a debt with its `internal_id`, or that repeats an earlier entry's, is skipped. At most 1,000 entries.
          *
          *     Required scope: `debts:write`.
          */
@@ -530,7 +530,7 @@ export interface paths {
         };
         /**
          * List the debts of a creditor (alias)
-         * @description Same operation as `GET /debts/by-creditor/{creditorId}` (the path contract 4.8 lists as paginated), counted on the same rate-limit budget. Newest first (created_at, then id). Filters apply before pagination, so `total` counts the filtered set. Each debt carries the group attributes `is_grouped` and `group_debt_ids`.
+         * @description Same operation as `GET /debts/by-creditor/{creditorId}` (kept as a second path for the same list), counted on the same rate-limit budget. Newest first (created_at, then id). Filters apply before pagination, so `total` counts the filtered set. Each debt carries the group attributes `is_grouped` and `group_debt_ids`.
          *
          *     Required scope: `debts:read`.
          */
@@ -589,7 +589,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a debt
-         * @description Deletes the debt permanently with its followups; its payment history is kept. A debt managed by a campaign's snapshots is 403 (docs/decisions/0108); an unknown, foreign or invalid id is 404.
+         * @description Deletes the debt permanently with its followups; its payment history is kept. A debt managed by a campaign's snapshots is 403; an unknown, foreign or invalid id is 404.
          *
          *     Required scope: `debts:write`.
          */
@@ -614,7 +614,7 @@ export interface paths {
         };
         /**
          * List the payments of a debt
-         * @description The payments recorded on the debt, newest first, a page at a time (contract 4.9; the filter applies before pagination). Called through a grouped debt, the list also holds the installment payments recorded on the group's shared plan debt; direct payments without installment are visible only on the debt they paid (docs/decisions/0112).
+         * @description The payments recorded on the debt, newest first, a page at a time (the filter applies before pagination). Called through a grouped debt, the list also holds the installment payments recorded on the group's shared plan debt; direct payments without installment are visible only on the debt they paid.
          *
          *     Required scope: `debts:read`.
          */
@@ -636,16 +636,16 @@ export interface paths {
         };
         /**
          * Read a snapshot's status
-         * @description The snapshot status resource (`status_url`): the acknowledgement with `counts` and `failure`, and once completed `warnings` (the first 100), `warning_count` and `warnings_omitted`. Scope `debts:read` (docs/decisions/0303). Instead of polling, send `Prefer: wait=<seconds>` (RFC 7240): while the snapshot is `pending` or `processing`, the answer comes when it settles (`completed` or `failed`) or when the seconds (at most 30) have passed, whichever is first (docs/decisions/0307).
+         * @description The snapshot status resource (`status_url`): the acknowledgement with `counts` and `failure`, and once completed `warnings` (the first 100), `warning_count` and `warnings_omitted`. Scope `debts:read`. Instead of polling, send `Prefer: wait=<seconds>` (RFC 7240): while the snapshot is `pending` or `processing`, the answer comes when it settles (`completed` or `failed`) or when the seconds (at most 30) have passed, whichever is first.
          *
          *     Required scope: `debts:read`.
          */
         get: operations["getSnapshot"];
         /**
          * Submit a complete snapshot in one request
-         * @description Sends a campaign's complete receivables (at most 20,000 rows, 10 MiB). Rows are validated at once; any invalid row is a 422 `invalid_snapshot_row` and nothing is stored (docs/decisions/0300). An accepted snapshot is `pending`: it is applied asynchronously, one snapshot of a campaign at a time in acceptance order; poll `status_url`. Every active campaign debt omitted from `rows` is then settled.
+         * @description Sends a campaign's complete receivables (at most 20,000 rows, 10 MiB). Rows are validated at once; any invalid row is a 422 `invalid_snapshot_row` and nothing is stored. An accepted snapshot is `pending`: it is applied asynchronously, one snapshot of a campaign at a time in acceptance order; poll `status_url`. Every active campaign debt omitted from `rows` is then settled.
          *
-         *     Idempotency: a retry with the same reference and the exact same body bytes answers 202 while pending or processing and 200 with the existing result once completed or failed (nothing is applied twice). Other bytes (whitespace and key order count) are 409 `snapshot_reference_conflict`; a reference holding a staged snapshot is 409 `snapshot_delivery_mode_conflict` (docs/decisions/0302). The body is stored as sent until 90 days after the snapshot completes or fails; its SHA-256, counts and outcome are kept for good, so identical retries are still recognised after that. The `Location` header carries the snapshot status path (`status_url`).
+         *     Idempotency: a retry with the same reference and the exact same body bytes answers 202 while pending or processing and 200 with the existing result once completed or failed (nothing is applied twice). Other bytes (whitespace and key order count) are 409 `snapshot_reference_conflict`; a reference holding a staged snapshot is 409 `snapshot_delivery_mode_conflict`. The body is stored as sent until 90 days after the snapshot completes or fails; its SHA-256, counts and outcome are kept for good, so identical retries are still recognised after that. The `Location` header carries the snapshot status path (`status_url`).
          *
          *     Required scope: `debts:write`.
          */
@@ -668,7 +668,7 @@ export interface paths {
         put?: never;
         /**
          * Start a staged snapshot
-         * @description Opens a staged snapshot declaring `expected_row_count` (0 to 1000000); it is `uploading` until finalized. Then send the chunks in order and finalize. A staged snapshot not finalized within 7 days of its start or its last chunk expires: it becomes `failed` with failure code `snapshot_expired` (and a `snapshot.failed` webhook event), and a new chunk or a finalize is then 409 `snapshot_expired`. A retry with the same `expected_row_count` answers 200 with the snapshot's current state; another count is 409 `snapshot_reference_conflict`; a reference holding a one-request snapshot is 409 `snapshot_delivery_mode_conflict` (docs/decisions/0301, 0302). The `Location` header carries the snapshot status path (`status_url`).
+         * @description Opens a staged snapshot declaring `expected_row_count` (0 to 1000000); it is `uploading` until finalized. Then send the chunks in order and finalize. A staged snapshot not finalized within 7 days of its start or its last chunk expires: it becomes `failed` with failure code `snapshot_expired` (and a `snapshot.failed` webhook event), and a new chunk or a finalize is then 409 `snapshot_expired`. A retry with the same `expected_row_count` answers 200 with the snapshot's current state; another count is 409 `snapshot_reference_conflict`; a reference holding a one-request snapshot is 409 `snapshot_delivery_mode_conflict`. The `Location` header carries the snapshot status path (`status_url`).
          *
          *     Required scope: `debts:write`.
          */
@@ -689,7 +689,7 @@ export interface paths {
         get?: never;
         /**
          * Upload a chunk of a staged snapshot
-         * @description Stores one chunk (at most 20,000 rows, 10 MiB) of an `uploading` snapshot with the SHA-256 of its exact body bytes. No debt is modified. Row indexes in errors count over the whole snapshot. Chunks go strictly in order: an index above `next_chunk_index` is 409 `chunk_out_of_order`, in every state. An identical retry of an accepted index answers 200; other bytes for it are 409 `chunk_content_conflict`. Rows over all chunks may not exceed `expected_row_count` (422 `expected_row_count_exceeded`); after finalization a chunk at `next_chunk_index` is 409 `snapshot_already_finalized` (docs/decisions/0300, 0301). A staged snapshot not finalized within 7 days of its start or its last chunk expires: it becomes `failed` with failure code `snapshot_expired` (and a `snapshot.failed` webhook event), and a new chunk or a finalize is then 409 `snapshot_expired`. The body is stored as sent until 90 days after the snapshot completes or fails; its SHA-256, counts and outcome are kept for good, so identical retries are still recognised after that. The `Location` header carries the snapshot status path (`status_url`).
+         * @description Stores one chunk (at most 20,000 rows, 10 MiB) of an `uploading` snapshot with the SHA-256 of its exact body bytes. No debt is modified. Row indexes in errors count over the whole snapshot. Chunks go strictly in order: an index above `next_chunk_index` is 409 `chunk_out_of_order`, in every state. An identical retry of an accepted index answers 200; other bytes for it are 409 `chunk_content_conflict`. Rows over all chunks may not exceed `expected_row_count` (422 `expected_row_count_exceeded`); after finalization a chunk at `next_chunk_index` is 409 `snapshot_already_finalized`. A staged snapshot not finalized within 7 days of its start or its last chunk expires: it becomes `failed` with failure code `snapshot_expired` (and a `snapshot.failed` webhook event), and a new chunk or a finalize is then 409 `snapshot_expired`. The body is stored as sent until 90 days after the snapshot completes or fails; its SHA-256, counts and outcome are kept for good, so identical retries are still recognised after that. The `Location` header carries the snapshot status path (`status_url`).
          *
          *     Required scope: `debts:write`.
          */
@@ -712,7 +712,7 @@ export interface paths {
         put?: never;
         /**
          * Finalize a staged snapshot
-         * @description Closes an `uploading` snapshot once `received_row_count` equals `expected_row_count` (else 409 `snapshot_incomplete`), validates the rules across all chunks (duplicate identities, duplicate invoice references, one stream) and makes it `pending`: it is then applied asynchronously like a one-request snapshot. Rows breaking a cross-chunk rule are a 422 `invalid_snapshot_row` naming each row, and the snapshot becomes `failed` with that `failure` (its chunks cannot change). A repeated finalize answers 202 while pending or processing and 200 once completed or failed, except for an expired snapshot: 409 `snapshot_expired`. No request body (docs/decisions/0301, 0022). The `Location` header carries the snapshot status path (`status_url`).
+         * @description Closes an `uploading` snapshot once `received_row_count` equals `expected_row_count` (else 409 `snapshot_incomplete`), validates the rules across all chunks (duplicate identities, duplicate invoice references, one stream) and makes it `pending`: it is then applied asynchronously like a one-request snapshot. Rows breaking a cross-chunk rule are a 422 `invalid_snapshot_row` naming each row, and the snapshot becomes `failed` with that `failure` (its chunks cannot change). A repeated finalize answers 202 while pending or processing and 200 once completed or failed, except for an expired snapshot: 409 `snapshot_expired`. No request body. The `Location` header carries the snapshot status path (`status_url`).
          *
          *     Required scope: `debts:write`.
          */
@@ -1287,7 +1287,7 @@ export interface components {
         CompanyCredits: {
             /**
              * int
-             * @description Credit balance; negative when executed activity consumed more than the balance (docs/decisions/0152)
+             * @description Credit balance; negative when executed activity consumed more than the balance
              */
             current_credits: number;
             subscription: {
@@ -1370,7 +1370,7 @@ export interface components {
             data: components["schemas"]["CompanyUser"][];
             pagination: components["schemas"]["Pagination"];
         };
-        /** @description `name` is required; every other field is optional (docs/decisions/0101) */
+        /** @description `name` is required; every other field is optional */
         CreateCreditorBody: {
             /**
              * maxLength(255)
@@ -1440,7 +1440,7 @@ export interface components {
             summary: string | null;
             iban: string | null;
             followups_count: components["schemas"]["Int"];
-            /** @description Creditor company name; present only when the company is a collection agency (docs/decisions/0110) */
+            /** @description Creditor company name; present only when the company is a collection agency */
             company?: string;
             /** @description For B2B debts */
             debtor_company: string | null;
@@ -1458,7 +1458,7 @@ export interface components {
             last_timeline_restart: string | null;
             payment_plan_active: boolean;
             plan_start_date: string | null;
-            /** @description True when the debt belongs to a group with several non-archived debts (docs/decisions/0109) */
+            /** @description True when the debt belongs to a group with several non-archived debts */
             is_grouped: boolean;
             /** @description Encrypted ids of the group's non-archived debts, this debt always included; only its own id when ungrouped */
             group_debt_ids: string[];
@@ -1482,7 +1482,7 @@ export interface components {
         };
         /** @description Required: `amount`, `currency`, and one of `lastname`, `firstname` or `debtor_company`. `null` is the same as an absent field. Unknown keys are rejected. */
         CreateDebtBody: {
-            /** @description Encrypted creditor id; defaults to the company's first creditor (docs/decisions/0103) */
+            /** @description Encrypted creditor id; defaults to the company's first creditor */
             creditor_id?: string | null;
             /**
              * @description Amount in major units (12.34 EUR); at most the currency's number of decimals
@@ -1538,7 +1538,7 @@ export interface components {
              */
             debts: {
                 temp_id?: string | null;
-                /** @description Encrypted creditor id; defaults to the company's first creditor (docs/decisions/0103) */
+                /** @description Encrypted creditor id; defaults to the company's first creditor */
                 creditor_id?: string | null;
                 /**
                  * @description Amount in major units (12.34 EUR); at most the currency's number of decimals
@@ -1593,7 +1593,7 @@ export interface components {
             enabled?: boolean;
             ordered?: boolean;
         };
-        /** @description A creditor (contract 2.2); timestamps are UTC */
+        /** @description A creditor; timestamps are UTC */
         Creditor: {
             /**
              * @description Encrypted creditor id (opaque, URL-safe)
@@ -1678,7 +1678,7 @@ export interface components {
              * @description Number of debts of the creditor (credit notes included)
              */
             totalDebts: number;
-            /** @description Sum of the remaining balances of the creditor's debts, in major units. Balances in different currencies are added as plain numbers; `totalAmountByCurrency` gives the exact split (docs/decisions/0102) */
+            /** @description Sum of the remaining balances of the creditor's debts, in major units. Balances in different currencies are added as plain numbers; `totalAmountByCurrency` gives the exact split */
             totalAmount: number;
             /** @description Remaining balances per ISO 4217 currency code, in major units */
             totalAmountByCurrency: {
@@ -1687,7 +1687,7 @@ export interface components {
         };
         /** @description a string matching the pattern ^[A-Z]{3}$ */
         CurrencyCode: string;
-        /** @description A debt or credit note (contract 2.3) */
+        /** @description A debt or credit note */
         Debt: {
             /**
              * @description Encrypted debt id (opaque, URL-safe)
@@ -1741,7 +1741,7 @@ export interface components {
             summary: string | null;
             iban: string | null;
             followups_count: components["schemas"]["Int"];
-            /** @description Creditor company name; present only when the company is a collection agency (docs/decisions/0110) */
+            /** @description Creditor company name; present only when the company is a collection agency */
             company?: string;
             /** @description For B2B debts */
             debtor_company: string | null;
@@ -1759,7 +1759,7 @@ export interface components {
             last_timeline_restart: string | null;
             payment_plan_active: boolean;
             plan_start_date: string | null;
-            /** @description True when the debt belongs to a group with several non-archived debts (docs/decisions/0109) */
+            /** @description True when the debt belongs to a group with several non-archived debts */
             is_grouped: boolean;
             /** @description Encrypted ids of the group's non-archived debts, this debt always included; only its own id when ungrouped */
             group_debt_ids: string[];
@@ -1914,13 +1914,13 @@ export interface components {
         EmailValidation: {
             /** @enum {string} */
             status: "valid" | "invalid" | "unverifiable";
-            /** @description valid_syntax_and_domain, reserved_domain, disposable_domain, invalid_domain, no_email or not_requested (docs/decisions/0105) */
+            /** @description valid_syntax_and_domain, reserved_domain, disposable_domain, invalid_domain, no_email or not_requested */
             reason: string;
             /** @description Always false: the check makes no network call and costs nothing */
             charged: boolean;
             email: string | null;
         };
-        /** @description Error envelope (contract 7.1) */
+        /** @description Error envelope */
         ErrorEnvelope: {
             /** @enum {boolean} */
             error: true;
@@ -2115,7 +2115,7 @@ export interface components {
              */
             pages: number;
         };
-        /** @description A payment transaction (contract 2.7) */
+        /** @description A payment transaction */
         Payment: {
             /** Format: uuid */
             id: string;
@@ -2215,7 +2215,7 @@ export interface components {
         };
         /** @description Always empty: the answer is the same whether or not the token existed */
         RevocationResponse: Record<string, unknown>;
-        /** @description A snapshot's state (contract 2.8). `warnings`, `warning_count` and `warnings_omitted` appear once completed. */
+        /** @description A snapshot's state. `warnings`, `warning_count` and `warnings_omitted` appear once completed. */
         SnapshotAcknowledgement: {
             /** @description The campaign's API reference */
             api_reference: string;
@@ -2436,7 +2436,7 @@ export interface components {
         /** @description Why the snapshot failed; nothing of it was applied */
         SnapshotFailure: {
             /**
-             * @description `invalid_snapshot_row`: rows break a rule (across chunks at finalization, or against the campaign's debts while applying); `processing_error`: the snapshot could not be applied; `snapshot_expired`: a staged snapshot was not finalized within 7 days of its start or last chunk (docs/decisions/0022)
+             * @description `invalid_snapshot_row`: rows break a rule (across chunks at finalization, or against the campaign's debts while applying); `processing_error`: the snapshot could not be applied; `snapshot_expired`: a staged snapshot was not finalized within 7 days of its start or last chunk
              * @enum {string}
              */
             code: "invalid_snapshot_row" | "processing_error" | "snapshot_expired";
@@ -2457,7 +2457,7 @@ export interface components {
              */
             errors_omitted: components["schemas"]["Int"];
         };
-        /** @description A snapshot row (contract 2.9). Unknown keys are rejected, and so are `snapshot_at`, `allocations`, `financial_operations`, `coverage` and `covered_remaining_amount`. `null` in an optional field reads as absent. */
+        /** @description A snapshot row. Unknown keys are rejected, and so are `snapshot_at`, `allocations`, `financial_operations`, `coverage` and `covered_remaining_amount`. `null` in an optional field reads as absent. */
         SnapshotRow: {
             /**
              * maxLength(255)
@@ -2517,7 +2517,7 @@ export interface components {
         SnapshotRowsBody: {
             /**
              * rows
-             * @description Snapshot rows (contract 2.9), at most 20000. Each row carries `internal_id` (account balances) or `invoice_reference` (invoice balances); the first row decides the stream for the whole snapshot.
+             * @description Snapshot rows, at most 20000. Each row carries `internal_id` (account balances) or `invoice_reference` (invoice balances); the first row decides the stream for the whole snapshot.
              */
             rows: components["schemas"]["SnapshotRow"][];
         };
@@ -2752,7 +2752,7 @@ export interface components {
             taxNumber?: string | null;
             contactPerson?: string | null;
         };
-        /** @description Any subset of the debt's writable fields; absent fields are unchanged and `null` clears a field. `status`, `amount`, `currency` and `credited_invoice_reference` are read-only (docs/decisions/0111). */
+        /** @description Any subset of the debt's writable fields; absent fields are unchanged and `null` clears a field. `status`, `amount`, `currency` and `credited_invoice_reference` are read-only. */
         UpdateDebtBody: {
             firstname?: string | null;
             lastname?: string | null;
@@ -2940,7 +2940,7 @@ export interface components {
         };
         /** @enum {string} */
         WebhookEventType: "snapshot.completed" | "snapshot.failed" | "debt.created" | "debt.updated" | "debt.settled" | "debt.deleted" | "followup.created" | "followup.updated" | "payment.recorded" | "payment_plan.replaced";
-        /** @description The followup as the API returns it, without the one-hour media links (docs/decisions/0453) */
+        /** @description The followup as the API returns it, without the one-hour media links */
         WebhookFollowup: {
             /**
              * @description Encrypted followup id (opaque, URL-safe)
@@ -3862,7 +3862,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key of your choosing, unique per request you mean to make once (a UUID is best): 1 to 255 visible ASCII characters, bare or as a quoted string (`"..."`). When the write commits, its answer is kept under the key for 24 hours, for the company: a retry with the same key and the same request (operation, parameters and body bytes) gets that answer again, with `Idempotent-Replayed: true`, and writes nothing; a retry while the first is still running waits for it. The same key with another request is refused with 422 `idempotency_key_reused`. A request that failed (any 4xx or 5xx) records nothing, so its retry runs again (docs/decisions/0024).
+                 * @description A key of your choosing, unique per request you mean to make once (a UUID is best): 1 to 255 visible ASCII characters, bare or as a quoted string (`"..."`). When the write commits, its answer is kept under the key for 24 hours, for the company: a retry with the same key and the same request (operation, parameters and body bytes) gets that answer again, with `Idempotent-Replayed: true`, and writes nothing; a retry while the first is still running waits for it. The same key with another request is refused with 422 `idempotency_key_reused`. A request that failed (any 4xx or 5xx) records nothing, so its retry runs again.
                  * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
                  */
                 "Idempotency-Key"?: string;
@@ -5214,7 +5214,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key of your choosing, unique per request you mean to make once (a UUID is best): 1 to 255 visible ASCII characters, bare or as a quoted string (`"..."`). When the write commits, its answer is kept under the key for 24 hours, for the company: a retry with the same key and the same request (operation, parameters and body bytes) gets that answer again, with `Idempotent-Replayed: true`, and writes nothing; a retry while the first is still running waits for it. The same key with another request is refused with 422 `idempotency_key_reused`. A request that failed (any 4xx or 5xx) records nothing, so its retry runs again (docs/decisions/0024).
+                 * @description A key of your choosing, unique per request you mean to make once (a UUID is best): 1 to 255 visible ASCII characters, bare or as a quoted string (`"..."`). When the write commits, its answer is kept under the key for 24 hours, for the company: a retry with the same key and the same request (operation, parameters and body bytes) gets that answer again, with `Idempotent-Replayed: true`, and writes nothing; a retry while the first is still running waits for it. The same key with another request is refused with 422 `idempotency_key_reused`. A request that failed (any 4xx or 5xx) records nothing, so its retry runs again.
                  * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
                  */
                 "Idempotency-Key"?: string;
@@ -5856,7 +5856,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key of your choosing, unique per request you mean to make once (a UUID is best): 1 to 255 visible ASCII characters, bare or as a quoted string (`"..."`). When the write commits, its answer is kept under the key for 24 hours, for the company: a retry with the same key and the same request (operation, parameters and body bytes) gets that answer again, with `Idempotent-Replayed: true`, and writes nothing; a retry while the first is still running waits for it. The same key with another request is refused with 422 `idempotency_key_reused`. A request that failed (any 4xx or 5xx) records nothing, so its retry runs again (docs/decisions/0024).
+                 * @description A key of your choosing, unique per request you mean to make once (a UUID is best): 1 to 255 visible ASCII characters, bare or as a quoted string (`"..."`). When the write commits, its answer is kept under the key for 24 hours, for the company: a retry with the same key and the same request (operation, parameters and body bytes) gets that answer again, with `Idempotent-Replayed: true`, and writes nothing; a retry while the first is still running waits for it. The same key with another request is refused with 422 `idempotency_key_reused`. A request that failed (any 4xx or 5xx) records nothing, so its retry runs again.
                  * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
                  */
                 "Idempotency-Key"?: string;
@@ -6014,7 +6014,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key of your choosing, unique per request you mean to make once (a UUID is best): 1 to 255 visible ASCII characters, bare or as a quoted string (`"..."`). When the write commits, its answer is kept under the key for 24 hours, for the company: a retry with the same key and the same request (operation, parameters and body bytes) gets that answer again, with `Idempotent-Replayed: true`, and writes nothing; a retry while the first is still running waits for it. The same key with another request is refused with 422 `idempotency_key_reused`. A request that failed (any 4xx or 5xx) records nothing, so its retry runs again (docs/decisions/0024).
+                 * @description A key of your choosing, unique per request you mean to make once (a UUID is best): 1 to 255 visible ASCII characters, bare or as a quoted string (`"..."`). When the write commits, its answer is kept under the key for 24 hours, for the company: a retry with the same key and the same request (operation, parameters and body bytes) gets that answer again, with `Idempotent-Replayed: true`, and writes nothing; a retry while the first is still running waits for it. The same key with another request is refused with 422 `idempotency_key_reused`. A request that failed (any 4xx or 5xx) records nothing, so its retry runs again.
                  * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
                  */
                 "Idempotency-Key"?: string;
@@ -7177,7 +7177,7 @@ export interface operations {
             path: {
                 /** @description The campaign's API reference */
                 apiReference: string;
-                /** @description Client-created reference of one complete logical snapshot (an immutable export id or a UUID, never a date alone; 1 to 255 characters, docs/decisions/0306). Reuse it only to retry the same content. */
+                /** @description Client-created reference of one complete logical snapshot (an immutable export id or a UUID, never a date alone; 1 to 255 characters). Reuse it only to retry the same content. */
                 snapshotReference: string;
             };
             cookie?: never;
@@ -7292,7 +7292,7 @@ export interface operations {
             path: {
                 /** @description The campaign's API reference */
                 apiReference: string;
-                /** @description Client-created reference of one complete logical snapshot (an immutable export id or a UUID, never a date alone; 1 to 255 characters, docs/decisions/0306). Reuse it only to retry the same content. */
+                /** @description Client-created reference of one complete logical snapshot (an immutable export id or a UUID, never a date alone; 1 to 255 characters). Reuse it only to retry the same content. */
                 snapshotReference: string;
             };
             cookie?: never;
@@ -7416,7 +7416,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation failed: A row breaks a rule (contract 2.9, 4.3); `details` maps `rows.<index>.<field>` to the reason, e.g. `rows.3.payment_plan` when the pending installments do not sum to `remaining_amount`. Nothing is stored */
+            /** @description Validation failed: A row breaks a rule; `details` maps `rows.<index>.<field>` to the reason, e.g. `rows.3.payment_plan` when the pending installments do not sum to `remaining_amount`. Nothing is stored */
             422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7475,7 +7475,7 @@ export interface operations {
             path: {
                 /** @description The campaign's API reference */
                 apiReference: string;
-                /** @description Client-created reference of one complete logical snapshot (an immutable export id or a UUID, never a date alone; 1 to 255 characters, docs/decisions/0306). Reuse it only to retry the same content. */
+                /** @description Client-created reference of one complete logical snapshot (an immutable export id or a UUID, never a date alone; 1 to 255 characters). Reuse it only to retry the same content. */
                 snapshotReference: string;
             };
             cookie?: never;
@@ -7646,7 +7646,7 @@ export interface operations {
             path: {
                 /** @description The campaign's API reference */
                 apiReference: string;
-                /** @description Client-created reference of one complete logical snapshot (an immutable export id or a UUID, never a date alone; 1 to 255 characters, docs/decisions/0306). Reuse it only to retry the same content. */
+                /** @description Client-created reference of one complete logical snapshot (an immutable export id or a UUID, never a date alone; 1 to 255 characters). Reuse it only to retry the same content. */
                 snapshotReference: string;
                 /** @description Zero-based chunk index, sent strictly in order */
                 chunkIndex: number;
@@ -7772,7 +7772,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation failed: A row breaks a rule (contract 2.9, 4.3); `details` maps `rows.<index>.<field>` to the reason, e.g. `rows.3.payment_plan` when the pending installments do not sum to `remaining_amount`. Nothing is stored. Validation failed: The chunk would bring the received rows above `expected_row_count` (`details.rows`) */
+            /** @description Validation failed: A row breaks a rule; `details` maps `rows.<index>.<field>` to the reason, e.g. `rows.3.payment_plan` when the pending installments do not sum to `remaining_amount`. Nothing is stored. Validation failed: The chunk would bring the received rows above `expected_row_count` (`details.rows`) */
             422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7831,7 +7831,7 @@ export interface operations {
             path: {
                 /** @description The campaign's API reference */
                 apiReference: string;
-                /** @description Client-created reference of one complete logical snapshot (an immutable export id or a UUID, never a date alone; 1 to 255 characters, docs/decisions/0306). Reuse it only to retry the same content. */
+                /** @description Client-created reference of one complete logical snapshot (an immutable export id or a UUID, never a date alone; 1 to 255 characters). Reuse it only to retry the same content. */
                 snapshotReference: string;
             };
             cookie?: never;

@@ -62,7 +62,7 @@ export const getCompanyStatistics = endpoint({
 
 export const CompanyCredits = Schema.Struct({
   current_credits: Schema.Int.annotations({
-    description: "Credit balance; negative when executed activity consumed more than the balance (docs/decisions/0152)",
+    description: "Credit balance; negative when executed activity consumed more than the balance",
   }),
   subscription: Schema.Struct({
     plan: Schema.String,

@@ -29,7 +29,7 @@ export const Creditor = Schema.Struct({
   contactPerson: nullableText("Main contact"),
   createdAt: CreditorDateTime,
   updatedAt: CreditorDateTime,
-}).annotations({ identifier: "Creditor", description: "A creditor (contract 2.2); timestamps are UTC" });
+}).annotations({ identifier: "Creditor", description: "A creditor; timestamps are UTC" });
 export type Creditor = typeof Creditor.Type;
 
 export const CreditorWithTotals = Schema.Struct({
@@ -38,7 +38,7 @@ export const CreditorWithTotals = Schema.Struct({
   totalAmount: Schema.Number.annotations({
     description:
       "Sum of the remaining balances of the creditor's debts, in major units. Balances in different currencies are " +
-      "added as plain numbers; `totalAmountByCurrency` gives the exact split (docs/decisions/0102)",
+      "added as plain numbers; `totalAmountByCurrency` gives the exact split",
   }),
   totalAmountByCurrency: Schema.Record({ key: Schema.String, value: Schema.Number }).annotations({
     description: "Remaining balances per ISO 4217 currency code, in major units",
@@ -73,7 +73,7 @@ const writableFields = {
 
 export const CreateCreditorBody = Schema.Struct({ name: CreditorName, ...writableFields }).annotations({
   identifier: "CreateCreditorBody",
-  description: "`name` is required; every other field is optional (docs/decisions/0101)",
+  description: "`name` is required; every other field is optional",
 });
 export type CreateCreditorBody = typeof CreateCreditorBody.Type;
 
@@ -121,7 +121,7 @@ export const getCreditor = endpoint({
   summary: "Read a creditor",
   description:
     "One creditor with `totalDebts` and `totalAmount` (sum of remaining balances, major units). The creditor is " +
-    "nested one level deeper, at `data.data` (contract 2.2).",
+    "nested one level deeper, at `data.data`.",
   params: CreditorIdParams,
   success: {
     status: 200,
@@ -160,7 +160,7 @@ const updateEndpoint = <const OperationId extends string>(operationId: Operation
     tags: ["Creditors"],
     summary: method === "put" ? "Update a creditor" : "Update a creditor (PATCH)",
     description:
-      "Updates any subset of the creditor's ten writable fields. PUT and PATCH behave the same (contract 9.4): " +
+      "Updates any subset of the creditor's ten writable fields. PUT and PATCH behave the same: " +
       "absent fields are left unchanged.",
     params: CreditorIdParams,
     body: { contentType: "application/json", schema: UpdateCreditorBody, maxBytes: DEFAULT_JSON_BODY_BYTES },

@@ -83,7 +83,7 @@ const optionalFields = {
   email: opt(Contact.Email),
   birthdate: opt(PlainDate),
   object: opt(text(1000, "Description or reason of the debt")),
-  internal_id: opt(reference("The client's own reference; unique per creditor (docs/decisions/0106)")),
+  internal_id: opt(reference("The client's own reference; unique per creditor")),
   invoice_reference: opt(reference("Invoice reference")),
   debtor_reference: opt(reference("The client's reference for the debtor; debts sharing it share a debtor")),
   invoice_date: opt(PlainDate),
@@ -117,7 +117,7 @@ const optionalFields = {
 export const createDebtFields = {
   creditor_id: Schema.optional(
     Schema.NullOr(Schema.String).annotations({
-      description: "Encrypted creditor id; defaults to the company's first creditor (docs/decisions/0103)",
+      description: "Encrypted creditor id; defaults to the company's first creditor",
     }),
   ),
   amount: Amount,
@@ -125,7 +125,7 @@ export const createDebtFields = {
   credited_invoice_reference: Schema.optional(
     Schema.NullOr(
       reference(
-        "Makes the debt a credit note for this invoice_reference of the same creditor and currency (docs/decisions/0104)",
+        "Makes the debt a credit note for this invoice_reference of the same creditor and currency",
       ),
     ),
   ),
@@ -170,7 +170,7 @@ export const UpdateDebtBody = Schema.Struct({
   identifier: "UpdateDebtBody",
   description:
     "Any subset of the debt's writable fields; absent fields are unchanged and `null` clears a field. `status`, " +
-    "`amount`, `currency` and `credited_invoice_reference` are read-only (docs/decisions/0111).",
+    "`amount`, `currency` and `credited_invoice_reference` are read-only.",
 });
 export type UpdateDebtBody = typeof UpdateDebtBody.Type;
 
@@ -220,7 +220,7 @@ export const Debt = Schema.Struct({
   followups_count: Schema.Int,
   company: Schema.optional(
     Schema.String.annotations({
-      description: "Creditor company name; present only when the company is a collection agency (docs/decisions/0110)",
+      description: "Creditor company name; present only when the company is a collection agency",
     }),
   ),
   debtor_company: nullableString("For B2B debts"),
@@ -231,7 +231,7 @@ export const Debt = Schema.Struct({
   payment_plan_active: Schema.Boolean,
   plan_start_date: Schema.NullOr(PlainDate),
   is_grouped: Schema.Boolean.annotations({
-    description: "True when the debt belongs to a group with several non-archived debts (docs/decisions/0109)",
+    description: "True when the debt belongs to a group with several non-archived debts",
   }),
   group_debt_ids: Schema.Array(EncryptedId("debt")).annotations({
     description:
@@ -239,7 +239,7 @@ export const Debt = Schema.Struct({
   }),
   created_at: IsoOffsetDateTime,
   updated_at: IsoOffsetDateTime,
-}).annotations({ identifier: "Debt", description: "A debt or credit note (contract 2.3)" });
+}).annotations({ identifier: "Debt", description: "A debt or credit note" });
 export type Debt = typeof Debt.Type;
 
 export const emailValidationStatuses = ["valid", "invalid", "unverifiable"] as const;
@@ -248,8 +248,7 @@ export const EmailValidation = Schema.Struct({
   status: Schema.Literal(...emailValidationStatuses),
   reason: Schema.String.annotations({
     description:
-      "valid_syntax_and_domain, reserved_domain, disposable_domain, invalid_domain, no_email or not_requested " +
-      "(docs/decisions/0105)",
+      "valid_syntax_and_domain, reserved_domain, disposable_domain, invalid_domain, no_email or not_requested",
   }),
   charged: Schema.Boolean.annotations({
     description: "Always false: the check makes no network call and costs nothing",

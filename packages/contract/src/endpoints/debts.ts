@@ -149,7 +149,7 @@ export const listDebtsByCreditorAlias = {
     "listDebtsByCreditorAlias",
     "/debts/creditor/{creditorId}",
     "List the debts of a creditor (alias)",
-    "Same operation as `GET /debts/by-creditor/{creditorId}` (the path contract 4.8 lists as paginated), " +
+    "Same operation as `GET /debts/by-creditor/{creditorId}` (kept as a second path for the same list), " +
       "counted on the same rate-limit budget.",
     CreditorDebtsParams,
     errorCases.notFound(messages.creditorNotFound),
@@ -174,8 +174,8 @@ export const createDebt = endpoint({
   tags: ["Debts"],
   summary: "Create a debt or a credit note",
   description:
-    "Creates one debt with status `status.default.pending`. A `credited_invoice_reference` makes it a credit note " +
-    "(docs/decisions/0104). Required: `amount`, `currency`, and `lastname`, `firstname` or `debtor_company`.",
+    "Creates one debt with status `status.default.pending`. A `credited_invoice_reference` makes it a credit note. " +
+    "Required: `amount`, `currency`, and `lastname`, `firstname` or `debtor_company`.",
   body: { contentType: "application/json", schema: CreateDebtBody, maxBytes: DEFAULT_JSON_BODY_BYTES },
   success: {
     status: 201,
@@ -196,8 +196,8 @@ export const createDebtsBatch = endpoint({
   summary: "Create many debts",
   description:
     "Validates each entry on its own and creates every valid one in one statement, even when others fail. An entry " +
-    "whose creditor already has a debt with its `internal_id`, or that repeats an earlier entry's, is skipped " +
-    "(docs/decisions/0107). At most 1,000 entries.",
+    "whose creditor already has a debt with its `internal_id`, or that repeats an earlier entry's, is skipped. " +
+    "At most 1,000 entries.",
   body: { contentType: "application/json", schema: CreateDebtsBatchBody, maxBytes: BATCH_BODY_BYTES },
   success: {
     status: 201,
@@ -263,7 +263,7 @@ export const deleteDebt = endpoint({
   summary: "Delete a debt",
   description:
     "Deletes the debt permanently with its followups; its payment history is kept. A debt managed by a campaign's " +
-    "snapshots is 403 (docs/decisions/0108); an unknown, foreign or invalid id is 404.",
+    "snapshots is 403; an unknown, foreign or invalid id is 404.",
   params: DebtIdParams,
   success: { status: 200, description: "Deleted; message `Debt deleted successfully`", schema: MessageEnvelope },
   errors: [

@@ -81,9 +81,9 @@ export const createFollowup = endpoint({
   summary: "Create a followup",
   description:
     "Records a contact activity on a debt of the company. `status` defaults to `on_hold`. A call (manual calls " +
-    "and voicemails included), SMS or WhatsApp followup recorded in an executed status consumes credits once " +
-    "(docs/decisions/0152). Another company's debt is 403 `Access denied to this debt`; an unknown or invalid " +
-    "debt id is 404 `Debt not found` (docs/decisions/0150). Answers 201.",
+    "and voicemails included), SMS or WhatsApp followup recorded in an executed status consumes credits once. " +
+    "Another company's debt is 403 `Access denied to this debt`; an unknown or invalid " +
+    "debt id is 404 `Debt not found`. Answers 201.",
   body: jsonBody(FollowupCreate),
   success: { status: 201, description: "The created followup", schema: FollowupEnvelope },
   idempotencyKey: true,
@@ -144,7 +144,7 @@ export const getFollowup = endpoint({
 
 const updateDescription =
   "Updates any subset of a followup's fields (PUT and PATCH behave alike; an empty body is a 400). A followup " +
-  "first recorded in an executed status is charged then, once (docs/decisions/0152).";
+  "first recorded in an executed status is charged then, once.";
 
 const updateEndpoint = <const Method extends "put" | "patch">(operationId: string, method: Method) =>
   endpoint({

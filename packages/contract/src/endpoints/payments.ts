@@ -27,7 +27,7 @@ export const Payment = Schema.Struct({
   currency: Schema.String,
   status: Schema.String.annotations({ description: "succeeded, cancelled, refunded or adjustment" }),
   paid_at: IsoOffsetDateTime,
-}).annotations({ identifier: "Payment", description: "A payment transaction (contract 2.7)" });
+}).annotations({ identifier: "Payment", description: "A payment transaction" });
 export type Payment = typeof Payment.Type;
 
 export const DebtPaymentsQuery = queryParams(
@@ -50,10 +50,9 @@ export const listDebtPayments = endpoint({
   tags: ["Debts"],
   summary: "List the payments of a debt",
   description:
-    "The payments recorded on the debt, newest first, a page at a time (contract 4.9; the filter applies before " +
+    "The payments recorded on the debt, newest first, a page at a time (the filter applies before " +
     "pagination). Called through a grouped debt, the list also holds the installment payments recorded on the " +
-    "group's shared plan debt; direct payments without installment are visible only on the debt they paid " +
-    "(docs/decisions/0112).",
+    "group's shared plan debt; direct payments without installment are visible only on the debt they paid.",
   params: DebtIdParams,
   query: DebtPaymentsQuery,
   success: {

@@ -71,7 +71,7 @@ export const snapshotErrorCases = {
   invalidRow: api(
     422,
     messages.validationFailed,
-    "A row breaks a rule (contract 2.9, 4.3); `details` maps `rows.<index>.<field>` to the reason, e.g. `rows.3.payment_plan` when the pending installments do not sum to `remaining_amount`. Nothing is stored",
+    "A row breaks a rule; `details` maps `rows.<index>.<field>` to the reason, e.g. `rows.3.payment_plan` when the pending installments do not sum to `remaining_amount`. Nothing is stored",
     codes.invalidRow,
   ),
   invalidPath: api(400, messages.validationFailed, "An invalid path parameter; `details` names it"),

@@ -49,7 +49,7 @@ export const SnapshotReference = Schema.String.pipe(
 ).annotations({
   description:
     "Client-created reference of one complete logical snapshot (an immutable export id or a UUID, never a date " +
-    "alone; 1 to 255 characters, docs/decisions/0306). Reuse it only to retry the same content.",
+    "alone; 1 to 255 characters). Reuse it only to retry the same content.",
   examples: ["export-2026-11-21-0001"],
 });
 
@@ -109,7 +109,7 @@ const DocumentedRow = Schema.Struct({
 }).annotations({
   identifier: "SnapshotRow",
   description:
-    "A snapshot row (contract 2.9). Unknown keys are rejected, and so are `snapshot_at`, `allocations`, " +
+    "A snapshot row. Unknown keys are rejected, and so are `snapshot_at`, `allocations`, " +
     "`financial_operations`, `coverage` and `covered_remaining_amount`. `null` in an optional field reads as absent.",
 });
 
@@ -125,7 +125,7 @@ const Rows = Schema.Array(Schema.Unknown).annotations({
     .annotations({
       title: "rows",
       description:
-        `Snapshot rows (contract 2.9), at most ${Snapshot.MAX_ROWS}. Each row carries \`internal_id\` (account ` +
+        `Snapshot rows, at most ${Snapshot.MAX_ROWS}. Each row carries \`internal_id\` (account ` +
         "balances) or `invoice_reference` (invoice balances); the first row decides the stream for the whole snapshot.",
     }).ast,
 });
@@ -170,8 +170,7 @@ export const SnapshotFailure = Schema.Struct({
     description:
       "`invalid_snapshot_row`: rows break a rule (across chunks at finalization, or against the campaign's debts " +
       "while applying); `processing_error`: the snapshot could not be applied; `snapshot_expired`: a staged " +
-      `snapshot was not finalized within ${Retention.stagedUploadDays} days of its start or last chunk ` +
-      "(docs/decisions/0022)",
+      `snapshot was not finalized within ${Retention.stagedUploadDays} days of its start or last chunk`,
   }),
   message: Schema.String,
   errors: Schema.Array(SnapshotRowError)
@@ -231,7 +230,7 @@ const ackFields = {
 export const SnapshotAcknowledgement = Schema.Struct(ackFields).annotations({
   identifier: "SnapshotAcknowledgement",
   description:
-    "A snapshot's state (contract 2.8). `warnings`, `warning_count` and `warnings_omitted` appear once completed.",
+    "A snapshot's state. `warnings`, `warning_count` and `warnings_omitted` appear once completed.",
 });
 export type SnapshotAcknowledgement = typeof SnapshotAcknowledgement.Type;
 

@@ -63,13 +63,13 @@ export const submitSnapshot = endpoint({
   summary: "Submit a complete snapshot in one request",
   description:
     "Sends a campaign's complete receivables (at most 20,000 rows, 10 MiB). Rows are validated at once; any invalid " +
-    "row is a 422 `invalid_snapshot_row` and nothing is stored (docs/decisions/0300). An accepted snapshot is `pending`: it is applied " +
+    "row is a 422 `invalid_snapshot_row` and nothing is stored. An accepted snapshot is `pending`: it is applied " +
     "asynchronously, one snapshot of a campaign at a time in acceptance order; poll `status_url`. Every active " +
     "campaign debt omitted from `rows` is then settled.\n\n" +
     "Idempotency: a retry with the same reference and the exact same body bytes answers 202 while pending or " +
     "processing and 200 with the existing result once completed or failed (nothing is applied twice). Other bytes " +
     "(whitespace and key order count) are 409 `snapshot_reference_conflict`; a reference holding a staged snapshot " +
-    `is 409 \`snapshot_delivery_mode_conflict\` (docs/decisions/0302). ${bodyRetentionNote} ${locationNote}`,
+    `is 409 \`snapshot_delivery_mode_conflict\`. ${bodyRetentionNote} ${locationNote}`,
   params: SnapshotParams,
   body: rowsBody,
   success: {
@@ -106,7 +106,7 @@ export const startStagedSnapshot = endpoint({
     `finalized. Then send the chunks in order and finalize. ${expiryNote} ` +
     "A retry with the same `expected_row_count` answers 200 " +
     "with the snapshot's current state; another count is 409 `snapshot_reference_conflict`; a reference holding a " +
-    `one-request snapshot is 409 \`snapshot_delivery_mode_conflict\` (docs/decisions/0301, 0302). ${locationNote}`,
+    `one-request snapshot is 409 \`snapshot_delivery_mode_conflict\`. ${locationNote}`,
   params: SnapshotParams,
   body: { contentType: "application/json", schema: StagedSnapshotStart, maxBytes: DEFAULT_JSON_BODY_BYTES },
   success: {
@@ -142,7 +142,7 @@ export const uploadSnapshotChunk = endpoint({
     "an index above `next_chunk_index` is 409 `chunk_out_of_order`, in every state. An identical retry of an accepted " +
     "index answers 200; other bytes for it are 409 `chunk_content_conflict`. Rows over all chunks may not exceed " +
     "`expected_row_count` (422 `expected_row_count_exceeded`); after finalization a chunk at `next_chunk_index` is 409 " +
-    `\`snapshot_already_finalized\` (docs/decisions/0300, 0301). ${expiryNote} ${bodyRetentionNote} ${locationNote}`,
+    `\`snapshot_already_finalized\`. ${expiryNote} ${bodyRetentionNote} ${locationNote}`,
   params: ChunkParams,
   body: rowsBody,
   success: {
@@ -183,7 +183,7 @@ export const finalizeSnapshot = endpoint({
     "Rows breaking a cross-chunk rule are a 422 `invalid_snapshot_row` naming each row, and the snapshot becomes " +
     "`failed` with that `failure` (its chunks cannot change). A repeated finalize answers 202 while pending or " +
     "processing and 200 once completed or failed, except for an expired snapshot: 409 `snapshot_expired`. No " +
-    `request body (docs/decisions/0301, 0022). ${locationNote}`,
+    `request body. ${locationNote}`,
   params: SnapshotParams,
   success: {
     status: 202,
@@ -222,10 +222,10 @@ export const getSnapshot = endpoint({
   summary: "Read a snapshot's status",
   description:
     "The snapshot status resource (`status_url`): the acknowledgement with `counts` and `failure`, and once " +
-    "completed `warnings` (the first 100), `warning_count` and `warnings_omitted`. Scope `debts:read` " +
-    "(docs/decisions/0303). Instead of polling, send `Prefer: wait=<seconds>` (RFC 7240): while the snapshot is " +
+    "completed `warnings` (the first 100), `warning_count` and `warnings_omitted`. Scope `debts:read`. " +
+    "Instead of polling, send `Prefer: wait=<seconds>` (RFC 7240): while the snapshot is " +
     "`pending` or `processing`, the answer comes when it settles (`completed` or `failed`) or when the seconds " +
-    `(at most ${SNAPSHOT_STATUS_MAX_WAIT_SECONDS}) have passed, whichever is first (docs/decisions/0307).`,
+    `(at most ${SNAPSHOT_STATUS_MAX_WAIT_SECONDS}) have passed, whichever is first.`,
   params: SnapshotParams,
   requestHeaders: {
     Prefer:
