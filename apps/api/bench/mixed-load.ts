@@ -1,5 +1,5 @@
 /**
- * `pnpm --filter @dc/api bench:load` (issue 7): mixed traffic against two api
+ * `pnpm --filter @dc/api bench:load`: mixed traffic against two api
  * processes and a worker on one ephemeral embedded PostgreSQL (or
  * BENCH_DATABASE_URL's server) with 50,000 seeded debts. A short search
  * finds the most connections whose p99 stays under 100 ms; the measured run

@@ -1,5 +1,5 @@
 /**
- * `pnpm bench` (apps/api): the resource-endpoint benchmark of issue 4 on an
+ * `pnpm bench` (apps/api): the resource-endpoint benchmark on an
  * ephemeral embedded PostgreSQL (or BENCH_DATABASE_URL's server): seeds
  * 1,000,000 debts, runs one api process, measures the scenarios with
  * autocannon at 50 connections, the naive Koa + pg floor in the same run

@@ -1,7 +1,7 @@
 /**
  * `node apps/api/bench/snapshot-sync.ts`: snapshot sync through the real
  * api and worker processes (production mode, one of each), as an integrator
- * sees it (issue 5's benchmark, end to end). For each row shape (lean and
+ * sees it (end to end). For each row shape (lean and
  * full, packages/db/src/testing/snapshot-bench.ts), `BENCH_ROUNDS` rounds
  * (default 5) of:
  *

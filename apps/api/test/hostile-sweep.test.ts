@@ -176,9 +176,9 @@ describe("a Content-Type whose charset is said twice, or spaced around its equal
 });
 
 describe("a number in metadata with more significant digits than a double holds", () => {
-  // metadata is stored from the parsed body: JSON.parse read 12345678901234567890 as 12345678901234567000,
-  // so an integrator's 20-digit reference came back, and was stored, as another number. Amounts were
-  // already refused so (Money.inexactNumbers, docs/decisions/0109); metadata is now too.
+  // metadata is stored from the parsed body: JSON.parse reads 12345678901234567890 as 12345678901234567000,
+  // so an integrator's 20-digit reference would be stored, and come back, as another number. Amounts and
+  // metadata are refused by the same rule (Money.inexactNumbers, docs/decisions/0109).
   const message =
     "has more significant digits than a number holds exactly: 12345678901234567890 would read as 12345678901234567000";
 

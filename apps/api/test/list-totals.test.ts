@@ -2,8 +2,8 @@
  * A list's `pagination.total` describes the set its page was cut from
  * (contract 4.9, docs/decisions/0003), even while rows are being written.
  * `writeBetweenReads` commits an insert right after the request's first
- * statement on the listed table; when the count and the page were two
- * statements, the page then held one row more than the total.
+ * statement on the listed table; were the count and the page two
+ * statements, the page would hold one row more than the total.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { collectionRows } from "./support/collection-rows.ts";

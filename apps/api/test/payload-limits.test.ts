@@ -4,9 +4,8 @@
  * over the operation's `body.maxBytes` is refused with exactly the body the
  * OpenAPI document shows for its 413 (`Request body too large: the limit is
  * N bytes`, `error_code` `payload_too_large`), and nothing is written. The
- * document once showed a message without the limit on twelve operations
- * while the server sent it with the limit; both now come from
- * `payloadTooLargeMessage` in packages/contract.
+ * document and the server take the message from `payloadTooLargeMessage` in
+ * packages/contract.
  */
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";

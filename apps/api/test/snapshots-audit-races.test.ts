@@ -1,5 +1,5 @@
 /**
- * Races of the snapshot operations audited in session 11: each request is
+ * Races between the snapshot operations: each request is
  * held behind an open transaction of the other side until it waits for a
  * lock, so the interleaving is the one named, whatever the timing.
  */
@@ -24,7 +24,7 @@ const kit = snapshotTestKit(t);
 
 const expiry = () => ({ idleDays: 7, limit: 1000, now: new Date(t.clock.now().getTime() + 8 * 24 * 60 * 60 * 1000) });
 
-describe("races audited in session 11", () => {
+describe("races between snapshot operations", () => {
   it("answers a finalize that waited on the expiry's transaction with 409 snapshot_expired and queues no job", async () => {
     const s = await kit.started(2, "finalize-vs-expiry");
     expect((await s.chunk(0, rowsFrom(0, 2))).status).toBe(201);

@@ -127,7 +127,7 @@ describe("POST /webhooks/endpoints", () => {
 
   it("names only the first problem of a body over 64 KiB, whose problems could number hundreds of thousands (decision 0211)", async () => {
     const before = await t.db.selectFrom("webhook_endpoints").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-    // 400,000 wrong items in 800 KB: naming each took seconds of the api's one thread and answered 15 MB.
+    // 400,000 wrong items in 800 KB: naming each would take seconds of the api's one thread and answer many MB.
     const wrongItems = { url: "http://127.0.0.1:9/many", event_types: Array.from({ length: 400_000 }, () => 1) };
     const response = await api.post(LIST, writer, wrongItems);
     expect(response.status).toBe(400);

@@ -98,7 +98,7 @@ describe("apply_snapshot through the real worker", () => {
     expect(await ledgerViolations(db, campaign.companyId)).toEqual([]);
   });
 
-  it("applies a job queued by an api older than session 12, whose payload names the snapshot only", async () => {
+  it("applies a job whose payload names the snapshot only, without its company", async () => {
     const campaign = await insertCampaign(db);
     const id = await insertSnapshot(db, campaign, [[row("a", 10)]]);
     await enqueueApply(db, id, campaign.campaignId, { legacyPayload: true });
@@ -225,7 +225,7 @@ describe("apply_snapshot on database errors", () => {
 });
 
 describe("apply_snapshot when the company of an old job cannot be read", () => {
-  // A job queued before session 12 names the snapshot only; its company is read first (docs/decisions/0023).
+  // A job whose payload names the snapshot only has its company read first (docs/decisions/0023).
   const faulty = "apply-snapshot-company-read";
   const faultyDb = createDatabase({ connectionString: url, max: 1, applicationName: faulty });
   afterAll(async () => {

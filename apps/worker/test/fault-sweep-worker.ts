@@ -36,7 +36,8 @@ export const workerConnections: ReadonlySet<string> = new Set([WORKER_POOL_NAME]
  * Waits until the worker has run its start-up sweep and its pool has been
  * quiet for 100 ms since. The sweep is awaited, not inferred from a pause in
  * its statements: on a loaded machine (CI) it can pause longer than that
- * mid-way, and a test then read a spent job the sweep had yet to remove.
+ * mid-way, and a test would then read a spent job the sweep had yet to
+ * remove.
  */
 const settle = async (started: RunningWorker): Promise<void> => {
   await started.startupSweep;

@@ -131,7 +131,7 @@ export const insertSnapshot = async (
 /**
  * Adds the `apply_snapshot` job exactly as the api agreed to (queue, job key,
  * attempts, payload `{ snapshot_id, company_id }`); `{ legacyPayload: true }`
- * queues it as an api older than session 12 did, without `company_id`.
+ * queues it without `company_id`, as older payloads are.
  */
 export const enqueueApply = async (
   db: Kysely<Database>,

@@ -1,5 +1,5 @@
 /**
- * `failSpentSnapshots` (docs/decisions/0354 addendum) fails an open snapshot
+ * `failSpentSnapshots` (docs/decisions/0354) fails an open snapshot
  * only when its apply job can never run again: every attempt used and none
  * running. A job still waiting for its first run or for a retry, or running
  * its last attempt right now, must be left alone: failing its snapshot would
@@ -22,7 +22,7 @@ const jobKey = (snapshotId: number) => `apply_snapshot:${snapshotId}`;
 
 /**
  * A `pending` snapshot of a campaign of its own whose job is set as `job` says; `legacyPayload` queues
- * the job as an api older than session 12 did (no `company_id` in its payload).
+ * the job without `company_id` in its payload.
  */
 const snapshotWithJob = async (job: {
   readonly attempts: number;

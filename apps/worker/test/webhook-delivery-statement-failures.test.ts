@@ -542,7 +542,7 @@ describe("deliver_webhook with one statement failing", () => {
   });
 });
 
-/** What the worker's sweep records for a run of a delivery job that its job could not (decision 0455, addendum). */
+/** What the worker's sweep records for a run of a delivery job that its job could not (decision 0455). */
 const SPENT_ATTEMPT_ERROR = "internal error: the attempt could not be completed";
 
 describe("deliver_webhook failing on its job's last attempt", () => {

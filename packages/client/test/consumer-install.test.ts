@@ -1,5 +1,5 @@
 /**
- * The client installs and works outside the repository (issue 6): both
+ * The client installs and works outside the repository: both
  * packages are packed as they would be published, installed with npm into a
  * fresh project under the system's temporary folder, type-checked from a
  * consumer's TypeScript against the installed declarations, and run from

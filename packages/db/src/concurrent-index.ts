@@ -1,6 +1,6 @@
 /**
  * `create index concurrently` for a migration that runs outside a
- * transaction (`withoutTransaction`, docs/decisions/0028, addendum), safe to
+ * transaction (`withoutTransaction`, docs/decisions/0028), safe to
  * run again. A concurrent build records the index first (INVALID), then
  * builds it while writes go on, and on failure (a lock timeout while it
  * waits for older transactions, a cancel, a lost connection) leaves it

@@ -101,7 +101,7 @@ export interface PoolOptions {
   /**
    * PostgreSQL's `lock_timeout`, in milliseconds: a statement that waits this
    * long for a lock fails with SQLSTATE 55P03. For a pool handed to
-   * graphile-worker's migrations (docs/decisions/0028, addendum). Unset: the
+   * graphile-worker's migrations (docs/decisions/0028). Unset: the
    * server's setting (none by default).
    */
   readonly lockTimeoutMs?: number;

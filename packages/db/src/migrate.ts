@@ -78,8 +78,8 @@ const migratorOf = <DB>(
 };
 
 /**
- * Applies every pending migration, one transaction each (docs/decisions/0028,
- * addendum): Kysely's `migrateUp` until it applies nothing (that last call
+ * Applies every pending migration, one transaction each (docs/decisions/0028):
+ * Kysely's `migrateUp` until it applies nothing (that last call
  * refuses a database holding a migration this code does not know), with
  * `disableTransactions` for a migration that declares `withoutTransaction`
  * (`OwnMigration`; `createIndexConcurrently`). Each call takes
@@ -188,7 +188,7 @@ export type WorkerMigrationRunner = (options: RunnerOptions) => Promise<void>;
 
 /**
  * graphile-worker's pending migrations, under the same lock policy as ours
- * (docs/decisions/0028, addendum). graphile-worker 0.18's `runMigrations`
+ * (docs/decisions/0028). graphile-worker 0.18's `runMigrations`
  * takes no advisory lock: it runs each pending migration in a transaction of
  * its own, whose first statement inserts the migration's row into
  * `graphile_worker.migrations` (a concurrent migrator's uncommitted row makes

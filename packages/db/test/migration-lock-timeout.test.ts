@@ -77,7 +77,7 @@ const withSessions = async <A>(
 describe("the migrator behind a transaction holding a lock it needs", () => {
   // Without a lock timeout the migrator waits for good and the third session's
   // write waits behind it: the 10 s bound fails the first test, the 20 s
-  // timeout the second (both seen failing so).
+  // timeout the second.
   it(
     "gives up after its retries with nothing applied, and never holds the queue for long",
     { timeout: 20_000 },

@@ -1,6 +1,6 @@
 /**
  * `migrateToLatest` applies pending migrations one transaction each
- * (docs/decisions/0028, addendum): a migration's locks are released when it
+ * (docs/decisions/0028): a migration's locks are released when it
  * commits, not when the last pending one does, and a later migration that
  * fails or cannot get its locks leaves the earlier ones applied. From 0019,
  * 0020 (tenant keys: ACCESS EXCLUSIVE on the tenant tables, `debts` among

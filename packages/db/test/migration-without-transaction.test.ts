@@ -1,7 +1,7 @@
 /**
  * A migration that declares `withoutTransaction` (for `create index
  * concurrently`) runs outside a transaction, its lock waits still bounded,
- * and retried by the same rule (docs/decisions/0028, addendum). A concurrent
+ * and retried by the same rule (docs/decisions/0028). A concurrent
  * build waits, after taking its table lock, for every transaction that
  * could still see the table; a lock timeout there leaves the index INVALID,
  * and `createIndexConcurrently` drops and builds it again on the retry.

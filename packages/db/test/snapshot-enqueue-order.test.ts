@@ -1,7 +1,7 @@
 /**
  * A campaign's snapshot jobs are taken by graphile-worker in `run_at` order,
  * so `run_at` must follow acceptance order even when the later acceptance's
- * transaction began first (docs/decisions/0353, addendum).
+ * transaction began first (docs/decisions/0353).
  */
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 /**
  * graphile-worker's migrations under the migrator's lock policy
- * (docs/decisions/0028, addendum). The database is made to look as an older
+ * (docs/decisions/0028). The database is made to look as an older
  * graphile-worker left it: its last two migrations, 000019 (a marker,
  * `select 1`) and 000020 (`create or replace function` of `add_job` and
  * `add_jobs`), are taken off `graphile_worker.migrations`, so they are

@@ -88,8 +88,9 @@ const decodeRowToFirstProblem = Schema.decodeUnknownEither(Row, { errors: "first
 /**
  * Once the rows validated so far have this many errors, each later row is
  * refused on its first problem only. A 10 MiB body can hold 9,000 rows of
- * 500 wrong installments each: naming all 4,500,000 problems took 21 s of the
- * api's one thread, to list the first 100 (`SnapshotErrors.rowErrorDetails`).
+ * 500 wrong installments each: naming all 4,500,000 problems would hold the
+ * api's one thread for many seconds, to list the first 100
+ * (`SnapshotErrors.rowErrorDetails`).
  */
 export const MAX_DETAILED_ROW_ERRORS = 1_000;
 

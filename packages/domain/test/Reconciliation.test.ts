@@ -270,7 +270,7 @@ describe("settlements", () => {
   });
 });
 
-describe("a later snapshot in the other stream (docs/decisions/0008, session 15)", () => {
+describe("a later snapshot in the other stream (docs/decisions/0008)", () => {
   it("settles the debts none of its rows matches and creates its own, and the original stream undoes it", () => {
     const accounts = [debt({ id: 1, balanceMinor: 700 }), debt({ id: 2, balanceMinor: 300 })];
     const invoiceRows = rowsOf([{ invoice_reference: "inv-1", remaining_amount: 7, currency: "EUR" }]);

@@ -6,8 +6,9 @@ import { ValidationFailed } from "./api-error.ts";
 /**
  * The `details` of a refusal from (field, message) pairs, the first message of
  * a field kept. Built as own properties: written into `{}`, a field named
- * like an inherited property (`constructor`, `toString`) looked already set
- * and was dropped, and `__proto__` set the prototype, so the 400 named nothing.
+ * like an inherited property (`constructor`, `toString`) would look already
+ * set and be dropped, and `__proto__` would set the prototype, so the 400
+ * would name nothing.
  */
 const detailsOf = (entries: Iterable<readonly [field: string, message: string]>): Record<string, string> => {
   const details = new Map<string, string>();

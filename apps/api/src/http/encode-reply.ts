@@ -253,6 +253,6 @@ const serializeUnion = (ast: AST.Union): Serialize => {
 /**
  * The JSON text of `schema`'s wire form, written as the value is walked:
  * exactly `JSON.stringify(compileReplyEncoder(schema)(value))`, without
- * building the encoded copy first (docs/decisions/0014, addendum).
+ * building the encoded copy first (docs/decisions/0014).
  */
 export const compileReplySerializer = <A, I>(schema: Schema.Schema<A, I>): Serialize => compileSerializer(schema.ast);

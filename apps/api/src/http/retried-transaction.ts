@@ -1,9 +1,9 @@
 /**
  * A transaction run again when PostgreSQL chose it as the victim of a
  * deadlock or a serialization failure: nothing of it was kept, and the same
- * work usually succeeds at once. A race audit (session 6) saw `PATCH
- * /debts/{id}` renaming a campaign debt deadlock with the worker applying a
- * snapshot of that campaign, and answer 500.
+ * work usually succeeds at once. A `PATCH /debts/{id}` renaming a campaign
+ * debt, for one, can deadlock with the worker applying a snapshot of that
+ * campaign; it must not answer 500 for it.
  */
 import type { Database } from "@dc/db";
 import type { Kysely, Transaction } from "kysely";

@@ -140,7 +140,7 @@ const runOperation = async (ctx: Context, { services, admit, inFlight }: RouterD
       if (error instanceof ReplayInstead) return await sendReplay(error.replay);
       // A refusal can stem from a same-key twin's commit since the look at the key above (its debt now
       // taken, or what this request's checks look up now gone): the key is consulted under its claim first,
-      // and the twin's answer, once committed, is this request's (docs/decisions/0024, session-13 addendum).
+      // and the twin's answer, once committed, is this request's (docs/decisions/0024).
       if (keyed !== undefined && isApiError(error) && renderApiError(error).status < 500) {
         const settled = await writes.transaction(() => Promise.reject(error)).catch((outcome: unknown) => outcome);
         if (settled instanceof ReplayInstead) return await sendReplay(settled.replay);

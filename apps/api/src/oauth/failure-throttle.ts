@@ -122,7 +122,7 @@ export interface ReservedAttempt {
 /**
  * Counts an attempt against every subject before the secret is checked, so
  * attempts sent at the same time cannot all pass a limit that only finished
- * failures would reach (docs/decisions/0203, addendum). The caller releases
+ * failures would reach (docs/decisions/0203). The caller releases
  * the attempt when it succeeds, or when `overLimit(counts)` refuses it
  * unchecked; a failed attempt stays counted as the failure it is.
  */

@@ -34,10 +34,10 @@ export const secretMatches = (presented: string, stored: Buffer | string): boole
 const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number }) => Promise<Buffer>;
 /**
  * OWASP's scrypt settings for 16 MiB of memory (Password Storage Cheat
- * Sheet: N=2^14, r=8, p=5): 155 ms a hash on session 6's 2-core machine,
- * against 43 ms with p=1. Memory stays what p=1 used, which the api's footprint needs;
- * p buys the rest of the work. Each hash records its parameters, so hashes
- * made with earlier settings still verify (docs/decisions/0203).
+ * Sheet: N=2^14, r=8, p=5): about 150 ms a hash on a 2-core machine. Memory
+ * stays what p=1 uses, which the api's footprint needs; p buys the rest of
+ * the work. Each hash records its parameters, so hashes made with other
+ * settings still verify (docs/decisions/0203).
  */
 export const SCRYPT = { N: 16_384, r: 8, p: 5 } as const;
 

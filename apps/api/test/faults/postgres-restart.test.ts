@@ -1,5 +1,5 @@
 /**
- * Fault (issue 7): PostgreSQL restarts while the api is under load. The api
+ * Fault: PostgreSQL restarts while the api is under load. The api
  * runs as deployed (`node apps/api/src/main.ts`) on a cluster of this file's
  * own, which is stopped (fast shutdown) for ~2 s and started again on the same
  * port and data directory. During the outage every failed request must be a

@@ -1,8 +1,8 @@
 /**
  * `apply_snapshot`: applies an accepted snapshot (payload
  * `{ snapshot_id, company_id }`, queued by the api in the campaign's queue;
- * a job queued by an api older than session 12 has no `company_id`, and its
- * snapshot's company is read once by id, docs/decisions/0023). Logs one `snapshot processed`
+ * a payload without `company_id` is still applied, its snapshot's company
+ * read once by id, docs/decisions/0023). Logs one `snapshot processed`
  * line per run with its outcome, duration and counts, and records the same
  * run in the metrics (`snapshot_apply_*`).
  * A failure a retry may cure is thrown for graphile-worker to retry; on the

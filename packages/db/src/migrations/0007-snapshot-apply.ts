@@ -7,9 +7,8 @@
  * - `debts` fillfactor 50: a snapshot restates every balance of a campaign,
  *   and a balance change touches no indexed column, so with room left on the
  *   page PostgreSQL updates in place (HOT) instead of adding an entry to each
- *   of the table's seven indexes. Measured on 20,000 debts: ~770 ms of
- *   server CPU per full update at fillfactor 100, ~150 ms at 50. Applies to
- *   pages written from now on (existing pages keep their layout until
+ *   of the table's seven indexes, at a fraction of the server CPU. Applies
+ *   to pages as they are written (full pages keep their layout until
  *   rewritten); no lock beyond SHARE UPDATE EXCLUSIVE, no rewrite.
  */
 import { type Kysely, sql } from "kysely";

@@ -16,9 +16,9 @@
  * - update: only rows whose company, creditor, campaign or timeline changes
  *   are checked, one by one (the `when` clause costs nothing for the
  *   balance and status updates of a snapshot);
- * - deleting a company deletes its debts first (was `on delete cascade`);
- *   deleting a creditor, campaign or timeline that debts still name fails
- *   (was `no action`); their ids cannot change.
+ * - deleting a company deletes its debts first (as `on delete cascade`
+ *   would); deleting a creditor, campaign or timeline that debts still name
+ *   fails (as `no action` would); their ids cannot change.
  *
  * `debtor_id`, `group_id` and `import_id` keep their foreign keys: they are
  * null for snapshot debts, where a check costs nothing.

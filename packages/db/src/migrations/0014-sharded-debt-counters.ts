@@ -3,18 +3,17 @@
  * creditor, currency, status): each writer adds its deltas to the row of its
  * own shard, `pg_backend_pid() % 16` (docs/decisions/0114).
  *
- * With one row per key, every transaction that wrote a creditor's debts held
- * that creditor's counter row until it committed, so concurrent `POST /debts`
- * of one creditor, and snapshots beside them, ran one after the other:
- * sampled during 50 concurrent creations, the api's connections were waiting
- * on another transaction's lock 19 times for every time they were running.
+ * With one row per key, every transaction that writes a creditor's debts
+ * holds that creditor's counter row until it commits, so concurrent
+ * `POST /debts` of one creditor, and snapshots beside them, run one after
+ * the other, mostly waiting on each other's lock.
  * Each connection is one server process, so two transactions contend only
  * when their connections share a shard.
  *
  * Readers already add the rows of a key together (the list totals and the
  * creditor's totals), so a shard's count may go negative (debts created
  * through one connection, deleted through another) while the sum stays
- * exact. Every trigger now adds deltas with an upsert, deletions included.
+ * exact. Every trigger adds deltas with an upsert, deletions included.
  */
 import { type Kysely, sql } from "kysely";
 import { counterTriggerFunctions } from "./0002-debt-list-counters.ts";

@@ -1,44 +1,22 @@
 /**
- * Every reference a delete of its parent follows gets an index on the child
- * that leads with the referencing columns (docs/decisions/0026), as
- * `packages/db/test/reference-indexes.test.ts` requires of every foreign key
- * and every per-statement reference. Without one, the parent's delete (a
- * foreign key's action, or 0010's, 0011's and 0013's triggers) reads the
- * whole child table, or the whole company's part of it, once per statement
- * or once per deleted row.
+ * Gives every reference that a delete of its parent follows an index on the
+ * child leading with the referencing columns (docs/decisions/0026), as
+ * `packages/db/test/reference-indexes.test.ts` requires. Without one, the
+ * parent's delete (a foreign key's action, or the triggers of 0010, 0011 and
+ * 0013) reads the whole child table, or the company's part of it, per
+ * statement or per deleted row.
  *
- * The defect that found them: deleting an OAuth client clears
- * `integration_client_pk` in `payments` (0010's trigger) and `snapshots` (a
- * foreign key), and no index led with that column, so the delete read every
- * company's payments and snapshots, the two largest tables. The client is in
- * the authentication directory (docs/decisions/0023), so these two lookups
- * cannot name a company: the two indexes lead with the client, the
- * documented exception to the company-first rule of the migrations test.
- *
- * - `payments`: partial, `where integration_client_pk is not null`. The
- *   delete only looks for non-null values, and payments hold many rows
- *   without a client: a payment not recorded by a snapshot need not name
- *   one, and a deleted client's payments are kept
- *   with the column cleared, for accounting, for ever. Each clear then
- *   removes the row from the index instead of adding a null entry to it.
- * - `snapshots`: full. Every snapshot is written with the client that sent
- *   it (the column is null only for snapshots of a deleted client), so a
- *   partial index would hold the same entries, and the foreign key's own
- *   lookup needs no predicate proof to use it.
- *
- * The others the catalog test found, each nullable column's index partial
- * (`where column is not null`) for the same reason as the payments':
- * - tenant references looked up within the company (a debt's detections
- *   and requests, a followup's detections and credit transactions, a
- *   creditor's or timeline's campaigns, an import's or timeline's debts):
- *   these read the company's part of the child through the primary key
- *   before, not the whole table; they lead with `company_id`;
- * - the authentication directory's references to a company (grants, codes,
- *   tokens: `company_id` alone), to a client (codes, tokens), to a grant
- *   (codes, whose delete the hourly purge runs for every expired grant) and
- *   to a user (grants, codes, login sessions, a client's creator): a user
- *   or client is named by id alone, so those lead with it (listed in the
- *   migrations test's exceptions).
+ * - Tenant references looked up within the company lead with `company_id`.
+ * - References to the authentication directory (a client, grant or user,
+ *   named by id alone, docs/decisions/0023) lead with the parent's id: the
+ *   documented exceptions to the company-first rule of the migrations test.
+ *   Deleting an OAuth client clears `integration_client_pk` in `payments`
+ *   and `snapshots`, the two largest tables.
+ * - A nullable column's index is partial (`where column is not null`): a
+ *   delete looks only for non-null values, and a clear then removes the row
+ *   from the index. `snapshots_integration_client_idx` is full, since every
+ *   snapshot names its client and the foreign key's lookup needs no
+ *   predicate proof to use it.
  *
  * `create index` in this transaction takes a SHARE lock on each table until
  * it commits: writes to it wait, reads go on (docs/operations.md, Upgrades).

@@ -3,8 +3,7 @@
  * set travels as one text parameter (`{1,2,NULL}`), cast to its array type
  * and zipped back into rows with `unnest($1::int8[], $2::text[], ...)`.
  * PostgreSQL reads array literals several times faster than it parses the
- * same rows from JSON with `json_to_recordset` (measured: 18,000 debt changes,
- * ~40 ms of JSON parsing), and building them here costs less than
+ * same rows from JSON with `json_to_recordset`, and building them here costs less than
  * node-postgres's generic array serialisation, which prepares every element.
  */
 

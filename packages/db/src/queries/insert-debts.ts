@@ -105,8 +105,8 @@ export const compareKeys = (a: string | null, b: string | null): number =>
  *
  * Rows go in sorted by (creditor, internal_id): a row waits on a concurrent
  * transaction's uncommitted row with the same key, so two batches naming the
- * same ids in different orders used to wait on each other, a deadlock that
- * failed one of them with a 500. In one order, one simply waits.
+ * same ids in different orders would wait on each other, a deadlock that
+ * fails one of them with a 500. In one order, one simply waits.
  */
 export const insertDebts = async (db: Kysely<Database>, unsorted: ReadonlyArray<DebtInsertRow>): Promise<Set<number>> => {
   if (unsorted.length === 0) return new Set();

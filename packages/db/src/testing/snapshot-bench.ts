@@ -1,5 +1,5 @@
 /**
- * What the two snapshot benchmarks share (issue 5's benchmark): the rows of
+ * What the two snapshot benchmarks share: the rows of
  * the 20,000-row snapshot and the PostgreSQL floor it is compared with.
  *
  * - `apps/worker/bench/apply-snapshot.bench.ts`: the worker's apply alone;

@@ -1,6 +1,6 @@
 /**
  * For the tests of what a failed migration does to a process at start-up
- * (docs/decisions/0028, addendum): a database whose next migration cannot
+ * (docs/decisions/0028): a database whose next migration cannot
  * get its lock, and a process run to its end.
  */
 import { spawn } from "node:child_process";

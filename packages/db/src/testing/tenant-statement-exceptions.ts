@@ -21,11 +21,11 @@ export const tenantStatementExceptions: ReadonlyArray<TenantStatementException> 
   },
   {
     pattern: /^select company_id from snapshots where id = \$1$/,
-    reason: "findSnapshotCompany: the company of an apply job queued before session 12, read once",
+    reason: "findSnapshotCompany: the company of an apply job whose payload has no company_id, read once",
   },
   {
     pattern: /\(select legacy\.company_id from snapshots legacy where legacy\.id = spent\.snapshot_id\)/,
-    reason: "findSpentSnapshotJobs: the company of a spent apply job queued before session 12",
+    reason: "findSpentSnapshotJobs: the company of a spent apply job whose payload has no company_id",
   },
   {
     pattern: /^with company as \( select e\.company_id from webhook_events e where /,

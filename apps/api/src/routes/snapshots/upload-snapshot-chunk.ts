@@ -27,8 +27,8 @@ const chunkAck = (snapshot: Snapshot, apiReference: string, chunkIndex: number):
 /**
  * Why a new chunk at `index` cannot be taken in the snapshot's state, if it
  * cannot. An index above `next_chunk_index` is `chunk_out_of_order` in every
- * state (contract 4.2 rule 5); the next index of a snapshot no longer
- * uploading is refused for its state.
+ * state (contract 4.2 rule 5); the next index of a snapshot that is not
+ * `uploading` is refused for its state.
  */
 const refusal = (snapshot: Snapshot, index: number): Conflict | undefined => {
   if (index > snapshot.next_chunk_index) {

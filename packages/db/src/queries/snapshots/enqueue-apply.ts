@@ -10,8 +10,8 @@ import type { Database } from "../../schema.ts";
 
 /**
  * The graphile-worker task that applies a snapshot (payload
- * `{ snapshot_id, company_id }`; jobs queued before session 12 carry
- * `snapshot_id` only, docs/decisions/0023).
+ * `{ snapshot_id, company_id }`; a payload with `snapshot_id` only is still
+ * applied, its company read once, docs/decisions/0023).
  */
 export const APPLY_SNAPSHOT_TASK = "apply_snapshot";
 
@@ -21,12 +21,11 @@ export const snapshotQueueName = (campaignId: number): string => `snapshots:camp
 /**
  * Serialises the acceptance of a campaign's snapshots until the end of the
  * transaction (docs/decisions/0353): call it before the snapshot's
- * `accepted_seq` is drawn (a one-request insert, a staged finalize). Without
- * it, two submits drew their sequence numbers in one order and committed in
- * the other; the later snapshot's job then ran first, found an earlier
- * snapshot not applied, and waited for graphile-worker's growing retry
- * delays (the mixed-load benchmark saw snapshots finish minutes late). With
- * it, acceptance order, commit order and queue order are the same. Submits
+ * `accepted_seq` is drawn (a one-request insert, a staged finalize), so
+ * acceptance order, commit order and queue order are the same. Otherwise two
+ * submits could draw their sequence numbers in one order and commit in the
+ * other; the later snapshot's job would run first, find an earlier snapshot
+ * not applied, and wait for graphile-worker's growing retry delays. Submits
  * of different campaigns do not wait for each other, and the worker never
  * takes this lock.
  */
@@ -38,9 +37,9 @@ export const lockSnapshotAcceptance = async (db: Kysely<Database>, campaignId: n
 
 /**
  * graphile-worker runs lower numbers first. A snapshot's job goes before
- * webhook deliveries (priority 0): a race audit saw some 2,700 queued
- * deliveries to a slow endpoint hold a campaign's snapshots back for over
- * a minute, while a delivery has its own schedule of retries.
+ * webhook deliveries (priority 0): both share a worker's slots, and a backlog
+ * of deliveries to a slow endpoint must not hold a campaign's snapshots
+ * back, while a delivery has its own schedule of retries.
  */
 export const SNAPSHOT_JOB_PRIORITY = -10;
 
@@ -48,9 +47,9 @@ export const SNAPSHOT_JOB_PRIORITY = -10;
  * `run_at` is the clock at this statement, after `lockSnapshotAcceptance`,
  * not `now()`: graphile-worker takes a queue's jobs by `run_at`, and
  * `now()` is when the transaction began, which can come before an earlier
- * acceptance's commit. A race audit (session 6) saw later snapshots picked
- * first, wait for the earlier ones through retry delays and finish up to
- * 38 s late. After the lock, the clock follows acceptance order.
+ * acceptance's commit, so a later snapshot could be picked first and wait for
+ * the earlier one through retry delays. After the lock, the clock follows
+ * acceptance order.
  */
 export const enqueueApplySnapshot = async (
   db: Kysely<Database>,

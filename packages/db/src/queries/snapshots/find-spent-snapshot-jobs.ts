@@ -23,8 +23,7 @@ export interface SpentSnapshotJob {
  * Reads graphile-worker's jobs (few: only those waiting or failed), then
  * each snapshot by its company and id, the company taken from the job's
  * payload (graphile-worker's `jobs` view does not show it, so the table
- * under it is read). A job queued before session 12 has no `company_id` in
- * its payload: its snapshot's company is read once by id, as the task does
+ * under it is read). For a job whose payload has no `company_id`, its snapshot's company is read once by id, as the task does
  * (`findSnapshotCompany`, docs/decisions/0023).
  */
 export const findSpentSnapshotJobs = async (db: Kysely<Database>, limit = 100): Promise<Array<SpentSnapshotJob>> => {

@@ -4,7 +4,7 @@
  * of debts. `debtViewsOf` finds each debt's plan with a lookup per debt that
  * PostgreSQL may answer by scanning every active plan of the company (it
  * does when the plans were inserted by the running transaction, which no
- * statistics know of yet): 20,000 debts times 2,000 plans took seconds.
+ * statistics know of yet): 20,000 debts times 2,000 plans would take seconds.
  * Here an ungrouped debt (the usual case) is read with its creditor, its own
  * active plan is read by one scan of the plans of all the debts, and the
  * two are joined in memory; grouped debts, whose plan may live on another
