@@ -1,6 +1,5 @@
 /**
- * What an adversarial sweep of the api found (docs/decisions/0210): inputs
- * that say one thing twice. Each must be a 4xx in the contract's envelope
+ * Inputs that say one thing twice (docs/decisions/0210). Each must be a 4xx in the contract's envelope
  * naming where, and write nothing, rather than be read as one of its values
  * while another reader of the same request (a proxy, another JSON parser)
  * reads the other.

@@ -1,6 +1,6 @@
 /**
- * `Idempotency-Key` under attack (docs/decisions/0024, addenda of session
- * 12): races between requests with one key, requests that fail inside their
+ * `Idempotency-Key` under attack (docs/decisions/0024):
+ * races between requests with one key, requests that fail inside their
  * keyed write, replays to a token without the scope or of another company,
  * the rate limit of a replay and of a 422, hostile header values, and the
  * records going with their company.

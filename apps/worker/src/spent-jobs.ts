@@ -1,6 +1,6 @@
 /**
  * The shape the periodic sweeps of spent jobs share (docs/decisions/0354
- * and 0455 addenda): find the jobs graphile-worker will not run again, then
+ * and 0455): find the jobs graphile-worker will not run again, then
  * settle each in a transaction of its own, so one whose record keeps failing
  * does not hold back the others. Errors are logged, never thrown: the next
  * sweep tries again.

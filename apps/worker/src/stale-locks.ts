@@ -115,10 +115,10 @@ export const unlockStaleWorkers = async (
  * locks a queue and one of its jobs in one statement and frees both in one
  * statement, so such a lock is a leftover: a job run twice after its lock was
  * released (a pool taken for dead while alive, see above) and completed
- * first by the first runner; the second runner's completion then found the
- * job gone and left the queue locked by its own, live, pool, which no job
- * lock names, for graphile-worker's 4-hour reset. A campaign's snapshots
- * waited behind it (docs/decisions/0357).
+ * first by the first runner; the second runner's completion then finds the
+ * job gone and leaves the queue locked by its own, live, pool, which no job
+ * lock names, until graphile-worker's 4-hour reset, with a campaign's
+ * snapshots waiting behind it (docs/decisions/0357).
  */
 export const releaseOrphanedQueueLocks = async (
   db: Kysely<Database>,
