@@ -1,8 +1,8 @@
 /**
- * Inputs that say one thing twice (docs/decisions/0210). Each must be a 4xx in the contract's envelope
- * naming where, and write nothing, rather than be read as one of its values
- * while another reader of the same request (a proxy, another JSON parser)
- * reads the other.
+ * Inputs that say one thing twice (docs/decisions/0210). Each must be a 4xx
+ * in the contract's envelope naming where, and write nothing, rather than be
+ * read as one of its values while another reader of the same request (a
+ * proxy, another JSON parser) reads the other.
  */
 import { describe, expect, it } from "vitest";
 import { startTestApi } from "./support/harness.ts";
