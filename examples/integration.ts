@@ -10,20 +10,16 @@
  * (`pnpm exec` runs the repository's Node 24: a plain `node` strips types only from 22.18.)
  *
  * (`npx pnpm --silent cli tenant create --name "Acme"` prints the last three.)
- * In your own project, import from "@dc/client" instead of the relative path.
+ * In your own project, import from "@dc/client" and "@dc/client/snapshots" instead of the relative paths.
  */
 import { randomBytes } from "node:crypto";
+import { createClient, DebtCollectionError, describe, paginate, unwrap } from "../packages/client/src/index.ts";
 import {
-  createClient,
-  DebtCollectionError,
-  describe,
-  paginate,
   sendSnapshot,
   type SnapshotAcknowledgement,
   type SnapshotRow,
-  unwrap,
   waitForSnapshot,
-} from "../packages/client/src/index.ts";
+} from "../packages/client/src/snapshots/index.ts";
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 

@@ -15,8 +15,9 @@ import { guideBlocks } from "./support/guide-blocks.ts";
 
 const root = repositoryRoot(import.meta.dirname);
 const examplesFile = join(import.meta.dirname, "guide-examples.generated.ts");
-/** The client's entry as the examples' module imports it: a relative path, as examples/integration.ts does. */
+/** The client's entries as the examples' module imports them: a relative path, as examples/integration.ts does. */
 const clientEntry = relative(import.meta.dirname, join(root, "packages", "client", "src", "index.ts"));
+const snapshotsEntry = relative(import.meta.dirname, join(root, "packages", "client", "src", "snapshots", "index.ts"));
 
 describe("the guide's TypeScript examples", () => {
   const examples = guideBlocks(guidePage("http://localhost:3000"), /^TypeScript \(@dc\/client\)$/);
@@ -29,13 +30,14 @@ describe("the guide's TypeScript examples", () => {
   it("compile against @dc/client under the repository's strict settings", () => {
     const source = [
       // What the guide leaves to the reader: the rows of their ledger.
-      `import type { SnapshotRow } from "@dc/client";`,
+      `import type { SnapshotRow } from "@dc/client/snapshots";`,
       "declare const rows: SnapshotRow[];",
       ...examples,
       "export {};",
     ]
       .join("\n")
-      .replaceAll('from "@dc/client"', `from ${JSON.stringify(clientEntry)}`);
+      .replaceAll('from "@dc/client"', `from ${JSON.stringify(clientEntry)}`)
+      .replaceAll('from "@dc/client/snapshots"', `from ${JSON.stringify(snapshotsEntry)}`);
     expect(typeScriptDiagnostics(join(root, "apps", "api", "tsconfig.json"), { [examplesFile]: source })).toEqual([]);
   });
 });

@@ -90,8 +90,32 @@ export const describe = (error: ClientError): string => {
     case "rate_limited":
       return `429 ${error.message}${error.retryAfterSeconds === null ? "" : ` (retry after ${error.retryAfterSeconds} s)`}`;
     case "network":
-      return `network error: ${error.cause instanceof Error ? error.cause.message : String(error.cause)}`;
+      return `network error: ${causeChain(error.cause)}`;
   }
+};
+
+/**
+ * The messages of a thrown value and of its causes, outermost first: fetch
+ * rejects with a bare `fetch failed` whose `cause` says what happened
+ * (`connect ECONNREFUSED 127.0.0.1:3000`, `getaddrinfo ENOTFOUND ...`). An
+ * `AggregateError` (both addresses of a host refused) is read through its
+ * first error; a message already said is not repeated.
+ */
+const causeChain = (thrown: unknown): string => {
+  const parts: Array<string> = [];
+  let current = thrown;
+  for (let depth = 0; depth < 8 && current !== undefined && current !== null; depth++) {
+    if (!(current instanceof Error)) {
+      parts.push(String(current));
+      break;
+    }
+    const code = (current as { readonly code?: unknown }).code;
+    const next: unknown = current.cause ?? (current instanceof AggregateError ? current.errors[0] : undefined);
+    const text = current.message !== "" ? current.message : next === undefined ? (typeof code === "string" ? code : current.name) : "";
+    if (text !== "" && !parts.some((part) => part.includes(text))) parts.push(text);
+    current = next;
+  }
+  return parts.join(": ");
 };
 
 /** `Retry-After` as seconds: delta-seconds or an HTTP date (RFC 9110 10.2.3); `null` when absent or unreadable. */

@@ -1,9 +1,11 @@
 /**
  * `@dc/client`: the typed client of the debt-collection platform's external
- * API. Start with `createClient`; list operations go through `paginate`;
- * snapshots through `sendSnapshot` and `waitForSnapshot`. Every call
- * resolves to `{data}` or `{error}` (a `ClientError`); the helpers that
- * chain calls throw a `DebtCollectionError` carrying the same error.
+ * API. Start with `createClient`; list operations go through `paginate`.
+ * Every call resolves to `{data}` or `{error}` (a `ClientError`); the
+ * helpers that chain calls throw a `DebtCollectionError` carrying the same
+ * error. This entry depends on openapi-fetch only; snapshots (row checks
+ * with the domain's rules, chunked uploads, waiting for the outcome) are in
+ * `@dc/client/snapshots`, which loads `@dc/domain`.
  */
 export { createClient, unwrap } from "./client.ts";
 export type { ClientOptions, DebtCollectionClient, Method, RawClient, Result } from "./client.ts";
@@ -14,19 +16,6 @@ export { paginate, paginatePages } from "./paginate.ts";
 export type { Page, PaginateOptions } from "./paginate.ts";
 export { backoffDelay, defaultRetryPolicy, isIdempotent } from "./retry.ts";
 export type { RetryOptions, RetryPolicy } from "./retry.ts";
-export { planChunks } from "./snapshots/chunks.ts";
-export type { Chunk, ChunkLimits } from "./snapshots/chunks.ts";
-export { MAX_LISTED_ROW_ERRORS, prevalidateSnapshot, snapshotRowErrors } from "./snapshots/prevalidate.ts";
-export { getSnapshot, sendSnapshot, submitSnapshot, uploadSnapshot } from "./snapshots/upload.ts";
-export type {
-  SendOptions,
-  SnapshotAcknowledgement,
-  SnapshotChunkAcknowledgement,
-  SnapshotRow,
-  SnapshotTarget,
-} from "./snapshots/upload.ts";
-export { SnapshotWaitTimeout, waitForSnapshot } from "./snapshots/wait.ts";
-export type { WaitOptions } from "./snapshots/wait.ts";
 export { createTokenManager, systemClock } from "./token-manager.ts";
 export type { AccessToken, Clock, TokenManager, TokenManagerOptions } from "./token-manager.ts";
 export type { RetryEvent } from "./transport.ts";

@@ -36,7 +36,9 @@ describe("the client README's TypeScript examples", () => {
     const files: Record<string, string> = { [join(import.meta.dirname, "readme-readers-values.d.ts")]: readersValues };
     examples.forEach((example, index) => {
       files[join(import.meta.dirname, `readme-example-${index + 1}.ts`)] =
-        `${example.replaceAll('from "@dc/client"', 'from "../src/index.ts"')}\nexport {};\n`;
+        `${example
+          .replaceAll('from "@dc/client"', 'from "../src/index.ts"')
+          .replaceAll('from "@dc/client/snapshots"', 'from "../src/snapshots/index.ts"')}\nexport {};\n`;
     });
     expect(typeScriptDiagnostics(join(packageDirectory, "tsconfig.json"), files)).toEqual([]);
   });

@@ -5,8 +5,19 @@
  * never on another POST; an over-long `Retry-After` is returned at once.
  * Waits are recorded through the injected `sleep`, never slept.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { AttemptTimeoutError, backoffDelay, createClient, defaultRetryPolicy, type ClientOptions } from "../src/index.ts";
+import {
+  AttemptTimeoutError,
+  backoffDelay,
+  type ClientError,
+  type ClientOptions,
+  createClient,
+  DebtCollectionError,
+  defaultRetryPolicy,
+  describe as describeError,
+} from "../src/index.ts";
 import { sleep } from "../src/retry.ts";
 import { answers, startStub, stubClient } from "./support/stub-server.ts";
 
@@ -145,6 +156,19 @@ describe("retries", () => {
     expect(result.error).toEqual({ kind: "network", cause: expect.any(Error) });
     expect(stub.count("GET", PROFILE)).toBe(2);
     expect(waits).toHaveLength(1);
+  });
+
+  it("describes a refused connection with its cause, not fetch's bare 'fetch failed'", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const { api } = stubClient(`http://127.0.0.1:${port}`, { retry: false });
+    const result = await api.GET(PROFILE);
+    expect(result.error?.kind).toBe("network");
+    const text = describeError(result.error as ClientError);
+    expect(text).toBe(`network error: fetch failed: connect ECONNREFUSED 127.0.0.1:${port}`);
+    expect(new DebtCollectionError(result.error as ClientError).message).toBe(text);
   });
 
   it("retries a token request that failed before the API call left, even for a POST", async () => {

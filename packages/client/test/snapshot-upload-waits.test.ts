@@ -7,7 +7,8 @@
  * wait. Waits are recorded through the injected `sleep`, never slept.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { type ClientOptions, type SnapshotRow, uploadSnapshot } from "../src/index.ts";
+import type { ClientOptions } from "../src/index.ts";
+import { type SnapshotRow, uploadSnapshot } from "../src/snapshots/index.ts";
 import { answers, startStub, stubClient } from "./support/stub-server.ts";
 
 const stub = await startStub();

@@ -8,19 +8,17 @@
 // eslint-disable-next-line no-restricted-imports -- the test runs the worker's expiry on its database; the client's src never imports @dc/db
 import { expireStagedSnapshotsBatch } from "@dc/db";
 import { describe, expect, it } from "vitest";
+import { createClient, DebtCollectionError, unwrap } from "../src/index.ts";
 import {
-  createClient,
-  DebtCollectionError,
   getSnapshot,
   planChunks,
   prevalidateSnapshot,
   sendSnapshot,
   type SnapshotRow,
   submitSnapshot,
-  unwrap,
   uploadSnapshot,
   waitForSnapshot,
-} from "../src/index.ts";
+} from "../src/snapshots/index.ts";
 import { startSystem, startWorkerProcess } from "./support/processes.ts";
 import { recordingFetch } from "./support/recording-fetch.ts";
 

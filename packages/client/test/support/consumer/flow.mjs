@@ -7,16 +7,8 @@
  * Every line it prints is asserted; any failure goes to stderr and exits 1.
  */
 import { randomBytes } from "node:crypto";
-import {
-  createClient,
-  DebtCollectionError,
-  describe,
-  paginate,
-  prevalidateSnapshot,
-  sendSnapshot,
-  unwrap,
-  waitForSnapshot,
-} from "@dc/client";
+import { createClient, DebtCollectionError, describe, paginate, unwrap } from "@dc/client";
+import { prevalidateSnapshot, sendSnapshot, waitForSnapshot } from "@dc/client/snapshots";
 
 const say = (line) => process.stdout.write(`${line}\n`);
 const setting = (name) => {

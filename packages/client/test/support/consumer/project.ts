@@ -2,9 +2,9 @@
  * A consumer project outside the repository, built the way an integrator
  * would get the client: `pnpm pack` of `@dc/domain` and `@dc/client` (which
  * runs their `prepack` build, rewrites `workspace:*` to the version and
- * applies `publishConfig`), then `npm install` of the two tarballs into a
- * fresh directory under the system's temporary folder, where nothing from the
- * workspace's `node_modules` is reachable.
+ * applies `publishConfig`), then `npm install` of the client's tarball, and
+ * later of the domain's, into a fresh directory under the system's temporary
+ * folder, where nothing from the workspace's `node_modules` is reachable.
  *
  * The install is offline. Each third-party package the two need (effect,
  * openapi-fetch and what they depend on) is packed from the copy the
@@ -15,7 +15,7 @@
  * the registry.
  */
 import { execFile } from "node:child_process";
-import { access, copyFile, mkdir, readdir, readFile, realpath, writeFile } from "node:fs/promises";
+import { access, copyFile, mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { REPOSITORY } from "../processes.ts";
@@ -24,6 +24,10 @@ import { REPOSITORY } from "../processes.ts";
 export interface ConsumerProject {
   readonly directory: string;
   readonly manifest: (name: "@dc/domain" | "@dc/client") => Promise<PackedManifest>;
+  /** The packages now under the project's `node_modules`. */
+  readonly installed: () => Promise<Array<InstalledPackage>>;
+  /** Installs the `@dc/domain` tarball too (what `@dc/client/snapshots` needs). */
+  readonly addDomain: () => Promise<void>;
 }
 
 /** The fields of a packed package.json the test checks. */
@@ -34,6 +38,8 @@ export interface PackedManifest {
   readonly types?: string;
   readonly engines?: Record<string, string>;
   readonly dependencies?: Record<string, string>;
+  readonly peerDependencies?: Record<string, string>;
+  readonly peerDependenciesMeta?: Record<string, { readonly optional?: boolean }>;
 }
 
 /**
@@ -129,11 +135,12 @@ export const packThirdPartyDependencies = async (destination: string): Promise<R
 };
 
 /**
- * A new ESM project in `directory` depending on both tarballs, installed
- * with npm, with `files` (from test/support/consumer) copied in. Both
- * tarballs are direct dependencies because neither is on a registry, and an
- * override points the client's `@dc/domain` requirement at the local one,
- * so npm never looks `@dc/*` up in a registry.
+ * A new ESM project in `directory` depending on the client's tarball only,
+ * installed with npm, with `files` (from test/support/consumer) copied in:
+ * what an integrator who needs no snapshots installs. An override points
+ * `@dc/domain` (the client's optional peer) at its local tarball, so npm
+ * never looks `@dc/*` up in a registry, and `addDomain` installs it the way
+ * an integrator who sends snapshots would.
  */
 export const createConsumerProject = async (
   directory: string,
@@ -147,9 +154,8 @@ export const createConsumerProject = async (
     version: "1.0.0",
     private: true,
     type: "module",
-    dependencies: { "@dc/client": `file:${tarballs.client}`, "@dc/domain": `file:${tarballs.domain}` },
-    // The client's own `@dc/domain` requirement is pinned to the local tarball too (npm otherwise asked
-    // the registry for it), and every third-party package to its tarball packed from the workspace.
+    dependencies: { "@dc/client": `file:${tarballs.client}` },
+    // Every third-party package is pinned to its tarball packed from the workspace, and `@dc/domain` to the local one.
     overrides: { ...thirdParty, "@dc/domain": `file:${tarballs.domain}` },
   };
   await writeFile(join(directory, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -161,8 +167,61 @@ export const createConsumerProject = async (
     // What npm extracted is the tarball's package.json, unmodified.
     manifest: async (name) =>
       JSON.parse(await readFile(join(directory, "node_modules", name, "package.json"), "utf8")) as PackedManifest,
+    installed: () => installedPackages(join(directory, "node_modules")),
+    addDomain: async () => {
+      // Written as the override spells it: npm refuses an override that differs from the direct dependency.
+      const withDomain = { ...manifest, dependencies: { ...manifest.dependencies, "@dc/domain": `file:${tarballs.domain}` } };
+      await writeFile(join(directory, "package.json"), `${JSON.stringify(withDomain, null, 2)}\n`);
+      await run("npm", ["install", "--no-audit", "--no-fund", "--offline"], directory, environment(true));
+    },
   };
 };
+
+/** An installed package: its name and the bytes of its files (nested `node_modules` counted apart). */
+export interface InstalledPackage {
+  readonly name: string;
+  readonly bytes: number;
+  /** Paths of its files, relative to the package's folder. */
+  readonly files: ReadonlyArray<string>;
+}
+
+const filesUnder = async (directory: string, prefix = ""): Promise<Array<{ path: string; bytes: number }>> => {
+  const found: Array<{ path: string; bytes: number }> = [];
+  for (const entry of await readdir(directory, { withFileTypes: true })) {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory() && entry.name !== "node_modules") found.push(...(await filesUnder(path, `${prefix}${entry.name}/`)));
+    else if (entry.isFile()) found.push({ path: `${prefix}${entry.name}`, bytes: (await stat(path)).size });
+  }
+  return found;
+};
+
+/** Every package under a `node_modules` folder, nested ones included, with its size on disk (apparent bytes). */
+export const installedPackages = async (nodeModules: string): Promise<Array<InstalledPackage>> => {
+  const packages: Array<InstalledPackage> = [];
+  const visit = async (folder: string, name: string) => {
+    const files = await filesUnder(folder);
+    packages.push({ name, bytes: files.reduce((sum, file) => sum + file.bytes, 0), files: files.map((file) => file.path) });
+    if (await exists(join(folder, "node_modules"))) await walk(join(folder, "node_modules"));
+  };
+  const walk = async (modules: string) => {
+    for (const entry of await readdir(modules, { withFileTypes: true })) {
+      if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
+      if (entry.name.startsWith("@")) {
+        for (const scoped of await readdir(join(modules, entry.name), { withFileTypes: true })) {
+          if (scoped.isDirectory()) await visit(join(modules, entry.name, scoped.name), `${entry.name}/${scoped.name}`);
+        }
+      } else await visit(join(modules, entry.name), entry.name);
+    }
+  };
+  await walk(nodeModules);
+  return packages.sort((a, b) => a.name.localeCompare(b.name));
+};
+
+const exists = async (path: string): Promise<boolean> =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 /** The consumer's tsconfig: a strict project of its own, resolving packages as Node does. */
 export const consumerTsconfig = {
@@ -181,3 +240,6 @@ export const consumerTsconfig = {
   },
   files: ["typed.ts"],
 };
+
+/** The same project's check of a consumer that sends snapshots (`@dc/domain` installed). */
+export const consumerSnapshotsTsconfig = { ...consumerTsconfig, files: ["typed-snapshots.ts"] };
