@@ -60,9 +60,45 @@ type Media = `${string}/${string}`;
 type HttpMethod = "get" | "put" | "post" | "delete" | "patch";
 type RequiredKeysOfHelper<T> = { [K in keyof T]: Record<never, never> extends Pick<T, K> ? never : K }[keyof T];
 type RequiredKeysOf<T> = RequiredKeysOfHelper<T> extends undefined ? never : RequiredKeysOfHelper<T>;
+
+/** The variants of a union `Expected` that `Actual` is assignable to (all of them when none is). */
+type Matching<Actual, Expected> = [Expected extends unknown ? (Actual extends Expected ? Expected : never) : never] extends [infer Found]
+  ? [Found] extends [never]
+    ? Expected
+    : Found
+  : Expected;
+type ItemOf<Expected> = Expected extends ReadonlyArray<infer Item> ? Item : never;
+type ExactKeys<Actual, Expected> = Expected extends unknown
+  ? { [K in keyof Actual]: K extends keyof Expected ? Exact<Actual[K], Expected[K]> : never }
+  : never;
+/**
+ * `Actual` with every property `Expected` does not declare typed `never`, at
+ * any depth of objects and arrays. TypeScript checks excess properties only
+ * of an object literal assigned to a known type; a generic parameter inferred
+ * from the literal (openapi-fetch's `Init`) escapes that check, so
+ * `body: { firstnme: "Jane" }` would compile and the API would answer 400.
+ * Where `Expected` is open (`unknown`, a record) anything goes.
+ */
+type Exact<Actual, Expected> = 0 extends 1 & Actual
+  ? Actual
+  : unknown extends Expected
+    ? Actual
+    : Actual extends (...args: never) => unknown
+      ? Actual
+      : Actual extends ReadonlyArray<unknown>
+        ? { [K in keyof Actual]: Exact<Actual[K], ItemOf<Expected>> }
+        : Actual extends object
+          ? ExactKeys<Actual, Matching<Actual, Expected>>
+          : Actual;
+/** The options of one call, checked exactly: top-level option names, and every field of `params` and `body`. */
+type ExactInit<Init, Expected> = {
+  [K in keyof Init]: K extends keyof Expected ? (K extends "body" | "params" ? Exact<Init[K], Expected[K]> : Init[K]) : never;
+};
 // As openapi-fetch's own: the init argument is optional exactly when nothing in it is required.
-type InitParam<Init> =
-  RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
+type InitParam<Init, Expected> =
+  RequiredKeysOf<Init> extends never
+    ? [(Init & NoInfer<ExactInit<Init, NonNullable<Expected>>>)?]
+    : [Init & NoInfer<ExactInit<Init, NonNullable<Expected>>>];
 
 // Methods a path lacks are `?: never` in the generated types; only the operations remain.
 type Operation<T> = Extract<T, Record<string | number, unknown>>;
@@ -70,13 +106,16 @@ type Operation<T> = Extract<T, Record<string | number, unknown>>;
 /** The raw openapi-fetch client (auth and retries included; errors left as response bodies). */
 export type RawClient = FetchClient<paths, Media>;
 
-/** One HTTP method of the typed client, e.g. `client.GET("/external-api/v1/debts", {...})`. */
+/**
+ * One HTTP method of the typed client, e.g. `client.GET("/external-api/v1/debts", {...})`.
+ * Its options are checked exactly: a misspelled option, parameter or body field does not compile.
+ */
 export type Method<M extends HttpMethod> = <
   Path extends ClientPathsWithMethod<RawClient, M>,
   Init extends MaybeOptionalInit<paths[Path], M>,
 >(
   url: Path,
-  ...init: InitParam<Init>
+  ...init: InitParam<Init, MaybeOptionalInit<paths[Path], M>>
 ) => Promise<Result<NonNullable<FetchResponse<Operation<paths[Path][M]>, Init, Media>["data"]>>>;
 
 export interface DebtCollectionClient {
