@@ -1,5 +1,6 @@
 /** The service's OpenAPI document, built from the contract's endpoints. */
 import { endpoints, pages, parserRefusals } from "./index.ts";
+import { operationExamples } from "./examples/operations.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 
 const refusedBeforeRouting = parserRefusals
@@ -23,4 +24,4 @@ export const openApiDocument = () =>
     title: "Debt Collection Platform API",
     version: "1.0.0",
     description,
-  }, Object.values(pages));
+  }, Object.values(pages), operationExamples);

@@ -14,7 +14,9 @@ import {
   type ResponseHeader,
   responseHeaders,
 } from "./endpoint.ts";
+import { clientCodeSample } from "./code-samples.ts";
 import { ErrorEnvelope, OAuthError } from "./envelopes.ts";
+import type { OperationExample } from "./examples/operations.ts";
 import { rateLimits, rateLimitSubject } from "./rate-limits.ts";
 import { scopeDescriptions } from "./scopes.ts";
 import { type Tag, tagDescriptions } from "./tags.ts";
@@ -68,11 +70,37 @@ const stripBuiltinIds = (value: unknown): void => {
 };
 const WEBHOOK_TAG: Tag = "Webhook events";
 
-/** Builds the document for `endpoints` and the browser-facing `pages` (in declaration order). */
+/**
+ * Effect titles every refinement with its constructor's name (`maxLength(255)`,
+ * `int`, `nonNegative`...) and its built-in schemas with theirs (`unknown`):
+ * labels of the schema library, not of the API, which renderers show as if
+ * they were type names. The document's schemas carry no title; removed in
+ * place, outside examples. The constraint itself (`maxLength`, `minimum`...)
+ * stays.
+ */
+const stripSchemaTitles = (value: unknown): void => {
+  if (Array.isArray(value)) value.forEach(stripSchemaTitles);
+  else if (typeof value === "object" && value !== null) {
+    const record = value as Record<string, unknown>;
+    if (typeof record["title"] === "string") delete record["title"];
+    for (const [key, child] of Object.entries(record)) {
+      // Examples and code samples are data, not schemas: a `title` field in them is kept.
+      if (key !== "example" && key !== "examples" && key !== "x-codeSamples") stripSchemaTitles(child);
+    }
+  }
+};
+
+/**
+ * Builds the document for `endpoints` and the browser-facing `pages` (in
+ * declaration order), with each endpoint's example (`examples`, by operation
+ * id) shown on its request body and success answer and turned into a
+ * `@dc/client` code sample.
+ */
 export const buildOpenApiDocument = (
   endpoints: ReadonlyArray<AnyEndpoint>,
   info: DocumentInfo,
   pages: ReadonlyArray<AnyPage> = [],
+  examples: Readonly<Record<string, OperationExample>> = {},
 ): Json => {
   const definitions: Record<string, JSONSchema.JsonSchema7> = {};
   const budgetSharers = new Map<string, Array<string>>();
@@ -186,9 +214,15 @@ export const buildOpenApiDocument = (
           }
         : {}),
     };
+    const example = examples[endpoint.operationId];
     const success: Json = {
       description: endpoint.success.description,
-      content: { "application/json": { schema: toJsonSchema(endpoint.success.schema.ast) } },
+      content: {
+        "application/json": {
+          schema: toJsonSchema(endpoint.success.schema.ast),
+          ...(example === undefined ? {} : { example: example.response }),
+        },
+      },
       ...(Object.keys(headers).length > 0 ? { headers } : {}),
     };
     // The same body and headers under another status.
@@ -233,7 +267,12 @@ export const buildOpenApiDocument = (
             requestBody: {
               required: true,
               description: `At most ${endpoint.body.maxBytes} bytes.`,
-              content: { [endpoint.body.contentType]: { schema: toJsonSchema(endpoint.body.schema.ast) } },
+              content: {
+                [endpoint.body.contentType]: {
+                  schema: toJsonSchema(endpoint.body.schema.ast),
+                  ...(example?.request === undefined ? {} : { example: example.request }),
+                },
+              },
             },
           }
         : {}),
@@ -243,6 +282,9 @@ export const buildOpenApiDocument = (
         ...errorResponses(endpoint.errors, rateLimited),
       },
       ...rateLimitExtension(endpoint, budgetSharers.get(rateLimitSubject(endpoint) ?? "") ?? []),
+      ...(example === undefined
+        ? {}
+        : { "x-codeSamples": [{ lang: "TypeScript", label: "@dc/client", source: clientCodeSample(endpoint, example) }] }),
     };
   };
 
@@ -366,5 +408,8 @@ export const buildOpenApiDocument = (
     },
   };
   stripBuiltinIds(document);
+  stripSchemaTitles(document.paths);
+  stripSchemaTitles(document.webhooks);
+  stripSchemaTitles(document.components);
   return document;
 };

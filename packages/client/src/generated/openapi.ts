@@ -1193,10 +1193,7 @@ export interface components {
             authorization_response_iss_parameter_supported: boolean;
         };
         BatchCreatedEntry: {
-            /**
-             * int
-             * @description Zero-based position in `debts`
-             */
+            /** @description Zero-based position in `debts` */
             index: number;
             temp_id: string | null;
             /**
@@ -1216,10 +1213,7 @@ export interface components {
             };
         };
         BatchFailedEntry: {
-            /**
-             * int
-             * @description Zero-based position in `debts`
-             */
+            /** @description Zero-based position in `debts` */
             index: number;
             temp_id: string | null;
             /** @enum {string} */
@@ -1243,10 +1237,7 @@ export interface components {
             data: components["schemas"]["BatchResult"];
         };
         BatchSkippedEntry: {
-            /**
-             * int
-             * @description Zero-based position in `debts`
-             */
+            /** @description Zero-based position in `debts` */
             index: number;
             temp_id: string | null;
             /** @enum {string} */
@@ -1264,15 +1255,9 @@ export interface components {
             created: components["schemas"]["Int"];
             failed: components["schemas"]["Int"];
             skipped: components["schemas"]["Int"];
-            /**
-             * int
-             * @description Entries that passed validation (created + skipped)
-             */
+            /** @description Entries that passed validation (created + skipped) */
             valid: number;
-            /**
-             * int
-             * @description Entries that failed validation (= failed)
-             */
+            /** @description Entries that failed validation (= failed) */
             error: number;
             /** @description E-mail validation outcomes of the created debts */
             email_validation: {
@@ -1285,10 +1270,7 @@ export interface components {
         /** @enum {string} */
         Civility: "Mr" | "Mrs" | "Ms" | "Miss" | "Mx" | "Dr" | "M." | "Mme" | "Mlle";
         CompanyCredits: {
-            /**
-             * int
-             * @description Credit balance; negative when executed activity consumed more than the balance
-             */
+            /** @description Credit balance; negative when executed activity consumed more than the balance */
             current_credits: number;
             subscription: {
                 plan: string;
@@ -1326,17 +1308,11 @@ export interface components {
         };
         CompanyStatistics: {
             debts: {
-                /**
-                 * int
-                 * @description All-time count
-                 */
+                /** @description All-time count */
                 total: number;
             };
             followups: {
-                /**
-                 * int
-                 * @description All-time count
-                 */
+                /** @description All-time count */
                 total: number;
             };
         };
@@ -1372,10 +1348,7 @@ export interface components {
         };
         /** @description `name` is required; every other field is optional */
         CreateCreditorBody: {
-            /**
-             * maxLength(255)
-             * @description Creditor name (1 to 255 characters)
-             */
+            /** @description Creditor name (1 to 255 characters) */
             name: string;
             email?: components["schemas"]["Email"] | null;
             phone?: string | null;
@@ -1532,10 +1505,7 @@ export interface components {
             accept_expensive_destination?: boolean | null;
             detect_civility?: boolean | null;
             validate_emails?: boolean | null;
-            /**
-             * maxItems(1000)
-             * @description an array of at most 1000 item(s)
-             */
+            /** @description an array of at most 1000 item(s) */
             debts: {
                 temp_id?: string | null;
                 /** @description Encrypted creditor id; defaults to the company's first creditor */
@@ -1673,10 +1643,7 @@ export interface components {
             createdAt: string;
             /** @example 2026-11-21 16:03:18 */
             updatedAt: string;
-            /**
-             * int
-             * @description Number of debts of the creditor (credit notes included)
-             */
+            /** @description Number of debts of the creditor (credit notes included) */
             totalDebts: number;
             /** @description Sum of the remaining balances of the creditor's debts, in major units. Balances in different currencies are added as plain numbers; `totalAmountByCurrency` gives the exact split */
             totalAmount: number;
@@ -1906,10 +1873,7 @@ export interface components {
              */
             deleted_at: string;
         };
-        /**
-         * maxLength(320)
-         * @description a string matching the pattern ^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$
-         */
+        /** @description a string matching the pattern ^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$ */
         Email: string;
         EmailValidation: {
             /** @enum {string} */
@@ -1963,10 +1927,7 @@ export interface components {
             is_retry: boolean;
             /** @description When the followup was first recorded as executed (and charged); null before */
             processed_at: string | null;
-            /**
-             * int
-             * @description Credits consumed by this followup (charged once)
-             */
+            /** @description Credits consumed by this followup (charged once) */
             credits_charged: number;
             triggered_payment: boolean;
             email_opened: boolean;
@@ -1992,10 +1953,7 @@ export interface components {
             updated_at: string;
         };
         FollowupCreate: {
-            /**
-             * minLength(1)
-             * @description Encrypted id of a debt of the company
-             */
+            /** @description Encrypted id of a debt of the company */
             debt_id: string;
             /**
              * @description Followup type
@@ -2077,10 +2035,7 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["WebhookFollowup"];
         };
-        /**
-         * int
-         * @description an integer
-         */
+        /** @description an integer */
         Int: number;
         IsoDateTime: string;
         MessageEnvelope: {
@@ -2094,25 +2049,13 @@ export interface components {
             error_description: string;
         };
         Pagination: {
-            /**
-             * int
-             * @description Rows matching the filters (before pagination)
-             */
+            /** @description Rows matching the filters (before pagination) */
             total: number;
-            /**
-             * int
-             * @description Current page, from 1
-             */
+            /** @description Current page, from 1 */
             page: number;
-            /**
-             * int
-             * @description Page size
-             */
+            /** @description Page size */
             limit: number;
-            /**
-             * int
-             * @description Number of pages: ceil(total / limit)
-             */
+            /** @description Number of pages: ceil(total / limit) */
             pages: number;
         };
         /** @description A payment transaction */
@@ -2147,24 +2090,15 @@ export interface components {
             pagination: components["schemas"]["Pagination"];
         };
         PaymentPlanInstallment: {
-            /**
-             * maxLength(255)
-             * @description a string at most 255 character(s) long
-             */
+            /** @description a string at most 255 character(s) long */
             external_reference: string;
-            /**
-             * greaterThan(0)
-             * @description a positive number
-             */
+            /** @description a positive number */
             amount: number;
             payment_date: components["schemas"]["PlainDate"];
             /** @enum {string} */
             status: "pending" | "paid";
             paid_at?: components["schemas"]["IsoDateTime"];
-            /**
-             * maxLength(255)
-             * @description a string at most 255 character(s) long
-             */
+            /** @description a string at most 255 character(s) long */
             external_payment_id?: string;
         };
         /** @description A snapshot row's `payment_plan` (or an API change) replaced or cancelled the active plan of a debt. */
@@ -2224,25 +2158,13 @@ export interface components {
             status: components["schemas"]["SnapshotStatus"];
             /** @description False until the snapshot has been applied to the debts */
             core_applied: boolean;
-            /**
-             * nonNegative
-             * @description Total rows declared (the row count of a one-request snapshot)
-             */
+            /** @description Total rows declared (the row count of a one-request snapshot) */
             expected_row_count: components["schemas"]["Int"];
-            /**
-             * nonNegative
-             * @description Rows received so far
-             */
+            /** @description Rows received so far */
             received_row_count: components["schemas"]["Int"];
-            /**
-             * nonNegative
-             * @description Chunks received so far (1 for a one-request snapshot)
-             */
+            /** @description Chunks received so far (1 for a one-request snapshot) */
             received_chunk_count: components["schemas"]["Int"];
-            /**
-             * nonNegative
-             * @description Index of the next chunk to send
-             */
+            /** @description Index of the next chunk to send */
             next_chunk_index: components["schemas"]["Int"];
             counts: components["schemas"]["SnapshotCounts"] | null;
             failure: components["schemas"]["SnapshotFailure"] | null;
@@ -2261,20 +2183,11 @@ export interface components {
              * @example /external-api/v1/campaigns/spring-campaign/snapshots/export-2026-11-21-0001
              */
             status_url: string;
-            /**
-             * maxItems(100)
-             * @description Only when completed: the first 100 warnings, by row index
-             */
+            /** @description Only when completed: the first 100 warnings, by row index */
             warnings?: components["schemas"]["SnapshotWarning"][];
-            /**
-             * nonNegative
-             * @description Only when completed: all warnings
-             */
+            /** @description Only when completed: all warnings */
             warning_count?: components["schemas"]["Int"];
-            /**
-             * nonNegative
-             * @description Only when completed: warnings not listed in `warnings`
-             */
+            /** @description Only when completed: warnings not listed in `warnings` */
             warnings_omitted?: components["schemas"]["Int"];
         };
         SnapshotAcknowledgementResponse: {
@@ -2292,25 +2205,13 @@ export interface components {
             status: components["schemas"]["SnapshotStatus"];
             /** @description False until the snapshot has been applied to the debts */
             core_applied: boolean;
-            /**
-             * nonNegative
-             * @description Total rows declared (the row count of a one-request snapshot)
-             */
+            /** @description Total rows declared (the row count of a one-request snapshot) */
             expected_row_count: components["schemas"]["Int"];
-            /**
-             * nonNegative
-             * @description Rows received so far
-             */
+            /** @description Rows received so far */
             received_row_count: components["schemas"]["Int"];
-            /**
-             * nonNegative
-             * @description Chunks received so far (1 for a one-request snapshot)
-             */
+            /** @description Chunks received so far (1 for a one-request snapshot) */
             received_chunk_count: components["schemas"]["Int"];
-            /**
-             * nonNegative
-             * @description Index of the next chunk to send
-             */
+            /** @description Index of the next chunk to send */
             next_chunk_index: components["schemas"]["Int"];
             counts: components["schemas"]["SnapshotCounts"] | null;
             failure: components["schemas"]["SnapshotFailure"] | null;
@@ -2329,25 +2230,13 @@ export interface components {
              * @example /external-api/v1/campaigns/spring-campaign/snapshots/export-2026-11-21-0001
              */
             status_url: string;
-            /**
-             * maxItems(100)
-             * @description Only when completed: the first 100 warnings, by row index
-             */
+            /** @description Only when completed: the first 100 warnings, by row index */
             warnings?: components["schemas"]["SnapshotWarning"][];
-            /**
-             * nonNegative
-             * @description Only when completed: all warnings
-             */
+            /** @description Only when completed: all warnings */
             warning_count?: components["schemas"]["Int"];
-            /**
-             * nonNegative
-             * @description Only when completed: warnings not listed in `warnings`
-             */
+            /** @description Only when completed: warnings not listed in `warnings` */
             warnings_omitted?: components["schemas"]["Int"];
-            /**
-             * nonNegative
-             * @description Index of the chunk this acknowledgement answers
-             */
+            /** @description Index of the chunk this acknowledgement answers */
             chunk_index: components["schemas"]["Int"];
         };
         SnapshotChunkAcknowledgementResponse: {
@@ -2369,55 +2258,25 @@ export interface components {
         };
         /** @description What applying the snapshot did (set once completed) */
         SnapshotCounts: {
-            /**
-             * nonNegative
-             * @description Rows in the snapshot
-             */
+            /** @description Rows in the snapshot */
             rows: components["schemas"]["Int"];
-            /**
-             * nonNegative
-             * @description Debts created
-             */
+            /** @description Debts created */
             created: components["schemas"]["Int"];
-            /**
-             * nonNegative
-             * @description Existing debts whose balance or data changed
-             */
+            /** @description Existing debts whose balance or data changed */
             updated: components["schemas"]["Int"];
-            /**
-             * nonNegative
-             * @description Existing debts the snapshot left as they were
-             */
+            /** @description Existing debts the snapshot left as they were */
             unchanged: components["schemas"]["Int"];
-            /**
-             * nonNegative
-             * @description Active campaign debts omitted from the snapshot and settled
-             */
+            /** @description Active campaign debts omitted from the snapshot and settled */
             settled: components["schemas"]["Int"];
-            /**
-             * nonNegative
-             * @description Active local payment plans replaced (or cancelled) by a row's `payment_plan`
-             */
+            /** @description Active local payment plans replaced (or cancelled) by a row's `payment_plan` */
             plans_replaced: components["schemas"]["Int"];
-            /**
-             * nonNegative
-             * @description Active local payment plans kept (row without `payment_plan`, or an identical plan)
-             */
+            /** @description Active local payment plans kept (row without `payment_plan`, or an identical plan) */
             plans_kept: components["schemas"]["Int"];
-            /**
-             * nonNegative
-             * @description Payment records written: installment payments, balance decreases and settlements
-             */
+            /** @description Payment records written: installment payments, balance decreases and settlements */
             payments: components["schemas"]["Int"];
-            /**
-             * nonNegative
-             * @description New identities with a zero balance, not created
-             */
+            /** @description New identities with a zero balance, not created */
             skipped_zero_balance: components["schemas"]["Int"];
-            /**
-             * nonNegative
-             * @description Non-blocking warnings raised (all of them, including those not listed)
-             */
+            /** @description Non-blocking warnings raised (all of them, including those not listed) */
             warnings: components["schemas"]["Int"];
         };
         /** @enum {string} */
@@ -2441,94 +2300,55 @@ export interface components {
              */
             code: "invalid_snapshot_row" | "processing_error" | "snapshot_expired";
             message: string;
-            /**
-             * maxItems(100)
-             * @description The first 100 row errors, by row index
-             */
+            /** @description The first 100 row errors, by row index */
             errors: components["schemas"]["SnapshotRowError"][];
-            /**
-             * nonNegative
-             * @description All row errors
-             */
+            /** @description All row errors */
             error_count: components["schemas"]["Int"];
-            /**
-             * nonNegative
-             * @description Row errors not listed in `errors`
-             */
+            /** @description Row errors not listed in `errors` */
             errors_omitted: components["schemas"]["Int"];
         };
         /** @description A snapshot row. Unknown keys are rejected, and so are `snapshot_at`, `allocations`, `financial_operations`, `coverage` and `covered_remaining_amount`. `null` in an optional field reads as absent. */
         SnapshotRow: {
-            /**
-             * maxLength(255)
-             * @description a string at most 255 character(s) long
-             */
+            /** @description a string at most 255 character(s) long */
             invoice_reference?: string;
-            /**
-             * maxLength(255)
-             * @description a string at most 255 character(s) long
-             */
+            /** @description a string at most 255 character(s) long */
             internal_id?: string;
-            /**
-             * nonNegative
-             * @description a non-negative number
-             */
+            /** @description a non-negative number */
             remaining_amount: number;
             currency: components["schemas"]["CurrencyCode"];
-            /**
-             * maxLength(255)
-             * @description a string at most 255 character(s) long
-             */
+            /** @description a string at most 255 character(s) long */
             firstname?: string;
-            /**
-             * maxLength(255)
-             * @description a string at most 255 character(s) long
-             */
+            /** @description a string at most 255 character(s) long */
             lastname?: string;
             email?: components["schemas"]["Email"];
             phone?: components["schemas"]["PhoneE164"];
             payment_plan?: {
-                /**
-                 * maxLength(255)
-                 * @description a string at most 255 character(s) long
-                 */
+                /** @description a string at most 255 character(s) long */
                 external_reference: string;
                 /** @enum {string} */
                 status: "active" | "cancelled";
-                /**
-                 * maxItems(500)
-                 * @description an array of at most 500 item(s)
-                 */
+                /** @description an array of at most 500 item(s) */
                 installments: components["schemas"]["PaymentPlanInstallment"][];
             };
             /** @description Legacy key: tolerated and ignored whatever its value or JSON type */
             accept_expensive_destination?: string | number | boolean | null | Record<string, unknown> | unknown[];
         };
         SnapshotRowError: {
-            /**
-             * nonNegative
-             * @description Zero-based index of the row over the whole snapshot (all chunks)
-             */
+            /** @description Zero-based index of the row over the whole snapshot (all chunks) */
             row_index: components["schemas"]["Int"];
             /** @description Dotted path inside the row, e.g. `payment_plan` or `payment_plan.installments.0.paid_at`; empty for the row itself */
             field: string;
             reason: string;
         };
         SnapshotRowsBody: {
-            /**
-             * rows
-             * @description Snapshot rows, at most 20000. Each row carries `internal_id` (account balances) or `invoice_reference` (invoice balances); the first row decides the stream for the whole snapshot.
-             */
+            /** @description Snapshot rows, at most 20000. Each row carries `internal_id` (account balances) or `invoice_reference` (invoice balances); the first row decides the stream for the whole snapshot. */
             rows: components["schemas"]["SnapshotRow"][];
         };
         /** @enum {string} */
         SnapshotStatus: "pending" | "uploading" | "processing" | "completed" | "failed";
         /** @description A non-blocking remark about one row */
         SnapshotWarning: {
-            /**
-             * nonNegative
-             * @description Zero-based index of the row over the whole snapshot
-             */
+            /** @description Zero-based index of the row over the whole snapshot */
             row_index: components["schemas"]["Int"];
             /**
              * @description `expensive_destination`: the row's phone is a costly destination the campaign does not allow (the row is still applied); `debt_cancelled`: the row matches a cancelled debt and was not applied to it
@@ -2539,10 +2359,7 @@ export interface components {
             message: string;
         };
         StagedSnapshotStart: {
-            /**
-             * between(0, 1000000)
-             * @description Total rows the chunks will carry; finalization requires exactly this many
-             */
+            /** @description Total rows the chunks will carry; finalization requires exactly this many */
             expected_row_count: components["schemas"]["Int"];
         };
         Timeline: {
@@ -2603,10 +2420,7 @@ export interface components {
          */
         TimelineStartMode: "immediate" | "due_date" | "manual";
         TimelineTimepoint: {
-            /**
-             * int
-             * @description Days after the timeline starts
-             */
+            /** @description Days after the timeline starts */
             day_offset: number;
             position: components["schemas"]["Int"];
             actions: components["schemas"]["TimelineAction"][];
@@ -2725,10 +2539,7 @@ export interface components {
             access_token: string;
             /** @enum {string} */
             token_type: "Bearer";
-            /**
-             * int
-             * @description Seconds until the access token expires (3600)
-             */
+            /** @description Seconds until the access token expires (3600) */
             expires_in: number;
             /** @description authorization_code and refresh_token grants only (never client_credentials). Single use: each refresh returns a new one; presenting a used one revokes every token of the authorization */
             refresh_token?: string;
@@ -2737,10 +2548,7 @@ export interface components {
         };
         /** @description Any subset of the ten fields; absent fields are unchanged, `null` clears an optional field, `email` must be a valid address. Unknown keys are rejected. */
         UpdateCreditorBody: {
-            /**
-             * maxLength(255)
-             * @description Creditor name (1 to 255 characters)
-             */
+            /** @description Creditor name (1 to 255 characters) */
             name?: string;
             email?: components["schemas"]["Email"] | null;
             phone?: string | null;
@@ -2818,10 +2626,7 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "succeeded" | "failed" | "disabled";
-            /**
-             * int
-             * @description Attempts made, replays included
-             */
+            /** @description Attempts made, replays included */
             attempt_count: number;
             next_attempt_at: string | null;
             /**
@@ -2970,10 +2775,7 @@ export interface components {
             is_retry: boolean;
             /** @description When the followup was first recorded as executed (and charged); null before */
             processed_at: string | null;
-            /**
-             * int
-             * @description Credits consumed by this followup (charged once)
-             */
+            /** @description Credits consumed by this followup (charged once) */
             credits_charged: number;
             triggered_payment: boolean;
             email_opened: boolean;
@@ -3040,10 +2842,7 @@ export interface components {
             installments: components["schemas"]["WebhookInstallment"][];
         };
         WebhookReplay: {
-            /**
-             * int
-             * @description Deliveries put back to pending (each gets new attempts with the same webhook-id)
-             */
+            /** @description Deliveries put back to pending (each gets new attempts with the same webhook-id) */
             deliveries_queued: number;
         };
         WebhookReplayResponse: {
@@ -3084,6 +2883,14 @@ export interface operations {
         /** @description At most 16384 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "grant_type": "client_credentials",
+                 *       "client_id": "dcc_3f9a1c7e5b2d4a60",
+                 *       "client_secret": "dcs_Wm8pQ2vX7kR4tY9zL3nB6cJ1hF5dG0sA",
+                 *       "scope": "debts:read debts:write"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": components["schemas"]["TokenRequest"];
             };
         };
@@ -3096,6 +2903,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "dcat_9bQm2XkR7vLz4NwP0sYdT1hJcA6eGfU3",
+                     *       "token_type": "Bearer",
+                     *       "expires_in": 3600,
+                     *       "scope": "debts:read debts:write"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
@@ -3168,6 +2983,14 @@ export interface operations {
         /** @description At most 16384 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "grant_type": "client_credentials",
+                 *       "client_id": "dcc_3f9a1c7e5b2d4a60",
+                 *       "client_secret": "dcs_Wm8pQ2vX7kR4tY9zL3nB6cJ1hF5dG0sA",
+                 *       "scope": "debts:read debts:write"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": components["schemas"]["TokenRequest"];
             };
         };
@@ -3180,6 +3003,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "dcat_9bQm2XkR7vLz4NwP0sYdT1hJcA6eGfU3",
+                     *       "token_type": "Bearer",
+                     *       "expires_in": 3600,
+                     *       "scope": "debts:read debts:write"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
@@ -3252,6 +3083,14 @@ export interface operations {
         /** @description At most 16384 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "dcat_9bQm2XkR7vLz4NwP0sYdT1hJcA6eGfU3",
+                 *       "token_type_hint": "access_token",
+                 *       "client_id": "dcc_3f9a1c7e5b2d4a60",
+                 *       "client_secret": "dcs_Wm8pQ2vX7kR4tY9zL3nB6cJ1hF5dG0sA"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": components["schemas"]["RevocationRequest"];
             };
         };
@@ -3264,6 +3103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {} */
                     "application/json": components["schemas"]["RevocationResponse"];
                 };
             };
@@ -3343,6 +3183,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "issuer": "https://api.example.com",
+                     *       "authorization_endpoint": "https://api.example.com/oauth/authorize",
+                     *       "token_endpoint": "https://api.example.com/oauth/token",
+                     *       "revocation_endpoint": "https://api.example.com/oauth/revoke",
+                     *       "scopes_supported": [
+                     *         "debts:read",
+                     *         "debts:write",
+                     *         "followups:read",
+                     *         "followups:write",
+                     *         "creditors:read",
+                     *         "creditors:write",
+                     *         "debtors:read",
+                     *         "debtors:write",
+                     *         "reports:read",
+                     *         "company:read",
+                     *         "users:read"
+                     *       ],
+                     *       "response_types_supported": [
+                     *         "code"
+                     *       ],
+                     *       "response_modes_supported": [
+                     *         "query"
+                     *       ],
+                     *       "grant_types_supported": [
+                     *         "authorization_code",
+                     *         "client_credentials",
+                     *         "refresh_token"
+                     *       ],
+                     *       "token_endpoint_auth_methods_supported": [
+                     *         "client_secret_basic",
+                     *         "client_secret_post"
+                     *       ],
+                     *       "revocation_endpoint_auth_methods_supported": [
+                     *         "client_secret_basic",
+                     *         "client_secret_post"
+                     *       ],
+                     *       "code_challenge_methods_supported": [
+                     *         "S256"
+                     *       ],
+                     *       "service_documentation": "https://api.example.com/docs",
+                     *       "authorization_response_iss_parameter_supported": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["AuthorizationServerMetadata"];
                 };
             };
@@ -3375,6 +3260,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Company profile retrieved successfully",
+                     *       "data": {
+                     *         "id": "EKCh45TT-SdfpsDoCup23UEWEtoaj8WPTjU",
+                     *         "name": "Acme Collections",
+                     *         "email": "finance@acme-collections.example",
+                     *         "phone": "+33140000001",
+                     *         "created_at": "2026-09-01T10:00:00+00:00"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CompanyProfileResponse"];
                 };
             };
@@ -3471,6 +3369,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Company statistics retrieved successfully",
+                     *       "data": {
+                     *         "debts": {
+                     *           "total": 1284
+                     *         },
+                     *         "followups": {
+                     *           "total": 5310
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CompanyStatisticsResponse"];
                 };
             };
@@ -3567,6 +3479,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Company credits retrieved successfully",
+                     *       "data": {
+                     *         "current_credits": 4200,
+                     *         "subscription": {
+                     *           "plan": "growth",
+                     *           "status": "active",
+                     *           "expires_at": "2027-09-01T00:00:00+00:00"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CompanyCreditsResponse"];
                 };
             };
@@ -3668,6 +3594,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "data": [
+                     *         {
+                     *           "id": "GTUZ6vKf4uWEMnAu0gHR4YPeAbWGU3ACvU0",
+                     *           "email": "claire.martin@acme-collections.example",
+                     *           "name": "Claire Martin",
+                     *           "role": "admin",
+                     *           "created_at": "2026-09-01T10:00:00+00:00",
+                     *           "disabled_at": null
+                     *         },
+                     *         {
+                     *           "id": "BwaLr031M72ZZkOwA5CilSmXy8cu78jx3zA",
+                     *           "email": "paul.roux@acme-collections.example",
+                     *           "name": "Paul Roux",
+                     *           "role": "member",
+                     *           "created_at": "2026-09-14T08:30:00+00:00",
+                     *           "disabled_at": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 2,
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CompanyUserList"];
                 };
             };
@@ -3779,6 +3734,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "data": [
+                     *         {
+                     *           "id": "VRI__6oWeEx-LZBAGOPDjOJLmLMjJPZWimA",
+                     *           "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *           "status": "deal_found",
+                     *           "type": "call",
+                     *           "call_date": "2026-11-22T10:15:00+00:00",
+                     *           "scheduled_at": "2026-11-22T10:00:00+00:00",
+                     *           "summary": "The debtor agreed to pay the full balance by card before 30 November.",
+                     *           "notes": "Prefers calls after 10:00.",
+                     *           "call_id": "call_7f3a9c21",
+                     *           "audio_url": null,
+                     *           "pdf_url": null,
+                     *           "duration_ms": 184000,
+                     *           "disconnection_reason": "user_hangup",
+                     *           "direction": "outbound",
+                     *           "phone_number_used": "+33612345678",
+                     *           "is_retry": false,
+                     *           "processed_at": "2026-11-22T10:19:02+00:00",
+                     *           "credits_charged": 3,
+                     *           "triggered_payment": true,
+                     *           "email_opened": false,
+                     *           "email_open_count": 0,
+                     *           "email_first_opened_at": null,
+                     *           "email_clicked": false,
+                     *           "email_click_count": 0,
+                     *           "created_at": "2026-11-22T10:19:02+00:00",
+                     *           "updated_at": "2026-11-22T10:19:02+00:00"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["FollowupList"];
                 };
             };
@@ -3873,6 +3869,23 @@ export interface operations {
         /** @description At most 1048576 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                 *       "type": "call",
+                 *       "status": "deal_found",
+                 *       "call_date": "2026-11-22T10:15:00+00:00",
+                 *       "scheduled_at": "2026-11-22T10:00:00+00:00",
+                 *       "summary": "The debtor agreed to pay the full balance by card before 30 November.",
+                 *       "notes": "Prefers calls after 10:00.",
+                 *       "call_id": "call_7f3a9c21",
+                 *       "phone_number_used": "+33612345678",
+                 *       "disconnection_reason": "user_hangup",
+                 *       "duration_ms": 184000,
+                 *       "direction": "outbound",
+                 *       "is_retry": false
+                 *     }
+                 */
                 "application/json": components["schemas"]["FollowupCreate"];
             };
         };
@@ -3888,6 +3901,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Followup created successfully",
+                     *       "data": {
+                     *         "id": "VRI__6oWeEx-LZBAGOPDjOJLmLMjJPZWimA",
+                     *         "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *         "status": "deal_found",
+                     *         "type": "call",
+                     *         "call_date": "2026-11-22T10:15:00+00:00",
+                     *         "scheduled_at": "2026-11-22T10:00:00+00:00",
+                     *         "summary": "The debtor agreed to pay the full balance by card before 30 November.",
+                     *         "notes": "Prefers calls after 10:00.",
+                     *         "call_id": "call_7f3a9c21",
+                     *         "audio_url": null,
+                     *         "pdf_url": null,
+                     *         "duration_ms": 184000,
+                     *         "disconnection_reason": "user_hangup",
+                     *         "direction": "outbound",
+                     *         "phone_number_used": "+33612345678",
+                     *         "is_retry": false,
+                     *         "processed_at": "2026-11-22T10:19:02+00:00",
+                     *         "credits_charged": 3,
+                     *         "triggered_payment": true,
+                     *         "email_opened": false,
+                     *         "email_open_count": 0,
+                     *         "email_first_opened_at": null,
+                     *         "email_clicked": false,
+                     *         "email_click_count": 0,
+                     *         "created_at": "2026-11-22T10:19:02+00:00",
+                     *         "updated_at": "2026-11-22T10:19:02+00:00"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["FollowupResponse"];
                 };
             };
@@ -4049,6 +4096,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "data": [
+                     *         {
+                     *           "id": "VRI__6oWeEx-LZBAGOPDjOJLmLMjJPZWimA",
+                     *           "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *           "status": "deal_found",
+                     *           "type": "call",
+                     *           "call_date": "2026-11-22T10:15:00+00:00",
+                     *           "scheduled_at": "2026-11-22T10:00:00+00:00",
+                     *           "summary": "The debtor agreed to pay the full balance by card before 30 November.",
+                     *           "notes": "Prefers calls after 10:00.",
+                     *           "call_id": "call_7f3a9c21",
+                     *           "audio_url": null,
+                     *           "pdf_url": null,
+                     *           "duration_ms": 184000,
+                     *           "disconnection_reason": "user_hangup",
+                     *           "direction": "outbound",
+                     *           "phone_number_used": "+33612345678",
+                     *           "is_retry": false,
+                     *           "processed_at": "2026-11-22T10:19:02+00:00",
+                     *           "credits_charged": 3,
+                     *           "triggered_payment": true,
+                     *           "email_opened": false,
+                     *           "email_open_count": 0,
+                     *           "email_first_opened_at": null,
+                     *           "email_clicked": false,
+                     *           "email_click_count": 0,
+                     *           "created_at": "2026-11-22T10:19:02+00:00",
+                     *           "updated_at": "2026-11-22T10:19:02+00:00"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["FollowupList"];
                 };
             };
@@ -4160,6 +4248,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Followup retrieved successfully",
+                     *       "data": {
+                     *         "id": "VRI__6oWeEx-LZBAGOPDjOJLmLMjJPZWimA",
+                     *         "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *         "status": "deal_found",
+                     *         "type": "call",
+                     *         "call_date": "2026-11-22T10:15:00+00:00",
+                     *         "scheduled_at": "2026-11-22T10:00:00+00:00",
+                     *         "summary": "The debtor agreed to pay the full balance by card before 30 November.",
+                     *         "notes": "Prefers calls after 10:00.",
+                     *         "call_id": "call_7f3a9c21",
+                     *         "audio_url": null,
+                     *         "pdf_url": null,
+                     *         "duration_ms": 184000,
+                     *         "disconnection_reason": "user_hangup",
+                     *         "direction": "outbound",
+                     *         "phone_number_used": "+33612345678",
+                     *         "is_retry": false,
+                     *         "processed_at": "2026-11-22T10:19:02+00:00",
+                     *         "credits_charged": 3,
+                     *         "triggered_payment": true,
+                     *         "email_opened": false,
+                     *         "email_open_count": 0,
+                     *         "email_first_opened_at": null,
+                     *         "email_clicked": false,
+                     *         "email_click_count": 0,
+                     *         "created_at": "2026-11-22T10:19:02+00:00",
+                     *         "updated_at": "2026-11-22T10:19:02+00:00"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["FollowupResponse"];
                 };
             };
@@ -4251,6 +4373,13 @@ export interface operations {
         /** @description At most 1048576 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "deal_found",
+                 *       "summary": "Payment received by card on 23 November.",
+                 *       "notes": "Close the case once the payment clears."
+                 *     }
+                 */
                 "application/json": components["schemas"]["FollowupUpdate"];
             };
         };
@@ -4264,6 +4393,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Followup updated successfully",
+                     *       "data": {
+                     *         "id": "VRI__6oWeEx-LZBAGOPDjOJLmLMjJPZWimA",
+                     *         "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *         "status": "deal_found",
+                     *         "type": "call",
+                     *         "call_date": "2026-11-22T10:15:00+00:00",
+                     *         "scheduled_at": "2026-11-22T10:00:00+00:00",
+                     *         "summary": "Payment received by card on 23 November.",
+                     *         "notes": "Close the case once the payment clears.",
+                     *         "call_id": "call_7f3a9c21",
+                     *         "audio_url": null,
+                     *         "pdf_url": null,
+                     *         "duration_ms": 184000,
+                     *         "disconnection_reason": "user_hangup",
+                     *         "direction": "outbound",
+                     *         "phone_number_used": "+33612345678",
+                     *         "is_retry": false,
+                     *         "processed_at": "2026-11-22T10:19:02+00:00",
+                     *         "credits_charged": 3,
+                     *         "triggered_payment": true,
+                     *         "email_opened": false,
+                     *         "email_open_count": 0,
+                     *         "email_first_opened_at": null,
+                     *         "email_clicked": false,
+                     *         "email_click_count": 0,
+                     *         "created_at": "2026-11-22T10:19:02+00:00",
+                     *         "updated_at": "2026-11-23T09:00:00+00:00"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["FollowupResponse"];
                 };
             };
@@ -4392,6 +4555,13 @@ export interface operations {
         /** @description At most 1048576 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "deal_found",
+                 *       "summary": "Payment received by card on 23 November.",
+                 *       "notes": "Close the case once the payment clears."
+                 *     }
+                 */
                 "application/json": components["schemas"]["FollowupUpdate"];
             };
         };
@@ -4405,6 +4575,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Followup updated successfully",
+                     *       "data": {
+                     *         "id": "VRI__6oWeEx-LZBAGOPDjOJLmLMjJPZWimA",
+                     *         "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *         "status": "deal_found",
+                     *         "type": "call",
+                     *         "call_date": "2026-11-22T10:15:00+00:00",
+                     *         "scheduled_at": "2026-11-22T10:00:00+00:00",
+                     *         "summary": "Payment received by card on 23 November.",
+                     *         "notes": "Close the case once the payment clears.",
+                     *         "call_id": "call_7f3a9c21",
+                     *         "audio_url": null,
+                     *         "pdf_url": null,
+                     *         "duration_ms": 184000,
+                     *         "disconnection_reason": "user_hangup",
+                     *         "direction": "outbound",
+                     *         "phone_number_used": "+33612345678",
+                     *         "is_retry": false,
+                     *         "processed_at": "2026-11-22T10:19:02+00:00",
+                     *         "credits_charged": 3,
+                     *         "triggered_payment": true,
+                     *         "email_opened": false,
+                     *         "email_open_count": 0,
+                     *         "email_first_opened_at": null,
+                     *         "email_clicked": false,
+                     *         "email_click_count": 0,
+                     *         "created_at": "2026-11-22T10:19:02+00:00",
+                     *         "updated_at": "2026-11-23T09:00:00+00:00"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["FollowupResponse"];
                 };
             };
@@ -4547,6 +4751,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Redirecting to the media"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MessageEnvelope"];
                 };
             };
@@ -4628,6 +4838,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Todo statistics retrieved successfully",
+                     *       "data": {
+                     *         "period": "last_30_days",
+                     *         "since": "2026-10-22T00:00:00+00:00",
+                     *         "stats": {
+                     *           "agreements": {
+                     *             "total": 18,
+                     *             "active": 11,
+                     *             "pending": 4,
+                     *             "overdue": 3
+                     *           },
+                     *           "debtor_requests": {
+                     *             "total": 9,
+                     *             "by_type": {
+                     *               "portal_dispute": 2,
+                     *               "hardship": 3,
+                     *               "payment_plan": 4
+                     *             }
+                     *           },
+                     *           "ai_detections": {
+                     *             "total": 5,
+                     *             "by_type": {
+                     *               "ai_dispute": 3,
+                     *               "objection": 2
+                     *             }
+                     *           },
+                     *           "blocking_disputes": {
+                     *             "total": 5,
+                     *             "by_status": {
+                     *               "suggested": 2,
+                     *               "validated": 2,
+                     *               "rejected": 1
+                     *             }
+                     *           },
+                     *           "non_blocking_disputes": {
+                     *             "total": 2,
+                     *             "by_status": {
+                     *               "suggested": 1,
+                     *               "validated": 1,
+                     *               "rejected": 0
+                     *             }
+                     *           },
+                     *           "total": {
+                     *             "all": 34
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["TodoStatsResponse"];
                 };
             };
@@ -4729,6 +4991,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "data": [
+                     *         {
+                     *           "id": "jGFhwNatvoZPwk_njfpzH0u1hcWvTYZDuCM",
+                     *           "source": "debtor_request",
+                     *           "type": "payment_plan",
+                     *           "review_status": "suggested",
+                     *           "blocking": false,
+                     *           "debt_id": "zv0drndX6VFC5C4fWz1UJIkxCIy6D4Hd01k",
+                     *           "followup_id": null,
+                     *           "message": "Could I pay in three monthly instalments?",
+                     *           "created_at": "2026-11-20T17:42:00+00:00"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["TodoList"];
                 };
             };
@@ -4830,6 +5116,79 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "data": [
+                     *         {
+                     *           "id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                     *           "name": "Standard B2C reminders",
+                     *           "description": "Email at due date, SMS a week later, then a call",
+                     *           "is_default": true,
+                     *           "scheduling": {
+                     *             "timezone": "Europe/Paris",
+                     *             "allowed_weekdays": [
+                     *               1,
+                     *               2,
+                     *               3,
+                     *               4,
+                     *               5
+                     *             ],
+                     *             "window_start": "09:00",
+                     *             "window_end": "18:30"
+                     *           },
+                     *           "timepoints": [
+                     *             {
+                     *               "day_offset": 0,
+                     *               "position": 0,
+                     *               "actions": [
+                     *                 {
+                     *                   "channel": "email",
+                     *                   "position": 0,
+                     *                   "configuration": {
+                     *                     "sender_name": "Acme Supplies"
+                     *                   }
+                     *                 }
+                     *               ]
+                     *             },
+                     *             {
+                     *               "day_offset": 7,
+                     *               "position": 1,
+                     *               "actions": [
+                     *                 {
+                     *                   "channel": "sms",
+                     *                   "position": 0,
+                     *                   "configuration": {}
+                     *                 }
+                     *               ]
+                     *             },
+                     *             {
+                     *               "day_offset": 14,
+                     *               "position": 2,
+                     *               "actions": [
+                     *                 {
+                     *                   "channel": "ai_call",
+                     *                   "position": 0,
+                     *                   "configuration": {
+                     *                     "voice": "claire",
+                     *                     "max_attempts": 2
+                     *                   }
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-09-02T14:05:11+00:00",
+                     *           "updated_at": "2026-10-12T09:40:00+00:00"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["TimelineList"];
                 };
             };
@@ -4931,6 +5290,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "data": [
+                     *         {
+                     *           "id": "5jwqJniMzT2qIIswDsaVpVXCW2TfPZhF_R8",
+                     *           "debtor_reference": "CUST-4711",
+                     *           "civility": "Mrs",
+                     *           "firstname": "Jane",
+                     *           "lastname": "Doe",
+                     *           "email": "jane.doe@example.com",
+                     *           "phone": "+33612345678",
+                     *           "birthdate": "1984-03-12",
+                     *           "debtor_company": null,
+                     *           "address": "12 rue de la Paix, 75002 Paris",
+                     *           "street_address": "rue de la Paix",
+                     *           "street_number": "12",
+                     *           "postal_code": "75002",
+                     *           "city": "Paris",
+                     *           "country": "FR",
+                     *           "debt_ids": [
+                     *             "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *             "zv0drndX6VFC5C4fWz1UJIkxCIy6D4Hd01k"
+                     *           ],
+                     *           "debts_count": 2,
+                     *           "created_at": "2026-10-02T08:00:00+00:00",
+                     *           "updated_at": "2026-11-21T09:30:00+00:00"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DebtorList"];
                 };
             };
@@ -5030,6 +5426,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Debtor retrieved successfully",
+                     *       "data": {
+                     *         "id": "5jwqJniMzT2qIIswDsaVpVXCW2TfPZhF_R8",
+                     *         "debtor_reference": "CUST-4711",
+                     *         "civility": "Mrs",
+                     *         "firstname": "Jane",
+                     *         "lastname": "Doe",
+                     *         "email": "jane.doe@example.com",
+                     *         "phone": "+33612345678",
+                     *         "birthdate": "1984-03-12",
+                     *         "debtor_company": null,
+                     *         "address": "12 rue de la Paix, 75002 Paris",
+                     *         "street_address": "rue de la Paix",
+                     *         "street_number": "12",
+                     *         "postal_code": "75002",
+                     *         "city": "Paris",
+                     *         "country": "FR",
+                     *         "debt_ids": [
+                     *           "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *           "zv0drndX6VFC5C4fWz1UJIkxCIy6D4Hd01k"
+                     *         ],
+                     *         "debts_count": 2,
+                     *         "created_at": "2026-10-02T08:00:00+00:00",
+                     *         "updated_at": "2026-11-21T09:30:00+00:00"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DebtorResponse"];
                 };
             };
@@ -5131,6 +5557,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "data": [
+                     *         {
+                     *           "id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                     *           "name": "Acme Supplies SAS",
+                     *           "email": "billing@acme-supplies.example",
+                     *           "phone": "+33140000000",
+                     *           "address": "8 avenue de l'Opéra",
+                     *           "city": "Paris",
+                     *           "postalCode": "75001",
+                     *           "country": "FR",
+                     *           "registrationNumber": "RCS Paris 812 345 678",
+                     *           "taxNumber": "FR40812345678",
+                     *           "contactPerson": "Marc Lefèvre",
+                     *           "createdAt": "2026-09-02 14:05:11",
+                     *           "updatedAt": "2026-11-20 08:12:45"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreditorListResponse"];
                 };
             };
@@ -5225,6 +5679,20 @@ export interface operations {
         /** @description At most 1048576 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Acme Supplies SAS",
+                 *       "email": "billing@acme-supplies.example",
+                 *       "phone": "+33140000000",
+                 *       "address": "8 avenue de l'Opéra",
+                 *       "city": "Paris",
+                 *       "postalCode": "75001",
+                 *       "country": "FR",
+                 *       "registrationNumber": "RCS Paris 812 345 678",
+                 *       "taxNumber": "FR40812345678",
+                 *       "contactPerson": "Marc Lefèvre"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateCreditorBody"];
             };
         };
@@ -5240,6 +5708,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Creditor created successfully",
+                     *       "data": {
+                     *         "id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                     *         "name": "Acme Supplies SAS",
+                     *         "email": "billing@acme-supplies.example",
+                     *         "phone": "+33140000000",
+                     *         "address": "8 avenue de l'Opéra",
+                     *         "city": "Paris",
+                     *         "postalCode": "75001",
+                     *         "country": "FR",
+                     *         "registrationNumber": "RCS Paris 812 345 678",
+                     *         "taxNumber": "FR40812345678",
+                     *         "contactPerson": "Marc Lefèvre",
+                     *         "createdAt": "2026-09-02 14:05:11",
+                     *         "updatedAt": "2026-11-20 08:12:45"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreditorMutationResponse"];
                 };
             };
@@ -5376,6 +5865,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Creditor retrieved successfully",
+                     *       "data": {
+                     *         "data": {
+                     *           "id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                     *           "name": "Acme Supplies SAS",
+                     *           "email": "billing@acme-supplies.example",
+                     *           "phone": "+33140000000",
+                     *           "address": "8 avenue de l'Opéra",
+                     *           "city": "Paris",
+                     *           "postalCode": "75001",
+                     *           "country": "FR",
+                     *           "registrationNumber": "RCS Paris 812 345 678",
+                     *           "taxNumber": "FR40812345678",
+                     *           "contactPerson": "Marc Lefèvre",
+                     *           "createdAt": "2026-09-02 14:05:11",
+                     *           "updatedAt": "2026-11-20 08:12:45",
+                     *           "totalDebts": 2,
+                     *           "totalAmount": 430.5,
+                     *           "totalAmountByCurrency": {
+                     *             "EUR": 430.5
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreditorResponse"];
                 };
             };
@@ -5467,6 +5984,12 @@ export interface operations {
         /** @description At most 1048576 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "accounts@acme-supplies.example",
+                 *       "contactPerson": "Claire Martin"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateCreditorBody"];
             };
         };
@@ -5480,6 +6003,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Creditor updated successfully",
+                     *       "data": {
+                     *         "id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                     *         "name": "Acme Supplies SAS",
+                     *         "email": "accounts@acme-supplies.example",
+                     *         "phone": "+33140000000",
+                     *         "address": "8 avenue de l'Opéra",
+                     *         "city": "Paris",
+                     *         "postalCode": "75001",
+                     *         "country": "FR",
+                     *         "registrationNumber": "RCS Paris 812 345 678",
+                     *         "taxNumber": "FR40812345678",
+                     *         "contactPerson": "Claire Martin",
+                     *         "createdAt": "2026-09-02 14:05:11",
+                     *         "updatedAt": "2026-11-24 15:02:10"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreditorMutationResponse"];
                 };
             };
@@ -5608,6 +6152,12 @@ export interface operations {
         /** @description At most 1048576 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "accounts@acme-supplies.example",
+                 *       "contactPerson": "Claire Martin"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateCreditorBody"];
             };
         };
@@ -5621,6 +6171,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Creditor updated successfully",
+                     *       "data": {
+                     *         "id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                     *         "name": "Acme Supplies SAS",
+                     *         "email": "accounts@acme-supplies.example",
+                     *         "phone": "+33140000000",
+                     *         "address": "8 avenue de l'Opéra",
+                     *         "city": "Paris",
+                     *         "postalCode": "75001",
+                     *         "country": "FR",
+                     *         "registrationNumber": "RCS Paris 812 345 678",
+                     *         "taxNumber": "FR40812345678",
+                     *         "contactPerson": "Claire Martin",
+                     *         "createdAt": "2026-09-02 14:05:11",
+                     *         "updatedAt": "2026-11-24 15:02:10"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreditorMutationResponse"];
                 };
             };
@@ -5773,6 +6344,117 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "data": [
+                     *         {
+                     *           "id": "zv0drndX6VFC5C4fWz1UJIkxCIy6D4Hd01k",
+                     *           "creditor_id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                     *           "debtor_id": "5jwqJniMzT2qIIswDsaVpVXCW2TfPZhF_R8",
+                     *           "civility": "Mrs",
+                     *           "firstname": "Jane",
+                     *           "lastname": "Doe",
+                     *           "phone": "+33612345678",
+                     *           "email": "jane.doe@example.com",
+                     *           "birthdate": "1984-03-12",
+                     *           "amount": 310,
+                     *           "amount_text": "310.00",
+                     *           "remaining_amount": 310,
+                     *           "currency": "EUR",
+                     *           "object": "Invoice INV-2026-1002: spare parts",
+                     *           "internal_id": "INV-2026-1002",
+                     *           "invoice_reference": "INV-2026-1002",
+                     *           "credited_invoice_reference": null,
+                     *           "is_credit_note": false,
+                     *           "debtor_reference": "CUST-4711",
+                     *           "invoice_date": "2026-10-15",
+                     *           "due_date": "2026-11-14",
+                     *           "address": "12 rue de la Paix, 75002 Paris",
+                     *           "street_address": "rue de la Paix",
+                     *           "street_number": "12",
+                     *           "postal_code": "75002",
+                     *           "city": "Paris",
+                     *           "country": "FR",
+                     *           "status": "status.default.in_progress",
+                     *           "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                     *           "nb_reminders": 2,
+                     *           "nb_answered": 0,
+                     *           "summary": null,
+                     *           "iban": null,
+                     *           "followups_count": 2,
+                     *           "company": "Acme Collections",
+                     *           "debtor_company": null,
+                     *           "payment_link": "https://pay.example.com/i/INV-2026-1001",
+                     *           "metadata": {},
+                     *           "import_date": "2026-11-21T09:30:00+00:00",
+                     *           "last_timeline_restart": "2026-11-15T07:00:00+00:00",
+                     *           "payment_plan_active": false,
+                     *           "plan_start_date": null,
+                     *           "is_grouped": false,
+                     *           "group_debt_ids": [],
+                     *           "created_at": "2026-11-21T09:30:00+00:00",
+                     *           "updated_at": "2026-11-21T09:30:00+00:00"
+                     *         },
+                     *         {
+                     *           "id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *           "creditor_id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                     *           "debtor_id": "5jwqJniMzT2qIIswDsaVpVXCW2TfPZhF_R8",
+                     *           "civility": "Mrs",
+                     *           "firstname": "Jane",
+                     *           "lastname": "Doe",
+                     *           "phone": "+33612345678",
+                     *           "email": "jane.doe@example.com",
+                     *           "birthdate": "1984-03-12",
+                     *           "amount": 120.5,
+                     *           "amount_text": "120.50",
+                     *           "remaining_amount": 120.5,
+                     *           "currency": "EUR",
+                     *           "object": "Invoice INV-2026-1001: annual maintenance contract",
+                     *           "internal_id": "INV-2026-1001",
+                     *           "invoice_reference": "INV-2026-1001",
+                     *           "credited_invoice_reference": null,
+                     *           "is_credit_note": false,
+                     *           "debtor_reference": "CUST-4711",
+                     *           "invoice_date": "2026-10-01",
+                     *           "due_date": "2026-10-31",
+                     *           "address": "12 rue de la Paix, 75002 Paris",
+                     *           "street_address": "rue de la Paix",
+                     *           "street_number": "12",
+                     *           "postal_code": "75002",
+                     *           "city": "Paris",
+                     *           "country": "FR",
+                     *           "status": "status.default.pending",
+                     *           "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                     *           "nb_reminders": 0,
+                     *           "nb_answered": 0,
+                     *           "summary": null,
+                     *           "iban": null,
+                     *           "followups_count": 0,
+                     *           "company": "Acme Collections",
+                     *           "debtor_company": null,
+                     *           "payment_link": "https://pay.example.com/i/INV-2026-1001",
+                     *           "metadata": {
+                     *             "erp_account": "411-4711"
+                     *           },
+                     *           "import_date": "2026-11-21T09:30:00+00:00",
+                     *           "last_timeline_restart": null,
+                     *           "payment_plan_active": false,
+                     *           "plan_start_date": null,
+                     *           "is_grouped": false,
+                     *           "group_debt_ids": [],
+                     *           "created_at": "2026-11-21T09:30:00+00:00",
+                     *           "updated_at": "2026-11-21T09:30:00+00:00"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 2,
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DebtListResponse"];
                 };
             };
@@ -5867,6 +6549,37 @@ export interface operations {
         /** @description At most 1048576 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "creditor_id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                 *       "amount": 120.5,
+                 *       "currency": "EUR",
+                 *       "civility": "Mrs",
+                 *       "firstname": "Jane",
+                 *       "lastname": "Doe",
+                 *       "phone": "+33612345678",
+                 *       "email": "jane.doe@example.com",
+                 *       "birthdate": "1984-03-12",
+                 *       "object": "Invoice INV-2026-1001: annual maintenance contract",
+                 *       "internal_id": "INV-2026-1001",
+                 *       "invoice_reference": "INV-2026-1001",
+                 *       "debtor_reference": "CUST-4711",
+                 *       "invoice_date": "2026-10-01",
+                 *       "due_date": "2026-10-31",
+                 *       "street_number": "12",
+                 *       "street_address": "rue de la Paix",
+                 *       "postal_code": "75002",
+                 *       "city": "Paris",
+                 *       "country": "FR",
+                 *       "payment_link": "https://pay.example.com/i/INV-2026-1001",
+                 *       "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                 *       "timeline_start_mode": "due_date",
+                 *       "metadata": {
+                 *         "erp_account": "411-4711"
+                 *       },
+                 *       "validate_emails": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateDebtBody"];
             };
         };
@@ -5882,6 +6595,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Debt created successfully",
+                     *       "data": {
+                     *         "id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *         "creditor_id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                     *         "debtor_id": "5jwqJniMzT2qIIswDsaVpVXCW2TfPZhF_R8",
+                     *         "civility": "Mrs",
+                     *         "firstname": "Jane",
+                     *         "lastname": "Doe",
+                     *         "phone": "+33612345678",
+                     *         "email": "jane.doe@example.com",
+                     *         "birthdate": "1984-03-12",
+                     *         "amount": 120.5,
+                     *         "amount_text": "120.50",
+                     *         "remaining_amount": 120.5,
+                     *         "currency": "EUR",
+                     *         "object": "Invoice INV-2026-1001: annual maintenance contract",
+                     *         "internal_id": "INV-2026-1001",
+                     *         "invoice_reference": "INV-2026-1001",
+                     *         "credited_invoice_reference": null,
+                     *         "is_credit_note": false,
+                     *         "debtor_reference": "CUST-4711",
+                     *         "invoice_date": "2026-10-01",
+                     *         "due_date": "2026-10-31",
+                     *         "address": "12 rue de la Paix, 75002 Paris",
+                     *         "street_address": "rue de la Paix",
+                     *         "street_number": "12",
+                     *         "postal_code": "75002",
+                     *         "city": "Paris",
+                     *         "country": "FR",
+                     *         "status": "status.default.pending",
+                     *         "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                     *         "nb_reminders": 0,
+                     *         "nb_answered": 0,
+                     *         "summary": null,
+                     *         "iban": null,
+                     *         "followups_count": 0,
+                     *         "company": "Acme Collections",
+                     *         "debtor_company": null,
+                     *         "payment_link": "https://pay.example.com/i/INV-2026-1001",
+                     *         "metadata": {
+                     *           "erp_account": "411-4711"
+                     *         },
+                     *         "import_date": "2026-11-21T09:30:00+00:00",
+                     *         "last_timeline_restart": null,
+                     *         "payment_plan_active": false,
+                     *         "plan_start_date": null,
+                     *         "is_grouped": false,
+                     *         "group_debt_ids": [],
+                     *         "created_at": "2026-11-21T09:30:00+00:00",
+                     *         "updated_at": "2026-11-21T09:30:00+00:00",
+                     *         "email_validation": {
+                     *           "status": "valid",
+                     *           "reason": "mailbox_exists",
+                     *           "charged": true,
+                     *           "email": "jane.doe@example.com"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatedDebtResponse"];
                 };
             };
@@ -6025,6 +6800,42 @@ export interface operations {
         /** @description At most 10485760 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "batch_name": "November invoices",
+                 *       "creditor_id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                 *       "validate_emails": true,
+                 *       "debts": [
+                 *         {
+                 *           "temp_id": "row-1",
+                 *           "amount": 120.5,
+                 *           "currency": "EUR",
+                 *           "firstname": "Jane",
+                 *           "lastname": "Doe",
+                 *           "email": "jane.doe@example.com",
+                 *           "internal_id": "INV-2026-1001",
+                 *           "due_date": "2026-10-31"
+                 *         },
+                 *         {
+                 *           "temp_id": "row-2",
+                 *           "amount": 310.125,
+                 *           "currency": "EUR",
+                 *           "firstname": "Omar",
+                 *           "lastname": "Benali",
+                 *           "email": "omar.benali@example.com",
+                 *           "internal_id": "INV-2026-1002"
+                 *         },
+                 *         {
+                 *           "temp_id": "row-3",
+                 *           "amount": 64.2,
+                 *           "currency": "EUR",
+                 *           "firstname": "Lena",
+                 *           "lastname": "Schulz",
+                 *           "internal_id": "INV-2026-0998"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateDebtsBatchBody"];
             };
         };
@@ -6040,6 +6851,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Batch processed successfully",
+                     *       "data": {
+                     *         "import_id": "8bb470a7-3f21-4944-aad2-748b012e5733",
+                     *         "batch_name": "November invoices",
+                     *         "created": [
+                     *           {
+                     *             "index": 0,
+                     *             "temp_id": "row-1",
+                     *             "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *             "status": "valid",
+                     *             "data": {
+                     *               "firstname": "Jane",
+                     *               "lastname": "Doe",
+                     *               "phone": null,
+                     *               "email": "jane.doe@example.com",
+                     *               "amount": 120.5,
+                     *               "currency": "EUR"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "failed": [
+                     *           {
+                     *             "index": 1,
+                     *             "temp_id": "row-2",
+                     *             "status": "error",
+                     *             "errors": [
+                     *               {
+                     *                 "property": "amount",
+                     *                 "message": "has more than 2 decimal(s) for EUR"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "skipped": [
+                     *           {
+                     *             "index": 2,
+                     *             "temp_id": "row-3",
+                     *             "status": "skipped",
+                     *             "reason": "duplicate_internal_id",
+                     *             "internal_id": "INV-2026-0998",
+                     *             "existing_debt_id": "zv0drndX6VFC5C4fWz1UJIkxCIy6D4Hd01k",
+                     *             "duplicate_of_index": null
+                     *           }
+                     *         ],
+                     *         "summary": {
+                     *           "total": 3,
+                     *           "created": 1,
+                     *           "failed": 1,
+                     *           "skipped": 1,
+                     *           "valid": 1,
+                     *           "error": 1,
+                     *           "email_validation": {
+                     *             "valid": 1,
+                     *             "invalid": 0,
+                     *             "unverifiable": 0,
+                     *             "charged": 1
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BatchResultResponse"];
                 };
             };
@@ -6195,6 +7070,117 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "data": [
+                     *         {
+                     *           "id": "zv0drndX6VFC5C4fWz1UJIkxCIy6D4Hd01k",
+                     *           "creditor_id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                     *           "debtor_id": "5jwqJniMzT2qIIswDsaVpVXCW2TfPZhF_R8",
+                     *           "civility": "Mrs",
+                     *           "firstname": "Jane",
+                     *           "lastname": "Doe",
+                     *           "phone": "+33612345678",
+                     *           "email": "jane.doe@example.com",
+                     *           "birthdate": "1984-03-12",
+                     *           "amount": 310,
+                     *           "amount_text": "310.00",
+                     *           "remaining_amount": 310,
+                     *           "currency": "EUR",
+                     *           "object": "Invoice INV-2026-1002: spare parts",
+                     *           "internal_id": "INV-2026-1002",
+                     *           "invoice_reference": "INV-2026-1002",
+                     *           "credited_invoice_reference": null,
+                     *           "is_credit_note": false,
+                     *           "debtor_reference": "CUST-4711",
+                     *           "invoice_date": "2026-10-15",
+                     *           "due_date": "2026-11-14",
+                     *           "address": "12 rue de la Paix, 75002 Paris",
+                     *           "street_address": "rue de la Paix",
+                     *           "street_number": "12",
+                     *           "postal_code": "75002",
+                     *           "city": "Paris",
+                     *           "country": "FR",
+                     *           "status": "status.default.in_progress",
+                     *           "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                     *           "nb_reminders": 2,
+                     *           "nb_answered": 0,
+                     *           "summary": null,
+                     *           "iban": null,
+                     *           "followups_count": 2,
+                     *           "company": "Acme Collections",
+                     *           "debtor_company": null,
+                     *           "payment_link": "https://pay.example.com/i/INV-2026-1001",
+                     *           "metadata": {},
+                     *           "import_date": "2026-11-21T09:30:00+00:00",
+                     *           "last_timeline_restart": "2026-11-15T07:00:00+00:00",
+                     *           "payment_plan_active": false,
+                     *           "plan_start_date": null,
+                     *           "is_grouped": false,
+                     *           "group_debt_ids": [],
+                     *           "created_at": "2026-11-21T09:30:00+00:00",
+                     *           "updated_at": "2026-11-21T09:30:00+00:00"
+                     *         },
+                     *         {
+                     *           "id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *           "creditor_id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                     *           "debtor_id": "5jwqJniMzT2qIIswDsaVpVXCW2TfPZhF_R8",
+                     *           "civility": "Mrs",
+                     *           "firstname": "Jane",
+                     *           "lastname": "Doe",
+                     *           "phone": "+33612345678",
+                     *           "email": "jane.doe@example.com",
+                     *           "birthdate": "1984-03-12",
+                     *           "amount": 120.5,
+                     *           "amount_text": "120.50",
+                     *           "remaining_amount": 120.5,
+                     *           "currency": "EUR",
+                     *           "object": "Invoice INV-2026-1001: annual maintenance contract",
+                     *           "internal_id": "INV-2026-1001",
+                     *           "invoice_reference": "INV-2026-1001",
+                     *           "credited_invoice_reference": null,
+                     *           "is_credit_note": false,
+                     *           "debtor_reference": "CUST-4711",
+                     *           "invoice_date": "2026-10-01",
+                     *           "due_date": "2026-10-31",
+                     *           "address": "12 rue de la Paix, 75002 Paris",
+                     *           "street_address": "rue de la Paix",
+                     *           "street_number": "12",
+                     *           "postal_code": "75002",
+                     *           "city": "Paris",
+                     *           "country": "FR",
+                     *           "status": "status.default.pending",
+                     *           "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                     *           "nb_reminders": 0,
+                     *           "nb_answered": 0,
+                     *           "summary": null,
+                     *           "iban": null,
+                     *           "followups_count": 0,
+                     *           "company": "Acme Collections",
+                     *           "debtor_company": null,
+                     *           "payment_link": "https://pay.example.com/i/INV-2026-1001",
+                     *           "metadata": {
+                     *             "erp_account": "411-4711"
+                     *           },
+                     *           "import_date": "2026-11-21T09:30:00+00:00",
+                     *           "last_timeline_restart": null,
+                     *           "payment_plan_active": false,
+                     *           "plan_start_date": null,
+                     *           "is_grouped": false,
+                     *           "group_debt_ids": [],
+                     *           "created_at": "2026-11-21T09:30:00+00:00",
+                     *           "updated_at": "2026-11-21T09:30:00+00:00"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 2,
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DebtListResponse"];
                 };
             };
@@ -6325,6 +7311,117 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "data": [
+                     *         {
+                     *           "id": "zv0drndX6VFC5C4fWz1UJIkxCIy6D4Hd01k",
+                     *           "creditor_id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                     *           "debtor_id": "5jwqJniMzT2qIIswDsaVpVXCW2TfPZhF_R8",
+                     *           "civility": "Mrs",
+                     *           "firstname": "Jane",
+                     *           "lastname": "Doe",
+                     *           "phone": "+33612345678",
+                     *           "email": "jane.doe@example.com",
+                     *           "birthdate": "1984-03-12",
+                     *           "amount": 310,
+                     *           "amount_text": "310.00",
+                     *           "remaining_amount": 310,
+                     *           "currency": "EUR",
+                     *           "object": "Invoice INV-2026-1002: spare parts",
+                     *           "internal_id": "INV-2026-1002",
+                     *           "invoice_reference": "INV-2026-1002",
+                     *           "credited_invoice_reference": null,
+                     *           "is_credit_note": false,
+                     *           "debtor_reference": "CUST-4711",
+                     *           "invoice_date": "2026-10-15",
+                     *           "due_date": "2026-11-14",
+                     *           "address": "12 rue de la Paix, 75002 Paris",
+                     *           "street_address": "rue de la Paix",
+                     *           "street_number": "12",
+                     *           "postal_code": "75002",
+                     *           "city": "Paris",
+                     *           "country": "FR",
+                     *           "status": "status.default.in_progress",
+                     *           "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                     *           "nb_reminders": 2,
+                     *           "nb_answered": 0,
+                     *           "summary": null,
+                     *           "iban": null,
+                     *           "followups_count": 2,
+                     *           "company": "Acme Collections",
+                     *           "debtor_company": null,
+                     *           "payment_link": "https://pay.example.com/i/INV-2026-1001",
+                     *           "metadata": {},
+                     *           "import_date": "2026-11-21T09:30:00+00:00",
+                     *           "last_timeline_restart": "2026-11-15T07:00:00+00:00",
+                     *           "payment_plan_active": false,
+                     *           "plan_start_date": null,
+                     *           "is_grouped": false,
+                     *           "group_debt_ids": [],
+                     *           "created_at": "2026-11-21T09:30:00+00:00",
+                     *           "updated_at": "2026-11-21T09:30:00+00:00"
+                     *         },
+                     *         {
+                     *           "id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *           "creditor_id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                     *           "debtor_id": "5jwqJniMzT2qIIswDsaVpVXCW2TfPZhF_R8",
+                     *           "civility": "Mrs",
+                     *           "firstname": "Jane",
+                     *           "lastname": "Doe",
+                     *           "phone": "+33612345678",
+                     *           "email": "jane.doe@example.com",
+                     *           "birthdate": "1984-03-12",
+                     *           "amount": 120.5,
+                     *           "amount_text": "120.50",
+                     *           "remaining_amount": 120.5,
+                     *           "currency": "EUR",
+                     *           "object": "Invoice INV-2026-1001: annual maintenance contract",
+                     *           "internal_id": "INV-2026-1001",
+                     *           "invoice_reference": "INV-2026-1001",
+                     *           "credited_invoice_reference": null,
+                     *           "is_credit_note": false,
+                     *           "debtor_reference": "CUST-4711",
+                     *           "invoice_date": "2026-10-01",
+                     *           "due_date": "2026-10-31",
+                     *           "address": "12 rue de la Paix, 75002 Paris",
+                     *           "street_address": "rue de la Paix",
+                     *           "street_number": "12",
+                     *           "postal_code": "75002",
+                     *           "city": "Paris",
+                     *           "country": "FR",
+                     *           "status": "status.default.pending",
+                     *           "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                     *           "nb_reminders": 0,
+                     *           "nb_answered": 0,
+                     *           "summary": null,
+                     *           "iban": null,
+                     *           "followups_count": 0,
+                     *           "company": "Acme Collections",
+                     *           "debtor_company": null,
+                     *           "payment_link": "https://pay.example.com/i/INV-2026-1001",
+                     *           "metadata": {
+                     *             "erp_account": "411-4711"
+                     *           },
+                     *           "import_date": "2026-11-21T09:30:00+00:00",
+                     *           "last_timeline_restart": null,
+                     *           "payment_plan_active": false,
+                     *           "plan_start_date": null,
+                     *           "is_grouped": false,
+                     *           "group_debt_ids": [],
+                     *           "created_at": "2026-11-21T09:30:00+00:00",
+                     *           "updated_at": "2026-11-21T09:30:00+00:00"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 2,
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DebtListResponse"];
                 };
             };
@@ -6455,6 +7552,117 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "data": [
+                     *         {
+                     *           "id": "zv0drndX6VFC5C4fWz1UJIkxCIy6D4Hd01k",
+                     *           "creditor_id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                     *           "debtor_id": "5jwqJniMzT2qIIswDsaVpVXCW2TfPZhF_R8",
+                     *           "civility": "Mrs",
+                     *           "firstname": "Jane",
+                     *           "lastname": "Doe",
+                     *           "phone": "+33612345678",
+                     *           "email": "jane.doe@example.com",
+                     *           "birthdate": "1984-03-12",
+                     *           "amount": 310,
+                     *           "amount_text": "310.00",
+                     *           "remaining_amount": 310,
+                     *           "currency": "EUR",
+                     *           "object": "Invoice INV-2026-1002: spare parts",
+                     *           "internal_id": "INV-2026-1002",
+                     *           "invoice_reference": "INV-2026-1002",
+                     *           "credited_invoice_reference": null,
+                     *           "is_credit_note": false,
+                     *           "debtor_reference": "CUST-4711",
+                     *           "invoice_date": "2026-10-15",
+                     *           "due_date": "2026-11-14",
+                     *           "address": "12 rue de la Paix, 75002 Paris",
+                     *           "street_address": "rue de la Paix",
+                     *           "street_number": "12",
+                     *           "postal_code": "75002",
+                     *           "city": "Paris",
+                     *           "country": "FR",
+                     *           "status": "status.default.in_progress",
+                     *           "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                     *           "nb_reminders": 2,
+                     *           "nb_answered": 0,
+                     *           "summary": null,
+                     *           "iban": null,
+                     *           "followups_count": 2,
+                     *           "company": "Acme Collections",
+                     *           "debtor_company": null,
+                     *           "payment_link": "https://pay.example.com/i/INV-2026-1001",
+                     *           "metadata": {},
+                     *           "import_date": "2026-11-21T09:30:00+00:00",
+                     *           "last_timeline_restart": "2026-11-15T07:00:00+00:00",
+                     *           "payment_plan_active": false,
+                     *           "plan_start_date": null,
+                     *           "is_grouped": false,
+                     *           "group_debt_ids": [],
+                     *           "created_at": "2026-11-21T09:30:00+00:00",
+                     *           "updated_at": "2026-11-21T09:30:00+00:00"
+                     *         },
+                     *         {
+                     *           "id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *           "creditor_id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                     *           "debtor_id": "5jwqJniMzT2qIIswDsaVpVXCW2TfPZhF_R8",
+                     *           "civility": "Mrs",
+                     *           "firstname": "Jane",
+                     *           "lastname": "Doe",
+                     *           "phone": "+33612345678",
+                     *           "email": "jane.doe@example.com",
+                     *           "birthdate": "1984-03-12",
+                     *           "amount": 120.5,
+                     *           "amount_text": "120.50",
+                     *           "remaining_amount": 120.5,
+                     *           "currency": "EUR",
+                     *           "object": "Invoice INV-2026-1001: annual maintenance contract",
+                     *           "internal_id": "INV-2026-1001",
+                     *           "invoice_reference": "INV-2026-1001",
+                     *           "credited_invoice_reference": null,
+                     *           "is_credit_note": false,
+                     *           "debtor_reference": "CUST-4711",
+                     *           "invoice_date": "2026-10-01",
+                     *           "due_date": "2026-10-31",
+                     *           "address": "12 rue de la Paix, 75002 Paris",
+                     *           "street_address": "rue de la Paix",
+                     *           "street_number": "12",
+                     *           "postal_code": "75002",
+                     *           "city": "Paris",
+                     *           "country": "FR",
+                     *           "status": "status.default.pending",
+                     *           "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                     *           "nb_reminders": 0,
+                     *           "nb_answered": 0,
+                     *           "summary": null,
+                     *           "iban": null,
+                     *           "followups_count": 0,
+                     *           "company": "Acme Collections",
+                     *           "debtor_company": null,
+                     *           "payment_link": "https://pay.example.com/i/INV-2026-1001",
+                     *           "metadata": {
+                     *             "erp_account": "411-4711"
+                     *           },
+                     *           "import_date": "2026-11-21T09:30:00+00:00",
+                     *           "last_timeline_restart": null,
+                     *           "payment_plan_active": false,
+                     *           "plan_start_date": null,
+                     *           "is_grouped": false,
+                     *           "group_debt_ids": [],
+                     *           "created_at": "2026-11-21T09:30:00+00:00",
+                     *           "updated_at": "2026-11-21T09:30:00+00:00"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 2,
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DebtListResponse"];
                 };
             };
@@ -6566,6 +7774,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Debt retrieved successfully",
+                     *       "data": {
+                     *         "id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *         "creditor_id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                     *         "debtor_id": "5jwqJniMzT2qIIswDsaVpVXCW2TfPZhF_R8",
+                     *         "civility": "Mrs",
+                     *         "firstname": "Jane",
+                     *         "lastname": "Doe",
+                     *         "phone": "+33612345678",
+                     *         "email": "jane.doe@example.com",
+                     *         "birthdate": "1984-03-12",
+                     *         "amount": 120.5,
+                     *         "amount_text": "120.50",
+                     *         "remaining_amount": 120.5,
+                     *         "currency": "EUR",
+                     *         "object": "Invoice INV-2026-1001: annual maintenance contract",
+                     *         "internal_id": "INV-2026-1001",
+                     *         "invoice_reference": "INV-2026-1001",
+                     *         "credited_invoice_reference": null,
+                     *         "is_credit_note": false,
+                     *         "debtor_reference": "CUST-4711",
+                     *         "invoice_date": "2026-10-01",
+                     *         "due_date": "2026-10-31",
+                     *         "address": "12 rue de la Paix, 75002 Paris",
+                     *         "street_address": "rue de la Paix",
+                     *         "street_number": "12",
+                     *         "postal_code": "75002",
+                     *         "city": "Paris",
+                     *         "country": "FR",
+                     *         "status": "status.default.pending",
+                     *         "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                     *         "nb_reminders": 0,
+                     *         "nb_answered": 0,
+                     *         "summary": null,
+                     *         "iban": null,
+                     *         "followups_count": 0,
+                     *         "company": "Acme Collections",
+                     *         "debtor_company": null,
+                     *         "payment_link": "https://pay.example.com/i/INV-2026-1001",
+                     *         "metadata": {
+                     *           "erp_account": "411-4711"
+                     *         },
+                     *         "import_date": "2026-11-21T09:30:00+00:00",
+                     *         "last_timeline_restart": null,
+                     *         "payment_plan_active": false,
+                     *         "plan_start_date": null,
+                     *         "is_grouped": false,
+                     *         "group_debt_ids": [],
+                     *         "created_at": "2026-11-21T09:30:00+00:00",
+                     *         "updated_at": "2026-11-21T09:30:00+00:00"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DebtResponse"];
                 };
             };
@@ -6657,6 +7921,17 @@ export interface operations {
         /** @description At most 1048576 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "jane.doe@example.org",
+                 *       "phone": "+33698765432",
+                 *       "due_date": "2026-12-15",
+                 *       "metadata": {
+                 *         "erp_account": "411-4711",
+                 *         "dunning_level": 2
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateDebtBody"];
             };
         };
@@ -6670,6 +7945,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Debt updated successfully",
+                     *       "data": {
+                     *         "id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *         "creditor_id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                     *         "debtor_id": "5jwqJniMzT2qIIswDsaVpVXCW2TfPZhF_R8",
+                     *         "civility": "Mrs",
+                     *         "firstname": "Jane",
+                     *         "lastname": "Doe",
+                     *         "phone": "+33698765432",
+                     *         "email": "jane.doe@example.org",
+                     *         "birthdate": "1984-03-12",
+                     *         "amount": 120.5,
+                     *         "amount_text": "120.50",
+                     *         "remaining_amount": 120.5,
+                     *         "currency": "EUR",
+                     *         "object": "Invoice INV-2026-1001: annual maintenance contract",
+                     *         "internal_id": "INV-2026-1001",
+                     *         "invoice_reference": "INV-2026-1001",
+                     *         "credited_invoice_reference": null,
+                     *         "is_credit_note": false,
+                     *         "debtor_reference": "CUST-4711",
+                     *         "invoice_date": "2026-10-01",
+                     *         "due_date": "2026-12-15",
+                     *         "address": "12 rue de la Paix, 75002 Paris",
+                     *         "street_address": "rue de la Paix",
+                     *         "street_number": "12",
+                     *         "postal_code": "75002",
+                     *         "city": "Paris",
+                     *         "country": "FR",
+                     *         "status": "status.default.pending",
+                     *         "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                     *         "nb_reminders": 0,
+                     *         "nb_answered": 0,
+                     *         "summary": null,
+                     *         "iban": null,
+                     *         "followups_count": 0,
+                     *         "company": "Acme Collections",
+                     *         "debtor_company": null,
+                     *         "payment_link": "https://pay.example.com/i/INV-2026-1001",
+                     *         "metadata": {
+                     *           "erp_account": "411-4711",
+                     *           "dunning_level": 2
+                     *         },
+                     *         "import_date": "2026-11-21T09:30:00+00:00",
+                     *         "last_timeline_restart": null,
+                     *         "payment_plan_active": false,
+                     *         "plan_start_date": null,
+                     *         "is_grouped": false,
+                     *         "group_debt_ids": [],
+                     *         "created_at": "2026-11-21T09:30:00+00:00",
+                     *         "updated_at": "2026-11-24T15:02:10+00:00"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DebtResponse"];
                 };
             };
@@ -6818,6 +8150,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Debt deleted successfully"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MessageEnvelope"];
                 };
             };
@@ -6909,6 +8247,17 @@ export interface operations {
         /** @description At most 1048576 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "jane.doe@example.org",
+                 *       "phone": "+33698765432",
+                 *       "due_date": "2026-12-15",
+                 *       "metadata": {
+                 *         "erp_account": "411-4711",
+                 *         "dunning_level": 2
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateDebtBody"];
             };
         };
@@ -6922,6 +8271,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Debt updated successfully",
+                     *       "data": {
+                     *         "id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *         "creditor_id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                     *         "debtor_id": "5jwqJniMzT2qIIswDsaVpVXCW2TfPZhF_R8",
+                     *         "civility": "Mrs",
+                     *         "firstname": "Jane",
+                     *         "lastname": "Doe",
+                     *         "phone": "+33698765432",
+                     *         "email": "jane.doe@example.org",
+                     *         "birthdate": "1984-03-12",
+                     *         "amount": 120.5,
+                     *         "amount_text": "120.50",
+                     *         "remaining_amount": 120.5,
+                     *         "currency": "EUR",
+                     *         "object": "Invoice INV-2026-1001: annual maintenance contract",
+                     *         "internal_id": "INV-2026-1001",
+                     *         "invoice_reference": "INV-2026-1001",
+                     *         "credited_invoice_reference": null,
+                     *         "is_credit_note": false,
+                     *         "debtor_reference": "CUST-4711",
+                     *         "invoice_date": "2026-10-01",
+                     *         "due_date": "2026-12-15",
+                     *         "address": "12 rue de la Paix, 75002 Paris",
+                     *         "street_address": "rue de la Paix",
+                     *         "street_number": "12",
+                     *         "postal_code": "75002",
+                     *         "city": "Paris",
+                     *         "country": "FR",
+                     *         "status": "status.default.pending",
+                     *         "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                     *         "nb_reminders": 0,
+                     *         "nb_answered": 0,
+                     *         "summary": null,
+                     *         "iban": null,
+                     *         "followups_count": 0,
+                     *         "company": "Acme Collections",
+                     *         "debtor_company": null,
+                     *         "payment_link": "https://pay.example.com/i/INV-2026-1001",
+                     *         "metadata": {
+                     *           "erp_account": "411-4711",
+                     *           "dunning_level": 2
+                     *         },
+                     *         "import_date": "2026-11-21T09:30:00+00:00",
+                     *         "last_timeline_restart": null,
+                     *         "payment_plan_active": false,
+                     *         "plan_start_date": null,
+                     *         "is_grouped": false,
+                     *         "group_debt_ids": [],
+                     *         "created_at": "2026-11-21T09:30:00+00:00",
+                     *         "updated_at": "2026-11-24T15:02:10+00:00"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DebtResponse"];
                 };
             };
@@ -7077,6 +8483,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "data": [
+                     *         {
+                     *           "id": "3b5e203e-5426-40e6-83ab-54cae7375154",
+                     *           "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *           "installment_id": null,
+                     *           "external_payment_id": "PAY-88213",
+                     *           "provider": "snapshot",
+                     *           "amount": 25,
+                     *           "currency": "EUR",
+                     *           "status": "succeeded",
+                     *           "paid_at": "2026-11-23T06:00:12+00:00"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentListResponse"];
                 };
             };
@@ -7195,6 +8625,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Snapshot retrieved successfully",
+                     *       "data": {
+                     *         "api_reference": "acme-collections-1a93c1",
+                     *         "snapshot_reference": "ledger-export-2026-11-21-0001",
+                     *         "delivery_mode": "one_request",
+                     *         "status": "completed",
+                     *         "core_applied": true,
+                     *         "expected_row_count": 2,
+                     *         "received_row_count": 2,
+                     *         "received_chunk_count": 1,
+                     *         "next_chunk_index": 1,
+                     *         "counts": {
+                     *           "rows": 2,
+                     *           "created": 1,
+                     *           "updated": 1,
+                     *           "unchanged": 0,
+                     *           "settled": 0,
+                     *           "plans_replaced": 0,
+                     *           "plans_kept": 0,
+                     *           "payments": 1,
+                     *           "skipped_zero_balance": 0,
+                     *           "warnings": 0
+                     *         },
+                     *         "failure": null,
+                     *         "created_at": "2026-11-21T06:00:03.412Z",
+                     *         "updated_at": "2026-11-21T06:00:05.118Z",
+                     *         "status_url": "/external-api/v1/campaigns/acme-collections-1a93c1/snapshots/ledger-export-2026-11-21-0001",
+                     *         "warnings": [],
+                     *         "warning_count": 0,
+                     *         "warnings_omitted": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SnapshotAcknowledgementResponse"];
                 };
             };
@@ -7300,6 +8766,55 @@ export interface operations {
         /** @description At most 10485760 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rows": [
+                 *         {
+                 *           "internal_id": "ACC-10042",
+                 *           "remaining_amount": 95.5,
+                 *           "currency": "EUR",
+                 *           "firstname": "Jane",
+                 *           "lastname": "Doe",
+                 *           "email": "jane.doe@example.com",
+                 *           "phone": "+33612345678",
+                 *           "payment_plan": {
+                 *             "external_reference": "PLAN-10042",
+                 *             "status": "active",
+                 *             "installments": [
+                 *               {
+                 *                 "external_reference": "PLAN-10042-1",
+                 *                 "amount": 25,
+                 *                 "payment_date": "2026-11-15",
+                 *                 "status": "paid",
+                 *                 "paid_at": "2026-11-15T08:02:00Z",
+                 *                 "external_payment_id": "PAY-88213"
+                 *               },
+                 *               {
+                 *                 "external_reference": "PLAN-10042-2",
+                 *                 "amount": 47.75,
+                 *                 "payment_date": "2026-12-15",
+                 *                 "status": "pending"
+                 *               },
+                 *               {
+                 *                 "external_reference": "PLAN-10042-3",
+                 *                 "amount": 47.75,
+                 *                 "payment_date": "2027-01-15",
+                 *                 "status": "pending"
+                 *               }
+                 *             ]
+                 *           }
+                 *         },
+                 *         {
+                 *           "internal_id": "ACC-10043",
+                 *           "remaining_amount": 310,
+                 *           "currency": "EUR",
+                 *           "firstname": "Omar",
+                 *           "lastname": "Benali",
+                 *           "email": "omar.benali@example.com"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["SnapshotRowsBody"];
             };
         };
@@ -7315,6 +8830,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Snapshot accepted",
+                     *       "data": {
+                     *         "api_reference": "acme-collections-1a93c1",
+                     *         "snapshot_reference": "ledger-export-2026-11-21-0001",
+                     *         "delivery_mode": "one_request",
+                     *         "status": "pending",
+                     *         "core_applied": false,
+                     *         "expected_row_count": 2,
+                     *         "received_row_count": 2,
+                     *         "received_chunk_count": 1,
+                     *         "next_chunk_index": 1,
+                     *         "counts": null,
+                     *         "failure": null,
+                     *         "created_at": "2026-11-21T06:00:03.412Z",
+                     *         "updated_at": "2026-11-21T06:00:03.412Z",
+                     *         "status_url": "/external-api/v1/campaigns/acme-collections-1a93c1/snapshots/ledger-export-2026-11-21-0001"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SnapshotAcknowledgementResponse"];
                 };
             };
@@ -7329,6 +8866,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Snapshot accepted",
+                     *       "data": {
+                     *         "api_reference": "acme-collections-1a93c1",
+                     *         "snapshot_reference": "ledger-export-2026-11-21-0001",
+                     *         "delivery_mode": "one_request",
+                     *         "status": "pending",
+                     *         "core_applied": false,
+                     *         "expected_row_count": 2,
+                     *         "received_row_count": 2,
+                     *         "received_chunk_count": 1,
+                     *         "next_chunk_index": 1,
+                     *         "counts": null,
+                     *         "failure": null,
+                     *         "created_at": "2026-11-21T06:00:03.412Z",
+                     *         "updated_at": "2026-11-21T06:00:03.412Z",
+                     *         "status_url": "/external-api/v1/campaigns/acme-collections-1a93c1/snapshots/ledger-export-2026-11-21-0001"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SnapshotAcknowledgementResponse"];
                 };
             };
@@ -7483,6 +9042,11 @@ export interface operations {
         /** @description At most 1048576 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expected_row_count": 2
+                 *     }
+                 */
                 "application/json": components["schemas"]["StagedSnapshotStart"];
             };
         };
@@ -7498,6 +9062,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Staged snapshot started",
+                     *       "data": {
+                     *         "api_reference": "acme-collections-1a93c1",
+                     *         "snapshot_reference": "ledger-export-2026-11-21-0001",
+                     *         "delivery_mode": "staged",
+                     *         "status": "uploading",
+                     *         "core_applied": false,
+                     *         "expected_row_count": 2,
+                     *         "received_row_count": 0,
+                     *         "received_chunk_count": 0,
+                     *         "next_chunk_index": 0,
+                     *         "counts": null,
+                     *         "failure": null,
+                     *         "created_at": "2026-11-21T06:00:03.412Z",
+                     *         "updated_at": "2026-11-21T06:00:03.412Z",
+                     *         "status_url": "/external-api/v1/campaigns/acme-collections-1a93c1/snapshots/ledger-export-2026-11-21-0001"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SnapshotAcknowledgementResponse"];
                 };
             };
@@ -7512,6 +9098,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Staged snapshot started",
+                     *       "data": {
+                     *         "api_reference": "acme-collections-1a93c1",
+                     *         "snapshot_reference": "ledger-export-2026-11-21-0001",
+                     *         "delivery_mode": "staged",
+                     *         "status": "uploading",
+                     *         "core_applied": false,
+                     *         "expected_row_count": 2,
+                     *         "received_row_count": 0,
+                     *         "received_chunk_count": 0,
+                     *         "next_chunk_index": 0,
+                     *         "counts": null,
+                     *         "failure": null,
+                     *         "created_at": "2026-11-21T06:00:03.412Z",
+                     *         "updated_at": "2026-11-21T06:00:03.412Z",
+                     *         "status_url": "/external-api/v1/campaigns/acme-collections-1a93c1/snapshots/ledger-export-2026-11-21-0001"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SnapshotAcknowledgementResponse"];
                 };
             };
@@ -7656,6 +9264,55 @@ export interface operations {
         /** @description At most 10485760 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rows": [
+                 *         {
+                 *           "internal_id": "ACC-10042",
+                 *           "remaining_amount": 95.5,
+                 *           "currency": "EUR",
+                 *           "firstname": "Jane",
+                 *           "lastname": "Doe",
+                 *           "email": "jane.doe@example.com",
+                 *           "phone": "+33612345678",
+                 *           "payment_plan": {
+                 *             "external_reference": "PLAN-10042",
+                 *             "status": "active",
+                 *             "installments": [
+                 *               {
+                 *                 "external_reference": "PLAN-10042-1",
+                 *                 "amount": 25,
+                 *                 "payment_date": "2026-11-15",
+                 *                 "status": "paid",
+                 *                 "paid_at": "2026-11-15T08:02:00Z",
+                 *                 "external_payment_id": "PAY-88213"
+                 *               },
+                 *               {
+                 *                 "external_reference": "PLAN-10042-2",
+                 *                 "amount": 47.75,
+                 *                 "payment_date": "2026-12-15",
+                 *                 "status": "pending"
+                 *               },
+                 *               {
+                 *                 "external_reference": "PLAN-10042-3",
+                 *                 "amount": 47.75,
+                 *                 "payment_date": "2027-01-15",
+                 *                 "status": "pending"
+                 *               }
+                 *             ]
+                 *           }
+                 *         },
+                 *         {
+                 *           "internal_id": "ACC-10043",
+                 *           "remaining_amount": 310,
+                 *           "currency": "EUR",
+                 *           "firstname": "Omar",
+                 *           "lastname": "Benali",
+                 *           "email": "omar.benali@example.com"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["SnapshotRowsBody"];
             };
         };
@@ -7671,6 +9328,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Snapshot chunk accepted",
+                     *       "data": {
+                     *         "api_reference": "acme-collections-1a93c1",
+                     *         "snapshot_reference": "ledger-export-2026-11-21-0001",
+                     *         "delivery_mode": "staged",
+                     *         "status": "uploading",
+                     *         "core_applied": false,
+                     *         "expected_row_count": 2,
+                     *         "received_row_count": 2,
+                     *         "received_chunk_count": 1,
+                     *         "next_chunk_index": 1,
+                     *         "counts": null,
+                     *         "failure": null,
+                     *         "created_at": "2026-11-21T06:00:03.412Z",
+                     *         "updated_at": "2026-11-21T06:00:03.412Z",
+                     *         "status_url": "/external-api/v1/campaigns/acme-collections-1a93c1/snapshots/ledger-export-2026-11-21-0001",
+                     *         "chunk_index": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SnapshotChunkAcknowledgementResponse"];
                 };
             };
@@ -7685,6 +9365,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Snapshot chunk accepted",
+                     *       "data": {
+                     *         "api_reference": "acme-collections-1a93c1",
+                     *         "snapshot_reference": "ledger-export-2026-11-21-0001",
+                     *         "delivery_mode": "staged",
+                     *         "status": "uploading",
+                     *         "core_applied": false,
+                     *         "expected_row_count": 2,
+                     *         "received_row_count": 2,
+                     *         "received_chunk_count": 1,
+                     *         "next_chunk_index": 1,
+                     *         "counts": null,
+                     *         "failure": null,
+                     *         "created_at": "2026-11-21T06:00:03.412Z",
+                     *         "updated_at": "2026-11-21T06:00:03.412Z",
+                     *         "status_url": "/external-api/v1/campaigns/acme-collections-1a93c1/snapshots/ledger-export-2026-11-21-0001",
+                     *         "chunk_index": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SnapshotChunkAcknowledgementResponse"];
                 };
             };
@@ -7849,6 +9552,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Snapshot finalized",
+                     *       "data": {
+                     *         "api_reference": "acme-collections-1a93c1",
+                     *         "snapshot_reference": "ledger-export-2026-11-21-0001",
+                     *         "delivery_mode": "staged",
+                     *         "status": "pending",
+                     *         "core_applied": false,
+                     *         "expected_row_count": 2,
+                     *         "received_row_count": 2,
+                     *         "received_chunk_count": 1,
+                     *         "next_chunk_index": 1,
+                     *         "counts": null,
+                     *         "failure": null,
+                     *         "created_at": "2026-11-21T06:00:03.412Z",
+                     *         "updated_at": "2026-11-21T06:00:03.412Z",
+                     *         "status_url": "/external-api/v1/campaigns/acme-collections-1a93c1/snapshots/ledger-export-2026-11-21-0001"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SnapshotAcknowledgementResponse"];
                 };
             };
@@ -7863,6 +9588,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Snapshot finalized",
+                     *       "data": {
+                     *         "api_reference": "acme-collections-1a93c1",
+                     *         "snapshot_reference": "ledger-export-2026-11-21-0001",
+                     *         "delivery_mode": "staged",
+                     *         "status": "pending",
+                     *         "core_applied": false,
+                     *         "expected_row_count": 2,
+                     *         "received_row_count": 2,
+                     *         "received_chunk_count": 1,
+                     *         "next_chunk_index": 1,
+                     *         "counts": null,
+                     *         "failure": null,
+                     *         "created_at": "2026-11-21T06:00:03.412Z",
+                     *         "updated_at": "2026-11-21T06:00:03.412Z",
+                     *         "status_url": "/external-api/v1/campaigns/acme-collections-1a93c1/snapshots/ledger-export-2026-11-21-0001"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SnapshotAcknowledgementResponse"];
                 };
             };
@@ -8000,6 +9747,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "data": [
+                     *         {
+                     *           "id": "NNlOBJajMWLM4Grr6cJN0i0TLkLroIvbCFE",
+                     *           "url": "https://hooks.acme-supplies.example/debt-collection",
+                     *           "description": "ERP sync: payments and settled debts",
+                     *           "event_types": [
+                     *             "payment.recorded",
+                     *             "debt.settled",
+                     *             "snapshot.completed",
+                     *             "snapshot.failed"
+                     *           ],
+                     *           "enabled": true,
+                     *           "ordered": false,
+                     *           "disabled_reason": null,
+                     *           "disabled_at": null,
+                     *           "previous_secret_expires_at": null,
+                     *           "created_at": "2026-11-01T09:00:00+00:00",
+                     *           "updated_at": "2026-11-01T09:00:00+00:00"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointListResponse"];
                 };
             };
@@ -8088,6 +9866,20 @@ export interface operations {
         /** @description At most 1048576 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.acme-supplies.example/debt-collection",
+                 *       "description": "ERP sync: payments and settled debts",
+                 *       "event_types": [
+                 *         "payment.recorded",
+                 *         "debt.settled",
+                 *         "snapshot.completed",
+                 *         "snapshot.failed"
+                 *       ],
+                 *       "enabled": true,
+                 *       "ordered": false
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateWebhookEndpointBody"];
             };
         };
@@ -8101,6 +9893,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Webhook endpoint created successfully",
+                     *       "data": {
+                     *         "id": "NNlOBJajMWLM4Grr6cJN0i0TLkLroIvbCFE",
+                     *         "url": "https://hooks.acme-supplies.example/debt-collection",
+                     *         "description": "ERP sync: payments and settled debts",
+                     *         "event_types": [
+                     *           "payment.recorded",
+                     *           "debt.settled",
+                     *           "snapshot.completed",
+                     *           "snapshot.failed"
+                     *         ],
+                     *         "enabled": true,
+                     *         "ordered": false,
+                     *         "disabled_reason": null,
+                     *         "disabled_at": null,
+                     *         "previous_secret_expires_at": null,
+                     *         "created_at": "2026-11-01T09:00:00+00:00",
+                     *         "updated_at": "2026-11-01T09:00:00+00:00",
+                     *         "secret": "whsec_MfKQ9r8GKYqXkQYJkfWQHnZrQ6bL1mYbS0x5eW3tV7c="
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointSecretResponse"];
                 };
             };
@@ -8237,6 +10054,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Webhook endpoint retrieved successfully",
+                     *       "data": {
+                     *         "id": "NNlOBJajMWLM4Grr6cJN0i0TLkLroIvbCFE",
+                     *         "url": "https://hooks.acme-supplies.example/debt-collection",
+                     *         "description": "ERP sync: payments and settled debts",
+                     *         "event_types": [
+                     *           "payment.recorded",
+                     *           "debt.settled",
+                     *           "snapshot.completed",
+                     *           "snapshot.failed"
+                     *         ],
+                     *         "enabled": true,
+                     *         "ordered": false,
+                     *         "disabled_reason": null,
+                     *         "disabled_at": null,
+                     *         "previous_secret_expires_at": null,
+                     *         "created_at": "2026-11-01T09:00:00+00:00",
+                     *         "updated_at": "2026-11-01T09:00:00+00:00"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointResponse"];
                 };
             };
@@ -8336,6 +10177,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Webhook endpoint deleted successfully"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MessageEnvelope"];
                 };
             };
@@ -8427,6 +10274,15 @@ export interface operations {
         /** @description At most 1048576 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event_types": [
+                 *         "payment.recorded",
+                 *         "debt.settled"
+                 *       ],
+                 *       "ordered": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateWebhookEndpointBody"];
             };
         };
@@ -8440,6 +10296,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Webhook endpoint updated successfully",
+                     *       "data": {
+                     *         "id": "NNlOBJajMWLM4Grr6cJN0i0TLkLroIvbCFE",
+                     *         "url": "https://hooks.acme-supplies.example/debt-collection",
+                     *         "description": "ERP sync: payments and settled debts",
+                     *         "event_types": [
+                     *           "payment.recorded",
+                     *           "debt.settled"
+                     *         ],
+                     *         "enabled": true,
+                     *         "ordered": true,
+                     *         "disabled_reason": null,
+                     *         "disabled_at": null,
+                     *         "previous_secret_expires_at": null,
+                     *         "created_at": "2026-11-01T09:00:00+00:00",
+                     *         "updated_at": "2026-11-24T15:02:10+00:00"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointResponse"];
                 };
             };
@@ -8579,6 +10457,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Webhook endpoint secret rotated successfully",
+                     *       "data": {
+                     *         "id": "NNlOBJajMWLM4Grr6cJN0i0TLkLroIvbCFE",
+                     *         "url": "https://hooks.acme-supplies.example/debt-collection",
+                     *         "description": "ERP sync: payments and settled debts",
+                     *         "event_types": [
+                     *           "payment.recorded",
+                     *           "debt.settled",
+                     *           "snapshot.completed",
+                     *           "snapshot.failed"
+                     *         ],
+                     *         "enabled": true,
+                     *         "ordered": false,
+                     *         "disabled_reason": null,
+                     *         "disabled_at": null,
+                     *         "previous_secret_expires_at": "2026-11-25T15:02:10+00:00",
+                     *         "created_at": "2026-11-01T09:00:00+00:00",
+                     *         "updated_at": "2026-11-24T15:02:10+00:00",
+                     *         "secret": "whsec_c2VjcmV0LXJvdGF0ZWQtMjAyNi0xMS0yNC1hY21lLXN1cA=="
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointSecretResponse"];
                 };
             };
@@ -8697,6 +10600,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "data": [
+                     *         {
+                     *           "event_id": "evt_gHVjtCSaNbMDyh9vomQtrYN9fJ8-BroPDUg",
+                     *           "event_type": "payment.recorded",
+                     *           "event_timestamp": "2026-11-23T06:00:12+00:00",
+                     *           "status": "succeeded",
+                     *           "attempt_count": 2,
+                     *           "next_attempt_at": null,
+                     *           "created_at": "2026-11-23T06:00:12+00:00",
+                     *           "updated_at": "2026-11-23T06:00:48+00:00",
+                     *           "completed_at": "2026-11-23T06:00:48+00:00",
+                     *           "attempts": [
+                     *             {
+                     *               "attempted_at": "2026-11-23T06:00:13+00:00",
+                     *               "status_code": 503,
+                     *               "duration_ms": 212,
+                     *               "error": null,
+                     *               "response_body_excerpt": "Service Unavailable"
+                     *             },
+                     *             {
+                     *               "attempted_at": "2026-11-23T06:00:48+00:00",
+                     *               "status_code": 200,
+                     *               "duration_ms": 87,
+                     *               "error": null,
+                     *               "response_body_excerpt": "ok"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryListResponse"];
                 };
             };
@@ -8808,6 +10751,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Webhook deliveries queued",
+                     *       "data": {
+                     *         "deliveries_queued": 3
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookReplayResponse"];
                 };
             };
@@ -8922,6 +10874,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Webhook deliveries queued",
+                     *       "data": {
+                     *         "deliveries_queued": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookReplayResponse"];
                 };
             };
