@@ -39,5 +39,6 @@ describe("the guide's TypeScript examples", () => {
       .replaceAll('from "@dc/client"', `from ${JSON.stringify(clientEntry)}`)
       .replaceAll('from "@dc/client/snapshots"', `from ${JSON.stringify(snapshotsEntry)}`);
     expect(typeScriptDiagnostics(join(root, "apps", "api", "tsconfig.json"), { [examplesFile]: source })).toEqual([]);
-  });
+    // One program over the client, the domain and effect's declarations: about 35 s on a shared 2-core machine.
+  }, 120_000);
 });

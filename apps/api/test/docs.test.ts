@@ -120,7 +120,11 @@ describe("GET /docs over HTTP", () => {
     expect(cspDirectives(response.headers.get("content-security-policy")).get("default-src")).toBe("'none'");
     expect(cspDirectives(response.headers.get("content-security-policy")).has("script-src")).toBe(false);
     expect(html).not.toContain("<script");
-    expect([...html.matchAll(/<h2 id="([a-z]+)">/g)].map((match) => match[1])).toEqual(["credentials", "token", "debt", "snapshot", "errors"]);
+    expect([...html.matchAll(/<h2 id="([a-z]+)">/g)].map((match) => match[1])).toEqual(["credentials", "client", "token", "debt", "snapshot", "errors"]);
+    // How to obtain the client and install it, the snapshots entry's domain included.
+    expect(html).toContain("npm install ../dc-packages/dc-client-0.1.0.tgz");
+    expect(html).toContain("npm install ../dc-packages/dc-domain-0.1.0.tgz");
+    expect(html).toContain("pnpm --filter @dc/domain --filter @dc/client pack");
     expect(html).toContain(`export BASE_URL=${t.api.url}`);
     expect(html).toContain("/oauth/token");
     expect(html).toContain("/external-api/v1/campaigns/$CAMPAIGN/snapshots/");
@@ -200,6 +204,27 @@ describe("/docs in chromium", () => {
     const violations = (await page.evaluate("window.cspViolations")) as ReadonlyArray<unknown>;
     expect(violations.filter((v) => JSON.stringify(v) !== JSON.stringify({ directive: "script-src", blocked: "eval" }))).toEqual([]);
   }, 180_000);
+
+  it("the guide fits a 390 px wide phone: nothing scrolls sideways but the code blocks themselves", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto(`${t.api.url}/docs/guide`);
+      const overflow = await page.locator("html").evaluate((root) => {
+        const width = root.clientWidth;
+        // An element inside a <pre> may extend past the edge: the <pre> scrolls it (overflow-x: auto).
+        const sticking = [...root.querySelectorAll("body *")]
+          .filter((element) => element.closest("pre") === null || element.tagName === "PRE")
+          .filter((element) => element.getBoundingClientRect().right > width + 0.5)
+          .map((element) => `${element.tagName.toLowerCase()}: ${(element.textContent ?? "").trim().slice(0, 60)}`);
+        return { width, scrollWidth: root.scrollWidth, sticking };
+      });
+      expect(overflow).toEqual({ width: 390, scrollWidth: 390, sticking: [] });
+      await mkdir(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, "docs-guide-390.png"), fullPage: true });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
 
   it("the guide renders with its own stylesheet and links back to the reference", async () => {
     const problems: string[] = [];

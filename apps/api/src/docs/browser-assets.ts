@@ -47,7 +47,7 @@ const stylesheet = `:root { color-scheme: light dark; --bar: #1f2937; --ink: #11
 @media (prefers-color-scheme: dark) { :root { --ink: #e5e7eb; --muted: #9ca3af; --line: #374151; --code: #1f2937; --accent: #93c5fd; } }
 * { box-sizing: border-box; }
 body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-.docs-bar { display: flex; gap: 1.25rem; align-items: center; padding: 0.55rem 1.25rem; background: var(--bar); color: #f9fafb; font-size: 0.9rem; }
+.docs-bar { display: flex; flex-wrap: wrap; gap: 0.4rem 1.25rem; align-items: center; padding: 0.55rem 1.25rem; background: var(--bar); color: #f9fafb; font-size: 0.9rem; }
 .docs-bar strong { margin-right: auto; font-weight: 600; }
 .docs-bar a { color: #f9fafb; text-decoration: none; border-bottom: 2px solid transparent; padding: 0.15rem 0; }
 .docs-bar a:hover, .docs-bar a:focus-visible, .docs-bar a[aria-current="page"] { border-bottom-color: #93c5fd; }
@@ -57,11 +57,11 @@ body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, san
 .guide p, .guide li { color: var(--ink); }
 .guide .lead { color: var(--muted); font-size: 1.05rem; }
 .guide a { color: var(--accent); }
-.guide code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.88em; background: var(--code); padding: 0.1em 0.3em; border-radius: 4px; }
+.guide code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.88em; background: var(--code); padding: 0.1em 0.3em; border-radius: 4px; overflow-wrap: anywhere; }
 .guide pre { background: var(--code); padding: 0.9rem 1rem; border-radius: 6px; overflow-x: auto; border: 1px solid var(--line); }
-.guide pre code { background: none; padding: 0; font-size: 0.85rem; }
+.guide pre code { background: none; padding: 0; font-size: 0.85rem; overflow-wrap: normal; }
 .guide .label { font-size: 0.78rem; text-transform: uppercase; letter-spacing: 0.04em; color: var(--muted); margin: 1rem 0 -0.4rem; }
-.guide table { border-collapse: collapse; width: 100%; font-size: 0.92rem; }
+.guide table { border-collapse: collapse; width: 100%; font-size: 0.92rem; table-layout: fixed; }
 .guide th, .guide td { text-align: left; padding: 0.35rem 0.6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 `;
 

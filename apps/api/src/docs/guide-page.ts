@@ -1,6 +1,7 @@
 /**
  * `GET /docs/guide`: getting started, from credentials to a token, a debt
- * and a synchronised snapshot, with curl and with the `@dc/client` package.
+ * and a synchronised snapshot, with curl and with the `@dc/client` package
+ * (how to get and install it included).
  * Plain HTML and one stylesheet: the page runs no script.
  */
 import { escape } from "../consent/html.ts";
@@ -24,6 +25,21 @@ export BASE_URL=${baseUrl}
 export CLIENT_ID=dcc_...
 export CLIENT_SECRET=dcs_...
 export CAMPAIGN=acme-collections-1a93c1
+`)}
+
+<h2 id="client">Install the TypeScript client (optional)</h2>
+<p>Everything below works with curl alone. For TypeScript and JavaScript there is <code>@dc/client</code>: typed paths and bodies,
+tokens, retries, pagination and snapshot uploads. It is distributed as npm package tarballs, built from the platform's repository
+(ask your account manager for them, or build them yourself from a checkout):</p>
+${block("pack (in the platform's repository)", `
+npx pnpm --filter @dc/domain --filter @dc/client pack --pack-destination ../dc-packages
+`)}
+<p>Install the client in your project (Node.js 20.19 or later, or 22.12 or later). It brings only
+<code>openapi-fetch</code>: three packages, well under 2 MB. Add <code>@dc/domain</code> only if you send snapshots with
+<code>@dc/client/snapshots</code>, which checks rows with the server's own rules before sending them.</p>
+${block("install (in your project)", `
+npm install ../dc-packages/dc-client-0.1.0.tgz
+npm install ../dc-packages/dc-domain-0.1.0.tgz   # only for @dc/client/snapshots
 `)}
 
 <h2 id="token">1. Get an access token</h2>
@@ -103,7 +119,8 @@ curl -s "$BASE_URL/external-api/v1/campaigns/$CAMPAIGN/snapshots/export-2026-11-
 <p>The TypeScript client checks the rows with the same rules as the server before sending anything, picks one request or chunks,
 resumes an interrupted staged upload from <code>next_chunk_index</code>, and polls for the outcome:</p>
 ${block("TypeScript (@dc/client)", `
-import { DebtCollectionError, sendSnapshot, waitForSnapshot } from "@dc/client";
+import { DebtCollectionError } from "@dc/client";
+import { sendSnapshot, waitForSnapshot } from "@dc/client/snapshots";
 
 const target = { campaign: setting("CAMPAIGN"), reference: "export-2026-11-21-0001" };
 try {
