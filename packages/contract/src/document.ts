@@ -1,6 +1,8 @@
 /** The service's OpenAPI document, built from the contract's endpoints. */
 import { endpoints, pages, parserRefusals } from "./index.ts";
+import { authorizationFormExample } from "./examples/account.ts";
 import { operationExamples } from "./examples/operations.ts";
+import { webhookEventExamples } from "./examples/webhook-events.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 
 const refusedBeforeRouting = parserRefusals
@@ -24,4 +26,6 @@ export const openApiDocument = () =>
     title: "Debt Collection Platform API",
     version: "1.0.0",
     description,
-  }, Object.values(pages), operationExamples);
+  }, Object.values(pages), operationExamples, webhookEventExamples, {
+    submitAuthorization: { request: authorizationFormExample },
+  });

@@ -94,13 +94,17 @@ const stripSchemaTitles = (value: unknown): void => {
  * Builds the document for `endpoints` and the browser-facing `pages` (in
  * declaration order), with each endpoint's example (`examples`, by operation
  * id) shown on its request body and success answer and turned into a
- * `@dc/client` code sample.
+ * `@dc/client` code sample, each webhook event's payload example
+ * (`eventExamples`) on its request body, and a page's form example
+ * (`pageExamples`) on its body.
  */
 export const buildOpenApiDocument = (
   endpoints: ReadonlyArray<AnyEndpoint>,
   info: DocumentInfo,
   pages: ReadonlyArray<AnyPage> = [],
   examples: Readonly<Record<string, OperationExample>> = {},
+  eventExamples: Readonly<Partial<Record<WebhookEventType, unknown>>> = {},
+  pageExamples: Readonly<Record<string, { readonly request?: unknown }>> = {},
 ): Json => {
   const definitions: Record<string, JSONSchema.JsonSchema7> = {};
   const budgetSharers = new Map<string, Array<string>>();
@@ -301,7 +305,12 @@ export const buildOpenApiDocument = (
           requestBody: {
             required: true,
             description: `At most ${page.body.maxBytes} bytes.`,
-            content: { [page.body.contentType]: { schema: toJsonSchema(page.body.schema.ast) } },
+            content: {
+              [page.body.contentType]: {
+                schema: toJsonSchema(page.body.schema.ast),
+                ...(pageExamples[page.operationId]?.request === undefined ? {} : { example: pageExamples[page.operationId]?.request }),
+              },
+            },
           },
         }
       : {}),
@@ -345,7 +354,15 @@ export const buildOpenApiDocument = (
       { name: "webhook-timestamp", in: "header", required: true, description: "Unix seconds of this attempt; reject messages older than a few minutes", schema: { type: "string", pattern: "^[0-9]+$" } },
       { name: "webhook-signature", in: "header", required: true, description: "Space-separated `v1,<base64 HMAC-SHA256 of \"{webhook-id}.{webhook-timestamp}.{body}\">`; two during a secret rotation's overlap", schema: { type: "string" } },
     ],
-    requestBody: { required: true, content: { "application/json": { schema: toJsonSchema(webhookPayload(type).ast) } } },
+    requestBody: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: toJsonSchema(webhookPayload(type).ast),
+          ...(eventExamples[type] === undefined ? {} : { example: eventExamples[type] }),
+        },
+      },
+    },
     responses: {
       "200": { description: "Any 2xx status acknowledges the delivery" },
       "410": { description: "Gone: the endpoint is disabled and receives nothing more until re-enabled" },

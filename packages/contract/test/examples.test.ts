@@ -5,14 +5,18 @@
  * pass the domain's row rules, which the api applies to them), and the
  * answer with its success schema; no field the schema does not declare, no
  * empty placeholder. The document carries them, and a `@dc/client` code
- * sample, on every operation. The schemas carry no library labels as titles.
+ * sample, on every operation. Each webhook event's payload example decodes
+ * with the event's schema. The schemas carry no library labels as titles.
  */
 import { Snapshot } from "@dc/domain";
 import { Either, ParseResult, Schema } from "effect";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../src/document.ts";
 import { operationExamples } from "../src/examples/operations.ts";
-import { endpoints } from "../src/index.ts";
+import { webhookEventExamples } from "../src/examples/webhook-events.ts";
+import { authorizationFormExample } from "../src/examples/account.ts";
+import { endpoints, pages } from "../src/index.ts";
+import { webhookEventTypes, webhookPayload } from "../src/webhooks.ts";
 
 const strict = { errors: "all", onExcessProperty: "error" } as const;
 
@@ -109,6 +113,32 @@ describe("operation examples", () => {
       expect(samples[0]?.source, operationId).toContain('from "@dc/client"');
     }
   });
+});
+
+describe("the authorization form's example", () => {
+  it("decodes with the form's schema and is the document's example", () => {
+    expect(problemOf(pages.submitAuthorization.body?.schema, authorizationFormExample)).toBeUndefined();
+    const document = openApiDocument() as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { example?: unknown }> } }>>;
+    };
+    const form =
+      document.paths["/oauth/authorize"]?.["post"]?.requestBody?.content["application/x-www-form-urlencoded"];
+    expect(form?.example).toEqual(authorizationFormExample);
+  });
+});
+
+describe("webhook event examples", () => {
+  for (const type of webhookEventTypes) {
+    it(`${type}: decodes with the event's payload schema and is the document's example`, () => {
+      const example = webhookEventExamples[type];
+      expect(strings(example).filter((text) => text.trim() === "")).toEqual([]);
+      expect(problemOf(webhookPayload(type), example)).toBeUndefined();
+      const document = openApiDocument() as {
+        webhooks: Record<string, { post: { requestBody: { content: Record<string, { example?: unknown }> } } }>;
+      };
+      expect(document.webhooks[type]?.post.requestBody.content["application/json"]?.example).toEqual(example);
+    });
+  }
 });
 
 describe("the document's schemas", () => {

@@ -11077,6 +11077,19 @@ export interface operations {
         /** @description At most 16384 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "response_type": "code",
+                 *       "client_id": "dcc_7b2e9d41c0a35f86",
+                 *       "redirect_uri": "https://erp.acme-supplies.example/oauth/callback",
+                 *       "scope": "debts:read followups:read",
+                 *       "state": "af0ifjsldkj3490",
+                 *       "code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+                 *       "code_challenge_method": "S256",
+                 *       "action": "approve",
+                 *       "csrf_token": "f3kQ9zX2vB7nL1pR8sT4yW6cJ0hD5gAm"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": components["schemas"]["AuthorizationForm"];
             };
         };
@@ -11177,6 +11190,42 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "snapshot.completed",
+                 *       "timestamp": "2026-11-21T06:00:05.118Z",
+                 *       "data": {
+                 *         "api_reference": "acme-collections-1a93c1",
+                 *         "snapshot_reference": "ledger-export-2026-11-21-0001",
+                 *         "delivery_mode": "one_request",
+                 *         "status": "completed",
+                 *         "core_applied": true,
+                 *         "expected_row_count": 2,
+                 *         "received_row_count": 2,
+                 *         "received_chunk_count": 1,
+                 *         "next_chunk_index": 1,
+                 *         "counts": {
+                 *           "rows": 2,
+                 *           "created": 1,
+                 *           "updated": 1,
+                 *           "unchanged": 0,
+                 *           "settled": 0,
+                 *           "plans_replaced": 0,
+                 *           "plans_kept": 0,
+                 *           "payments": 1,
+                 *           "skipped_zero_balance": 0,
+                 *           "warnings": 0
+                 *         },
+                 *         "failure": null,
+                 *         "created_at": "2026-11-21T06:00:03.412Z",
+                 *         "updated_at": "2026-11-21T06:00:05.118Z",
+                 *         "status_url": "/external-api/v1/campaigns/acme-collections-1a93c1/snapshots/ledger-export-2026-11-21-0001",
+                 *         "warnings": [],
+                 *         "warning_count": 0,
+                 *         "warnings_omitted": 0
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["SnapshotCompletedEvent"];
             };
         };
@@ -11220,6 +11269,45 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "snapshot.failed",
+                 *       "timestamp": "2026-11-21T06:00:04.020Z",
+                 *       "data": {
+                 *         "api_reference": "acme-collections-1a93c1",
+                 *         "snapshot_reference": "ledger-export-2026-11-21-0001",
+                 *         "delivery_mode": "one_request",
+                 *         "status": "failed",
+                 *         "core_applied": false,
+                 *         "expected_row_count": 2,
+                 *         "received_row_count": 2,
+                 *         "received_chunk_count": 1,
+                 *         "next_chunk_index": 1,
+                 *         "counts": null,
+                 *         "failure": {
+                 *           "code": "invalid_snapshot_row",
+                 *           "message": "2 rows break the snapshot rules",
+                 *           "errors": [
+                 *             {
+                 *               "row_index": 4,
+                 *               "field": "remaining_amount",
+                 *               "reason": "must be a number greater than or equal to 0"
+                 *             },
+                 *             {
+                 *               "row_index": 9,
+                 *               "field": "currency",
+                 *               "reason": "must be an ISO 4217 currency code"
+                 *             }
+                 *           ],
+                 *           "error_count": 2,
+                 *           "errors_omitted": 0
+                 *         },
+                 *         "created_at": "2026-11-21T06:00:03.412Z",
+                 *         "updated_at": "2026-11-21T06:00:04.020Z",
+                 *         "status_url": "/external-api/v1/campaigns/acme-collections-1a93c1/snapshots/ledger-export-2026-11-21-0001"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["SnapshotFailedEvent"];
             };
         };
@@ -11263,6 +11351,62 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "debt.created",
+                 *       "timestamp": "2026-11-21T09:30:00.412Z",
+                 *       "data": {
+                 *         "id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                 *         "creditor_id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                 *         "debtor_id": "5jwqJniMzT2qIIswDsaVpVXCW2TfPZhF_R8",
+                 *         "civility": "Mrs",
+                 *         "firstname": "Jane",
+                 *         "lastname": "Doe",
+                 *         "phone": "+33612345678",
+                 *         "email": "jane.doe@example.com",
+                 *         "birthdate": "1984-03-12",
+                 *         "amount": 120.5,
+                 *         "amount_text": "120.50",
+                 *         "remaining_amount": 120.5,
+                 *         "currency": "EUR",
+                 *         "object": "Invoice INV-2026-1001: annual maintenance contract",
+                 *         "internal_id": "INV-2026-1001",
+                 *         "invoice_reference": "INV-2026-1001",
+                 *         "credited_invoice_reference": null,
+                 *         "is_credit_note": false,
+                 *         "debtor_reference": "CUST-4711",
+                 *         "invoice_date": "2026-10-01",
+                 *         "due_date": "2026-10-31",
+                 *         "address": "12 rue de la Paix, 75002 Paris",
+                 *         "street_address": "rue de la Paix",
+                 *         "street_number": "12",
+                 *         "postal_code": "75002",
+                 *         "city": "Paris",
+                 *         "country": "FR",
+                 *         "status": "status.default.pending",
+                 *         "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                 *         "nb_reminders": 0,
+                 *         "nb_answered": 0,
+                 *         "summary": null,
+                 *         "iban": null,
+                 *         "followups_count": 0,
+                 *         "company": "Acme Collections",
+                 *         "debtor_company": null,
+                 *         "payment_link": "https://pay.example.com/i/INV-2026-1001",
+                 *         "metadata": {
+                 *           "erp_account": "411-4711"
+                 *         },
+                 *         "import_date": "2026-11-21T09:30:00+00:00",
+                 *         "last_timeline_restart": null,
+                 *         "payment_plan_active": false,
+                 *         "plan_start_date": null,
+                 *         "is_grouped": false,
+                 *         "group_debt_ids": [],
+                 *         "created_at": "2026-11-21T09:30:00+00:00",
+                 *         "updated_at": "2026-11-21T09:30:00+00:00"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["DebtCreatedEvent"];
             };
         };
@@ -11306,6 +11450,62 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "debt.updated",
+                 *       "timestamp": "2026-11-24T15:02:10.087Z",
+                 *       "data": {
+                 *         "id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                 *         "creditor_id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                 *         "debtor_id": "5jwqJniMzT2qIIswDsaVpVXCW2TfPZhF_R8",
+                 *         "civility": "Mrs",
+                 *         "firstname": "Jane",
+                 *         "lastname": "Doe",
+                 *         "phone": "+33612345678",
+                 *         "email": "jane.doe@example.org",
+                 *         "birthdate": "1984-03-12",
+                 *         "amount": 120.5,
+                 *         "amount_text": "120.50",
+                 *         "remaining_amount": 120.5,
+                 *         "currency": "EUR",
+                 *         "object": "Invoice INV-2026-1001: annual maintenance contract",
+                 *         "internal_id": "INV-2026-1001",
+                 *         "invoice_reference": "INV-2026-1001",
+                 *         "credited_invoice_reference": null,
+                 *         "is_credit_note": false,
+                 *         "debtor_reference": "CUST-4711",
+                 *         "invoice_date": "2026-10-01",
+                 *         "due_date": "2026-10-31",
+                 *         "address": "12 rue de la Paix, 75002 Paris",
+                 *         "street_address": "rue de la Paix",
+                 *         "street_number": "12",
+                 *         "postal_code": "75002",
+                 *         "city": "Paris",
+                 *         "country": "FR",
+                 *         "status": "status.default.pending",
+                 *         "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                 *         "nb_reminders": 0,
+                 *         "nb_answered": 0,
+                 *         "summary": null,
+                 *         "iban": null,
+                 *         "followups_count": 0,
+                 *         "company": "Acme Collections",
+                 *         "debtor_company": null,
+                 *         "payment_link": "https://pay.example.com/i/INV-2026-1001",
+                 *         "metadata": {
+                 *           "erp_account": "411-4711"
+                 *         },
+                 *         "import_date": "2026-11-21T09:30:00+00:00",
+                 *         "last_timeline_restart": null,
+                 *         "payment_plan_active": false,
+                 *         "plan_start_date": null,
+                 *         "is_grouped": false,
+                 *         "group_debt_ids": [],
+                 *         "created_at": "2026-11-21T09:30:00+00:00",
+                 *         "updated_at": "2026-11-24T15:02:10+00:00"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["DebtUpdatedEvent"];
             };
         };
@@ -11349,6 +11549,62 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "debt.settled",
+                 *       "timestamp": "2026-11-30T06:00:07.530Z",
+                 *       "data": {
+                 *         "id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                 *         "creditor_id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                 *         "debtor_id": "5jwqJniMzT2qIIswDsaVpVXCW2TfPZhF_R8",
+                 *         "civility": "Mrs",
+                 *         "firstname": "Jane",
+                 *         "lastname": "Doe",
+                 *         "phone": "+33612345678",
+                 *         "email": "jane.doe@example.com",
+                 *         "birthdate": "1984-03-12",
+                 *         "amount": 120.5,
+                 *         "amount_text": "120.50",
+                 *         "remaining_amount": 0,
+                 *         "currency": "EUR",
+                 *         "object": "Invoice INV-2026-1001: annual maintenance contract",
+                 *         "internal_id": "INV-2026-1001",
+                 *         "invoice_reference": "INV-2026-1001",
+                 *         "credited_invoice_reference": null,
+                 *         "is_credit_note": false,
+                 *         "debtor_reference": "CUST-4711",
+                 *         "invoice_date": "2026-10-01",
+                 *         "due_date": "2026-10-31",
+                 *         "address": "12 rue de la Paix, 75002 Paris",
+                 *         "street_address": "rue de la Paix",
+                 *         "street_number": "12",
+                 *         "postal_code": "75002",
+                 *         "city": "Paris",
+                 *         "country": "FR",
+                 *         "status": "status.default.paid",
+                 *         "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                 *         "nb_reminders": 0,
+                 *         "nb_answered": 0,
+                 *         "summary": null,
+                 *         "iban": null,
+                 *         "followups_count": 0,
+                 *         "company": "Acme Collections",
+                 *         "debtor_company": null,
+                 *         "payment_link": "https://pay.example.com/i/INV-2026-1001",
+                 *         "metadata": {
+                 *           "erp_account": "411-4711"
+                 *         },
+                 *         "import_date": "2026-11-21T09:30:00+00:00",
+                 *         "last_timeline_restart": null,
+                 *         "payment_plan_active": false,
+                 *         "plan_start_date": null,
+                 *         "is_grouped": false,
+                 *         "group_debt_ids": [],
+                 *         "created_at": "2026-11-21T09:30:00+00:00",
+                 *         "updated_at": "2026-11-30T06:00:07+00:00"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["DebtSettledEvent"];
             };
         };
@@ -11392,6 +11648,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "debt.deleted",
+                 *       "timestamp": "2026-12-02T11:20:45.001Z",
+                 *       "data": {
+                 *         "id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                 *         "creditor_id": "VKSSBfSJy2tvdFrz8QA778VBmwGwD4oKH4I",
+                 *         "internal_id": "INV-2026-1001",
+                 *         "invoice_reference": "INV-2026-1001",
+                 *         "debtor_reference": "CUST-4711",
+                 *         "deleted_at": "2026-12-02T11:20:45+00:00"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["DebtDeletedEvent"];
             };
         };
@@ -11435,6 +11705,40 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "followup.created",
+                 *       "timestamp": "2026-11-22T10:19:02.311Z",
+                 *       "data": {
+                 *         "id": "VRI__6oWeEx-LZBAGOPDjOJLmLMjJPZWimA",
+                 *         "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                 *         "status": "deal_found",
+                 *         "type": "call",
+                 *         "call_date": "2026-11-22T10:15:00+00:00",
+                 *         "scheduled_at": "2026-11-22T10:00:00+00:00",
+                 *         "summary": "The debtor agreed to pay the full balance by card before 30 November.",
+                 *         "notes": "Prefers calls after 10:00.",
+                 *         "call_id": "call_7f3a9c21",
+                 *         "duration_ms": 184000,
+                 *         "disconnection_reason": "user_hangup",
+                 *         "direction": "outbound",
+                 *         "phone_number_used": "+33612345678",
+                 *         "is_retry": false,
+                 *         "processed_at": "2026-11-22T10:19:02+00:00",
+                 *         "credits_charged": 3,
+                 *         "triggered_payment": true,
+                 *         "email_opened": false,
+                 *         "email_open_count": 0,
+                 *         "email_first_opened_at": null,
+                 *         "email_clicked": false,
+                 *         "email_click_count": 0,
+                 *         "created_at": "2026-11-22T10:19:02+00:00",
+                 *         "updated_at": "2026-11-22T10:19:02+00:00",
+                 *         "has_audio": true,
+                 *         "has_pdf": false
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["FollowupCreatedEvent"];
             };
         };
@@ -11478,6 +11782,40 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "followup.updated",
+                 *       "timestamp": "2026-11-23T09:00:00.204Z",
+                 *       "data": {
+                 *         "id": "VRI__6oWeEx-LZBAGOPDjOJLmLMjJPZWimA",
+                 *         "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                 *         "status": "deal_found",
+                 *         "type": "call",
+                 *         "call_date": "2026-11-22T10:15:00+00:00",
+                 *         "scheduled_at": "2026-11-22T10:00:00+00:00",
+                 *         "summary": "The debtor agreed to pay the full balance by card before 30 November.",
+                 *         "notes": "Close the case once the payment clears.",
+                 *         "call_id": "call_7f3a9c21",
+                 *         "duration_ms": 184000,
+                 *         "disconnection_reason": "user_hangup",
+                 *         "direction": "outbound",
+                 *         "phone_number_used": "+33612345678",
+                 *         "is_retry": false,
+                 *         "processed_at": "2026-11-22T10:19:02+00:00",
+                 *         "credits_charged": 3,
+                 *         "triggered_payment": true,
+                 *         "email_opened": false,
+                 *         "email_open_count": 0,
+                 *         "email_first_opened_at": null,
+                 *         "email_clicked": false,
+                 *         "email_click_count": 0,
+                 *         "created_at": "2026-11-22T10:19:02+00:00",
+                 *         "updated_at": "2026-11-23T09:00:00+00:00",
+                 *         "has_audio": true,
+                 *         "has_pdf": false
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["FollowupUpdatedEvent"];
             };
         };
@@ -11521,6 +11859,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "payment.recorded",
+                 *       "timestamp": "2026-11-23T06:00:12.640Z",
+                 *       "data": {
+                 *         "id": "3b5e203e-5426-40e6-83ab-54cae7375154",
+                 *         "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                 *         "installment_id": null,
+                 *         "external_payment_id": "PAY-88213",
+                 *         "provider": "snapshot",
+                 *         "amount": 25,
+                 *         "currency": "EUR",
+                 *         "status": "succeeded",
+                 *         "paid_at": "2026-11-23T06:00:12+00:00"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PaymentRecordedEvent"];
             };
         };
@@ -11564,6 +11919,54 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "payment_plan.replaced",
+                 *       "timestamp": "2026-11-21T06:00:05.002Z",
+                 *       "data": {
+                 *         "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                 *         "payment_plan": {
+                 *           "id": "Qm9JcE1wX2ZXc0x6dGh3eUdVa0lQbmRfYWI",
+                 *           "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                 *           "external_reference": "PLAN-10042",
+                 *           "status": "active",
+                 *           "start_date": "2026-11-15",
+                 *           "source": "snapshot",
+                 *           "currency": "EUR",
+                 *           "installments": [
+                 *             {
+                 *               "id": "aW5zdGFsbG1lbnQtMTAwNDItMS1hY21lLXg",
+                 *               "external_reference": "PLAN-10042-1",
+                 *               "amount": 25,
+                 *               "payment_date": "2026-11-15",
+                 *               "status": "paid",
+                 *               "paid_at": "2026-11-15T08:02:00+00:00",
+                 *               "external_payment_id": "PAY-88213"
+                 *             },
+                 *             {
+                 *               "id": "aW5zdGFsbG1lbnQtMTAwNDItMi1hY21lLXg",
+                 *               "external_reference": "PLAN-10042-2",
+                 *               "amount": 47.75,
+                 *               "payment_date": "2026-12-15",
+                 *               "status": "pending",
+                 *               "paid_at": null,
+                 *               "external_payment_id": null
+                 *             },
+                 *             {
+                 *               "id": "aW5zdGFsbG1lbnQtMTAwNDItMy1hY21lLXg",
+                 *               "external_reference": "PLAN-10042-3",
+                 *               "amount": 47.75,
+                 *               "payment_date": "2027-01-15",
+                 *               "status": "pending",
+                 *               "paid_at": null,
+                 *               "external_payment_id": null
+                 *             }
+                 *           ]
+                 *         },
+                 *         "replaced_payment_plan_id": "cHJldmlvdXMtcGxhbi0xMDA0Mi1hY21lLXg"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PaymentPlanReplacedEvent"];
             };
         };

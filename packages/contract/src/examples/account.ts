@@ -154,3 +154,16 @@ export const accountExamples = {
   },
   listTimelines: { query: page, response: list([timeline]) },
 } as const;
+
+/** The consent form a company user submits on the authorization page, approving the request. */
+export const authorizationFormExample = {
+  response_type: "code",
+  client_id: "dcc_7b2e9d41c0a35f86",
+  redirect_uri: "https://erp.acme-supplies.example/oauth/callback",
+  scope: "debts:read followups:read",
+  state: "af0ifjsldkj3490",
+  code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+  code_challenge_method: "S256",
+  action: "approve",
+  csrf_token: "f3kQ9zX2vB7nL1pR8sT4yW6cJ0hD5gAm",
+} as const;
