@@ -1,6 +1,9 @@
 /** Examples of the debt, debtor, creditor and payment operations (operations.ts gathers them). */
 import { creditor, debt, debtor, emailValidation, ids, list, ok, page, payment } from "./resources.ts";
 
+/** A creditor's writable fields: what creates the creditor the examples read. */
+const { id: _id, createdAt: _createdAt, updatedAt: _updatedAt, ...creditorFields } = creditor;
+
 const secondDebt = {
   ...debt,
   id: ids.secondDebt,
@@ -59,18 +62,7 @@ export const debtsExamples = {
   getDebtor: { path: { id: ids.debtor }, response: ok("Debtor retrieved successfully", debtor) },
   listCreditors: { query: page, response: list([creditor]) },
   createCreditor: {
-    request: {
-      name: "Acme Supplies SAS",
-      email: "billing@acme-supplies.example",
-      phone: "+33140000000",
-      address: "8 avenue de l'Opéra",
-      city: "Paris",
-      postalCode: "75001",
-      country: "FR",
-      registrationNumber: "RCS Paris 812 345 678",
-      taxNumber: "FR40812345678",
-      contactPerson: "Marc Lefèvre",
-    },
+    request: creditorFields,
     response: ok("Creditor created successfully", creditor),
   },
   getCreditor: {

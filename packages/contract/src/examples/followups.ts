@@ -22,29 +22,24 @@ const followupCreate = {
   is_retry: false,
 };
 
+/** The same update by PUT and by PATCH. */
+const updatedFollowup = {
+  path: { id: ids.followup },
+  request: followupUpdate,
+  response: ok("Followup updated successfully", {
+    ...followup,
+    ...followupUpdate,
+    updated_at: "2026-11-23T09:00:00+00:00",
+  }),
+};
+
 export const followupsExamples = {
   createFollowup: { request: followupCreate, response: ok("Followup created successfully", followup) },
   listFollowups: { query: page, response: list([followup]) },
   listFollowupsByDebt: { path: { debtId: ids.debt }, query: page, response: list([followup]) },
   getFollowup: { path: { id: ids.followup }, response: ok("Followup retrieved successfully", followup) },
-  updateFollowup: {
-    path: { id: ids.followup },
-    request: followupUpdate,
-    response: ok("Followup updated successfully", {
-      ...followup,
-      ...followupUpdate,
-      updated_at: "2026-11-23T09:00:00+00:00",
-    }),
-  },
-  patchFollowup: {
-    path: { id: ids.followup },
-    request: followupUpdate,
-    response: ok("Followup updated successfully", {
-      ...followup,
-      ...followupUpdate,
-      updated_at: "2026-11-23T09:00:00+00:00",
-    }),
-  },
+  updateFollowup: updatedFollowup,
+  patchFollowup: updatedFollowup,
   getMedia: {
     path: { key: `${ids.company}.${ids.followup}.audio` },
     query: { expires: 1764064800, signature: "q3Zk8vN1xP0bT6mR2yW9sL4cJ7hD5fGa" },
