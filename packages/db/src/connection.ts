@@ -1,11 +1,13 @@
 /**
  * The connection factory shared by the api, the worker, the CLI and the tests.
  */
-import { createHash } from "node:crypto";
 import { JsonText } from "@dc/domain";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
+import { preparingPool } from "./prepared-statements.ts";
 import type { Database } from "./schema.ts";
+
+export { PREPARED } from "./prepared-statements.ts";
 
 const INT8_OID = 20;
 const DATE_OID = 1082;
@@ -27,49 +29,6 @@ const typeParsers: pg.CustomTypesConfig = {
     if (oid === JSON_OID || oid === JSONB_OID) return JsonText.parse;
     return pg.types.getTypeParser(oid, format);
   }) as pg.CustomTypesConfig["getTypeParser"],
-};
-
-/**
- * SQL that begins with this comment runs as a named prepared statement on
- * each connection (docs/decisions/0016): PostgreSQL parses and plans it once
- * per connection instead of on every call. For the few hot statements whose
- * planning costs more than their execution; their texts are a small fixed set.
- */
-export const PREPARED = "/* prepared */ ";
-
-const FEATURE_NOT_SUPPORTED = "0A000";
-const statementNames = new Map<string, string>();
-
-const statementName = (text: string): string => {
-  let name = statementNames.get(text);
-  if (name === undefined) {
-    name = `dc_${createHash("sha256").update(text).digest("base64url").slice(0, 24)}`;
-    // The marked texts are few; the bound only guards against a caller that builds them from data.
-    if (statementNames.size < 10_000) statementNames.set(text, name);
-  }
-  return name;
-};
-
-type AnyQuery = (...args: unknown[]) => Promise<pg.QueryResult>;
-
-/** Makes the client run PREPARED-marked SQL as named statements. */
-const prepareMarkedStatements = (client: pg.PoolClient): void => {
-  const original = client.query as unknown as AnyQuery;
-  const query: AnyQuery = (...args) => original.apply(client, args);
-  const connection = (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection;
-  client.query = ((...args: unknown[]) => {
-    const [text, values] = args;
-    if (args.length > 2 || typeof text !== "string" || !text.startsWith(PREPARED) || !Array.isArray(values)) return query(...args);
-    const name = statementName(text);
-    return query({ name, text, values }).catch(async (error: unknown) => {
-      // A migration changed a table the statement reads (`cached plan must not change
-      // result type`): forget the statement and run this call unprepared; the next call prepares again.
-      if ((error as { code?: string }).code !== FEATURE_NOT_SUPPORTED) throw error;
-      delete connection.parsedStatements[name];
-      await query(`deallocate "${name}"`).catch(() => {});
-      return query(text, values);
-    });
-  }) as typeof client.query;
 };
 
 export interface PoolOptions {
@@ -181,7 +140,6 @@ export const createPool = (options: PoolOptions): pg.Pool => {
     client.on("error", () => {});
     open.add(client);
     client.once("end", () => open.delete(client));
-    prepareMarkedStatements(client);
   });
   // pg-pool's `end()` resolves once its clients are asked to close, not once they are
   // closed. Ours waits for every connection to end, so that whatever follows a stop (the
@@ -211,9 +169,12 @@ export const createSessionClient = (connectionString: string, applicationName: s
     keepAlive: true,
   });
 
-/** A Kysely instance over a new pool. `db.destroy()` ends the pool. */
+/**
+ * A Kysely instance over a new pool, which runs PREPARED-marked SQL as named
+ * prepared statements (prepared-statements.ts). `db.destroy()` ends the pool.
+ */
 export const createDatabase = (options: PoolOptions): Kysely<Database> =>
-  new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPool(options) }) });
+  new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(createPool(options)) }) });
 
 /** Replaces the database name of a PostgreSQL connection string. */
 export const withDatabaseName = (url: string, database: string): string => {
