@@ -55,7 +55,7 @@ class PreparingClient implements PostgresPoolClient {
   }
 
   query<R>(text: string, values: Values): Promise<PostgresQueryResult<R>>;
-  query<R>(cursor: never): never;
+  query(cursor: never): never;
   query<R>(textOrCursor: string, values?: Values): Promise<PostgresQueryResult<R>> {
     const client = this.client;
     if (typeof textOrCursor !== "string") return client.query(textOrCursor as never) as never;
