@@ -8,6 +8,7 @@ import { run, type WorkerEvents } from "graphile-worker";
 import type { Logger } from "pino";
 import type { Clock } from "./clock.ts";
 import { cronItems } from "./crontab.ts";
+import { handOffQueues } from "./queue-handoff.ts";
 import { createWorkerMetrics, type WorkerMetrics } from "./observability/metrics.ts";
 import { announceLiveness, sweepIntervalMs, sweepStaleLocks } from "./stale-locks.ts";
 import { buildTaskList } from "./task-list.ts";
@@ -99,6 +100,11 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
   const events: WorkerEvents = new EventEmitter();
   const liveness = announceLiveness(events, connectionString, logger);
   const detachMetrics = metrics.attach(events, db);
+  const handoff = handOffQueues(events, db);
+  const detachHandoff = async (): Promise<void> => {
+    handoff.detach();
+    await handoff.settled();
+  };
   const runner = await run({
     pgPool: queuePool,
     concurrency,
@@ -128,6 +134,7 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
     },
   }).catch(async (error: unknown) => {
     detachMetrics();
+    await detachHandoff();
     await liveness.stop();
     await db.destroy();
     await queuePool.end();
@@ -162,6 +169,7 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
       await runner.promise.catch(() => undefined);
     } finally {
       detachMetrics();
+      await detachHandoff();
       await liveness.stop();
       await db.destroy();
       await queuePool.end();

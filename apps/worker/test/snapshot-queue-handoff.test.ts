@@ -1,9 +1,9 @@
 /**
  * The hand-off between the snapshots of one campaign queued at once: when a
- * job of the campaign's queue ends, the next one starts on the notification
- * of the queue's unlock (packages/db/src/worker-queue-wakeup.ts), not on the
- * worker's next poll. The poll is set to a minute here, so only the
- * notification can start the later jobs within the wait below.
+ * job of the campaign's queue ends, the next one starts once the queue's
+ * unlock is recorded (src/queue-handoff.ts), not on the worker's next poll.
+ * The poll is set to a minute here, so only the hand-off can start the later
+ * jobs within the wait below.
  */
 import { enqueueApplySnapshot } from "@dc/db";
 import { useTestDatabase } from "@dc/db/testing";
@@ -48,7 +48,7 @@ describe("snapshots of one campaign queued at once", () => {
       }
     });
 
-    // Four hand-offs, each of which would wait for a poll (a minute) without the wake-up.
+    // Four hand-offs, each of which would wait for a poll (a minute) without src/queue-handoff.ts.
     const completed = await waitFor(
       "every snapshot of the campaign to complete",
       async () => {

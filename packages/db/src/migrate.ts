@@ -24,6 +24,7 @@ import * as companyScopedChildKeys from "./migrations/0018-company-scoped-child-
 import * as idempotencyKeys from "./migrations/0019-idempotency-keys.ts";
 import * as tenantKeys from "./migrations/0020-tenant-keys.ts";
 import * as referenceIndexes from "./migrations/0021-reference-indexes.ts";
+import * as dropQueueWakeupTrigger from "./migrations/0022-drop-queue-wakeup-trigger.ts";
 import { MigrationFailed, migrationFailedMessage, MigrationLockUnavailable } from "./migration-failures.ts";
 import {
   type MigrationLockPolicy,
@@ -32,7 +33,6 @@ import {
   withLockRetries,
   withLockTimeout,
 } from "./migration-locks.ts";
-import { installQueueWakeup } from "./worker-queue-wakeup.ts";
 
 export const migrations: Readonly<Record<string, OwnMigration>> = {
   "0001-core-data-model": coreDataModel,
@@ -53,6 +53,7 @@ export const migrations: Readonly<Record<string, OwnMigration>> = {
   "0019-idempotency-keys": idempotencyKeys,
   "0020-tenant-keys": tenantKeys,
   "0021-reference-indexes": referenceIndexes,
+  "0022-drop-queue-wakeup-trigger": dropQueueWakeupTrigger,
 };
 
 /**
@@ -166,11 +167,9 @@ export const migrateOrThrow = async <DB>(db: Kysely<DB>, policy: MigrationLockPo
 /**
  * Everything a fresh database needs before the api and the worker run: our
  * schema, then graphile-worker's (the api adds jobs with SQL inside its own
- * transactions, so the queue's schema must exist before the first request),
- * then the trigger that wakes workers when a named queue frees
- * (worker-queue-wakeup.ts). `policy` bounds the lock waits of our
- * migrations and of graphile-worker's (`migrateWorkerSchema`), not the
- * trigger's (installed once, then left as it is). Throws the first failure.
+ * transactions, so the queue's schema must exist before the first request).
+ * `policy` bounds the lock waits of our migrations and of graphile-worker's
+ * (`migrateWorkerSchema`). Throws the first failure.
  */
 export const migrateAll = async <DB>(
   db: Kysely<DB>,
@@ -180,7 +179,6 @@ export const migrateAll = async <DB>(
   await migrateOrThrow(db, policy);
   const { error } = await migrateWorkerSchema(db, connectionString, policy);
   if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
-  await installQueueWakeup(db);
 };
 
 /** graphile-worker's `runMigrations`, or a test's stand-in for it. */
