@@ -1,10 +1,11 @@
 /**
  * Schema migrations with Kysely's Migrator. Migrations are listed in code (no
- * directory scan), so a bundled or type-stripped build finds them all.
+ * directory scan, Kysely's `MigrationProvider`), so a bundled or type-stripped
+ * build finds them all.
  */
 import { Logger, type RunnerOptions, runMigrations as runWorkerMigrations } from "graphile-worker";
 import { type Kysely, sql } from "kysely";
-import { type MigrationResult, type MigrationResultSet, Migrator } from "kysely/migration";
+import { type Migration, type MigrationResult, type MigrationResultSet, Migrator } from "kysely/migration";
 import { createPool } from "./connection.ts";
 import * as coreDataModel from "./migrations/0001-core-data-model.ts";
 import * as debtListCounters from "./migrations/0002-debt-list-counters.ts";
@@ -26,15 +27,9 @@ import * as tenantKeys from "./migrations/0020-tenant-keys.ts";
 import * as referenceIndexes from "./migrations/0021-reference-indexes.ts";
 import * as dropQueueWakeupTrigger from "./migrations/0022-drop-queue-wakeup-trigger.ts";
 import { MigrationFailed, migrationFailedMessage, MigrationLockUnavailable } from "./migration-failures.ts";
-import {
-  type MigrationLockPolicy,
-  type MigrationPosition,
-  type OwnMigration,
-  withLockRetries,
-  withLockTimeout,
-} from "./migration-locks.ts";
+import { type MigrationLockPolicy, type MigrationPosition, withLockRetries } from "./migration-locks.ts";
 
-export const migrations: Readonly<Record<string, OwnMigration>> = {
+export const migrations: Readonly<Record<string, Migration>> = {
   "0001-core-data-model": coreDataModel,
   "0002-debt-list-counters": debtListCounters,
   "0005-oauth-login-sessions": oauthLoginSessions,
@@ -59,83 +54,69 @@ export const migrations: Readonly<Record<string, OwnMigration>> = {
 /**
  * Kysely's migrator over this project's migrations, for stopping at a given
  * one (`migrateTo("0019-idempotency-keys")`) or stepping (`migrateUp`,
- * `migrateDown`), as the migration benchmark does. Each call runs every
- * migration it applies in one transaction (`migrateTo` over several holds the
- * first one's locks until the last one commits); `migrateToLatest` below does
- * not use it so, but steps with `migrateUp`. With `lockTimeoutMs`, that
- * transaction gives up a lock wait after that long (SQLSTATE 55P03, the
- * result's `error`); without it, it waits for good.
+ * `migrateDown`), as the tests and the migration benchmark do. Each call runs
+ * every migration it applies in one transaction; its lock waits are bounded
+ * only by the session's `lock_timeout`. `migrateToLatest` below is the
+ * deploy's path.
  */
-export const schemaMigrator = <DB>(db: Kysely<DB>, options: { readonly lockTimeoutMs?: number } = {}): Migrator =>
-  migratorOf(db, migrations, options.lockTimeoutMs);
-
-const migratorOf = <DB>(
-  db: Kysely<DB>,
-  own: Readonly<Record<string, OwnMigration>>,
-  lockTimeoutMs: number | undefined,
-): Migrator => {
-  const provided = lockTimeoutMs === undefined ? own : withLockTimeout(own, lockTimeoutMs);
-  return new Migrator({ db: db as unknown as Kysely<unknown>, provider: { getMigrations: async () => provided } });
-};
+export const schemaMigrator = <DB>(db: Kysely<DB>, provided: Readonly<Record<string, Migration>> = migrations): Migrator =>
+  new Migrator({ db: db as unknown as Kysely<unknown>, provider: { getMigrations: async () => provided } });
 
 /**
- * Applies every pending migration, one transaction each (docs/decisions/0028):
- * Kysely's `migrateUp` until it applies nothing (that last call
- * refuses a database holding a migration this code does not know), with
- * `disableTransactions` for a migration that declares `withoutTransaction`
- * (`OwnMigration`; `createIndexConcurrently`). Each call takes
- * the Migrator's advisory lock on a connection, applies the next pending
- * migration in a transaction of its own and commits it, then releases the
- * lock, so a migration's locks last as long as that migration and no longer,
- * and the next call reads again what is pending. Each lock wait is bounded by
- * `policy.lockTimeoutMs`; a wait that runs out rolls back that migration's
- * transaction only and the same migration is tried again after a pause as
- * long, `policy.retries` times (migration-locks.ts, `withLockRetries`): the
- * retries are counted per migration. Migrations committed before a failure
- * stay applied. The result's `results` list every migration applied across
- * the steps, then the failing one (status `Error`); its `error` is then a
- * `MigrationLockUnavailable` naming the lock holders when the retries ran
- * out, a `MigrationFailed` naming the migration otherwise, both listing the
- * migrations applied before it in this run.
+ * One `migrateUp` of Kysely's Migrator on one connection of `db` whose
+ * session has `lock_timeout` set, put back when the step ends. Kysely takes
+ * its advisory lock on that connection (with its own hour-long timeout, so
+ * two migrators still wait for each other), applies the next pending
+ * migration in a transaction and records it there, then releases the lock.
+ * A lock wait of the migration that outlasts the timeout fails it with
+ * SQLSTATE 55P03 (the result's `error`), and its transaction rolls back.
+ */
+const migrateUpOnce = <DB>(
+  db: Kysely<DB>,
+  provided: Readonly<Record<string, Migration>>,
+  lockTimeoutMs: number,
+): Promise<MigrationResultSet> =>
+  db.connection().execute(async (connection) => {
+    await sql`select set_config('lock_timeout', ${`${lockTimeoutMs}ms`}, false)`.execute(connection);
+    try {
+      return await schemaMigrator(connection, provided).migrateUp();
+    } finally {
+      await sql`reset lock_timeout`.execute(connection);
+    }
+  });
+
+/**
+ * Applies every pending migration with Kysely's Migrator, one transaction
+ * each (docs/decisions/0028): `migrateUp` until it applies nothing (that last
+ * call refuses a database holding a migration this code does not know), on a
+ * connection whose `lock_timeout` is `policy.lockTimeoutMs`. So a migration's
+ * locks last as long as that migration, each lock wait is bounded, and a
+ * wait that runs out rolls back that migration only; the same migration is
+ * tried again after a pause as long, `policy.retries` times
+ * (migration-locks.ts, `withLockRetries`). Migrations committed before a
+ * failure stay applied. The result's `results` list every migration applied
+ * across the steps, then the failing one (status `Error`); its `error` is
+ * then a `MigrationLockUnavailable` naming the lock holders when the retries
+ * ran out, a `MigrationFailed` naming the migration otherwise, both listing
+ * the migrations applied before it in this run.
  */
 export const migrateToLatest = async <DB>(
   db: Kysely<DB>,
   policy: MigrationLockPolicy,
-  provided: Readonly<Record<string, OwnMigration>> = migrations,
+  provided: Readonly<Record<string, Migration>> = migrations,
 ): Promise<MigrationResultSet> => {
-  const migrator = migratorOf(db, provided, policy.lockTimeoutMs);
   const applied: MigrationResult[] = [];
   for (;;) {
-    // The next pending migration decides whether the step runs in a transaction. Read outside the Migrator's
-    // advisory lock: should another migrator apply it meanwhile, the wrapper refuses the mismatch (withLockTimeout).
-    const pending = await migrator.getMigrations().then(
-      (all) => all.find(({ executedAt }) => executedAt === undefined),
-      (error: unknown) => ({ error }),
-    );
-    if (pending !== undefined && "error" in pending) {
-      const names = applied.map(({ migrationName }) => migrationName);
-      const message = migrationFailedMessage(undefined, names, pending.error);
-      return {
-        error: new MigrationFailed({ message, migration: undefined, applied: names, cause: pending.error }),
-        results: applied,
-      };
-    }
-    // With nothing pending the step still runs: under its lock, Kysely refuses a database that holds a
-    // migration this code does not know (a newer release's), and ends the loop by applying nothing.
-    const disableTransactions = pending !== undefined && provided[pending.name]?.withoutTransaction === true;
+    const names = applied.map(({ migrationName }) => migrationName);
     const step = await withLockRetries(
       db,
       policy,
-      () => migrator.migrateUp({ disableTransactions }),
-      (result) => ({
-        migration: result.results?.find(({ status }) => status === "Error")?.migrationName,
-        applied: applied.map(({ migrationName }) => migrationName),
-      }),
+      () => migrateUpOnce(db, provided, policy.lockTimeoutMs),
+      (result) => ({ migration: result.results?.find(({ status }) => status === "Error")?.migrationName, applied: names }),
     );
     const results = step.results ?? [];
     if (step.error !== undefined) {
       const migration = results.find(({ status }) => status === "Error")?.migrationName;
-      const names = applied.map(({ migrationName }) => migrationName);
       const error =
         step.error instanceof MigrationLockUnavailable
           ? step.error
@@ -186,7 +167,7 @@ export type WorkerMigrationRunner = (options: RunnerOptions) => Promise<void>;
 
 /**
  * graphile-worker's pending migrations, under the same lock policy as ours
- * (docs/decisions/0028). graphile-worker 0.18's `runMigrations`
+ * (docs/decisions/0028, addendum). graphile-worker 0.18's `runMigrations`
  * takes no advisory lock: it runs each pending migration in a transaction of
  * its own, whose first statement inserts the migration's row into
  * `graphile_worker.migrations` (a concurrent migrator's uncommitted row makes

@@ -3,13 +3,12 @@
  * PostgreSQL queues lock requests in order: a migration waiting for a lock
  * that a long transaction holds makes every later conflicting request on
  * that table wait behind it, so without a bound the api stalls for as long
- * as the blocker lives. Each migration's transaction sets `lock_timeout`;
- * when a wait outlasts it (SQLSTATE 55P03) the transaction rolls back whole,
+ * as the blocker lives. The migrator's session sets `lock_timeout`; when a
+ * wait outlasts it (SQLSTATE 55P03) the migration's transaction rolls back whole,
  * the queue drains, and the migrator tries again after a pause of the same
  * length, a bounded number of times.
  */
 import { type Kysely, sql } from "kysely";
-import type { Migration } from "kysely/migration";
 import { type LockHolder, lockUnavailableMessage, MigrationLockUnavailable } from "./migration-failures.ts";
 
 /** The migrator's lock settings (`MIGRATION_LOCK_TIMEOUT_MS`, `MIGRATION_LOCK_RETRIES`). */
@@ -45,72 +44,6 @@ export interface MigrationLockPolicy extends MigrationLocks {
 /** True for PostgreSQL's `lock_not_available` (55P03): a `lock_timeout` ran out. */
 export const isLockNotAvailable = (error: unknown): boolean =>
   typeof error === "object" && error !== null && (error as { code?: unknown }).code === "55P03";
-
-/**
- * A migration of this project. One that declares `withoutTransaction` (for
- * `create index concurrently`, which cannot run in a transaction) is run by
- * `migrateToLatest` on a connection outside any transaction: each statement
- * commits on its own, so its `up` must be safe to run again from the start
- * after a failure at any statement (`createIndexConcurrently`).
- */
-export interface OwnMigration extends Migration {
-  readonly withoutTransaction?: boolean;
-}
-
-/**
- * `migrations`, each of whose `up` and `down` first sets `lock_timeout` for
- * the transaction the migrator runs it in. Kysely's Migrator takes its
- * advisory lock on the connection before that transaction begins (with its
- * own hour-long timeout), so two migrators still wait for each other; the
- * bound applies to what the migrations lock, from their first statement.
- * Setting it in every migration, not just the first pending one, costs one
- * round trip each and needs no knowledge of which one runs first. A
- * migration `withoutTransaction` sets it for its session and resets it when
- * done, the connection going back to its pool; a transactional one handed a
- * connection outside a transaction refuses to run before its first statement.
- */
-export const withLockTimeout = (
-  migrations: Readonly<Record<string, OwnMigration>>,
-  lockTimeoutMs: number,
-): Record<string, OwnMigration> => {
-  const timeout = `${lockTimeoutMs}ms`;
-  /** `step` on `db` with the lock timeout: for the transaction, or for the session until `step` ends. */
-  const bounded =
-    (name: string, withoutTransaction: boolean, step: (db: Kysely<unknown>) => Promise<void>) =>
-    async (db: Kysely<unknown>): Promise<void> => {
-      if (withoutTransaction) {
-        // On the migrator's one connection, outside a transaction: set for the session, then put back.
-        await sql`select set_config('lock_timeout', ${timeout}, false)`.execute(db);
-        try {
-          await step(db);
-        } finally {
-          await sql`reset lock_timeout`.execute(db);
-        }
-        return;
-      }
-      // Handed a connection without a transaction (the migrator looked at another migration before its
-      // step, one that runs without), a transactional migration would commit statement by statement.
-      if (!db.isTransaction) {
-        throw new Error(`migration ${name} must run in a transaction; it was not applied, run the migrator again`);
-      }
-      await sql`select set_config('lock_timeout', ${timeout}, true)`.execute(db);
-      await step(db);
-    };
-  return Object.fromEntries(
-    Object.entries(migrations).map(([name, migration]) => {
-      const { down } = migration;
-      const withoutTransaction = migration.withoutTransaction === true;
-      return [
-        name,
-        {
-          withoutTransaction,
-          up: bounded(name, withoutTransaction, (db) => migration.up(db)),
-          ...(down === undefined ? {} : { down: bounded(name, withoutTransaction, (db) => down(db)) }),
-        },
-      ];
-    }),
-  );
-};
 
 /**
  * The sessions holding a table lock whose transaction began at least

@@ -121,12 +121,17 @@ describe("migrateToLatest over two pending migrations", () => {
         expect(results).toEqual([
           { migrationName: "0020-tenant-keys", direction: "Up", status: "Success" },
           { migrationName: "0021-reference-indexes", direction: "Up", status: "Success" },
+          { migrationName: "0022-drop-queue-wakeup-trigger", direction: "Up", status: "Success" },
         ]);
         // Only 0021 was retried: 0020 ran once, and stayed applied.
         expect(retries).toEqual([
           { attempt: 1, retries: 5, migration: "0021-reference-indexes", lockTimeoutMs: 1_000, pauseMs: 1_000 },
         ]);
-        expect((await appliedMigrations(db)).slice(-2)).toEqual(["0020-tenant-keys", "0021-reference-indexes"]);
+        expect((await appliedMigrations(db)).slice(-3)).toEqual([
+          "0020-tenant-keys",
+          "0021-reference-indexes",
+          "0022-drop-queue-wakeup-trigger",
+        ]);
       } finally {
         await Promise.all([migrator.destroy(), blocker.destroy(), third.destroy()]);
       }

@@ -19,3 +19,6 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
     end $$`.execute(db);
   await sql`drop function if exists dc_wake_workers_on_queue_unlock()`.execute(db);
 };
+
+/** Nothing to put back: no code of this release installs or relies on the trigger. */
+export const down = async (): Promise<void> => {};
