@@ -81,10 +81,13 @@ export interface Service {
   readonly stop: (graceMs?: number) => Promise<void>;
 }
 
-/** Starts `node <script>` from the repository root with `env` on top of ours; stdout is kept in a ring. */
-export const startService = (script: string, env: Record<string, string>): Service => {
-  const child = spawn(process.execPath, [join(root, script)], {
-    cwd: root,
+/**
+ * Starts `node <script>` from the repository root (or `from`, another checkout,
+ * for an A/B run) with `env` on top of ours; stdout is kept in a ring.
+ */
+export const startService = (script: string, env: Record<string, string>, from: string = root): Service => {
+  const child = spawn(process.execPath, [join(from, script)], {
+    cwd: from,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -143,6 +146,8 @@ export interface ApiOptions {
   readonly port: number;
   readonly rateLimitScale: number;
   readonly env?: Record<string, string>;
+  /** The checkout whose api runs (default: this one). */
+  readonly root?: string;
 }
 
 /** The api in production mode on 127.0.0.1:`port`, resolved once `/healthz` answers. */
@@ -160,7 +165,7 @@ export const startApiService = async (options: ApiOptions): Promise<Service & { 
     NODE_OPTIONS: API_NODE_OPTIONS,
     MALLOC_ARENA_MAX: API_MALLOC_ARENA_MAX,
     ...options.env,
-  });
+  }, options.root);
   const url = `http://127.0.0.1:${options.port}`;
   try {
     await waitForHttp(api, `${url}/healthz`);
@@ -176,6 +181,8 @@ export const startWorkerService = (options: {
   readonly databaseUrl: string;
   readonly idKey: string;
   readonly env?: Record<string, string>;
+  /** The checkout whose worker runs (default: this one). */
+  readonly root?: string;
 }): Service =>
   startService("apps/worker/src/main.ts", {
     NODE_ENV: "production",
@@ -184,7 +191,7 @@ export const startWorkerService = (options: {
     LOG_LEVEL: "warn",
     NODE_OPTIONS: WORKER_NODE_OPTIONS,
     ...options.env,
-  });
+  }, options.root);
 
 /** Resident memory of a process now (`VmRSS`) and its peak so far (`VmHWM`), in MB. */
 export const rssOf = (pid: number): { rssMb: number; peakMb: number } => {

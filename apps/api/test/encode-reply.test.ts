@@ -7,7 +7,7 @@
 import { endpoints } from "@dc/contract";
 import { Arbitrary, FastCheck, Schema } from "effect";
 import { describe, expect, it } from "vitest";
-import { compileReplyEncoder, compileReplySerializer } from "../src/http/encode-reply.ts";
+import { compileReplyEncoder, compileReplySerializer } from "../src/http/fast-paths/encode-reply.ts";
 
 const operations = Object.entries(endpoints).map(([operationId, endpoint]) => ({
   operationId,

@@ -8,7 +8,7 @@ import * as Contact from "./Contact.ts";
 import * as Money from "./Money.ts";
 import * as PaymentPlan from "./PaymentPlan.ts";
 import { type Issue, plainIssues } from "./ParseIssues.ts";
-import * as RowGuard from "./RowGuard.ts";
+import * as RowGuard from "./fast-paths/RowGuard.ts";
 
 /** A rule violation of one row; `field` is a dotted path (`""` for the row itself). */
 export interface RowError {

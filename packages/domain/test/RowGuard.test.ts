@@ -1,7 +1,7 @@
 import { Either, Schema } from "effect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import * as RowGuard from "../src/RowGuard.ts";
+import * as RowGuard from "../src/fast-paths/RowGuard.ts";
 import * as SnapshotRow from "../src/SnapshotRow.ts";
 
 const decode = Schema.decodeUnknownEither(SnapshotRow.Row, { errors: "all", onExcessProperty: "error" });

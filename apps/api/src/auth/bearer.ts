@@ -2,7 +2,7 @@
  * Bearer tokens of the external API: the header's syntax and the principal a
  * valid token stands for. The lookup itself (a token expired, revoked, of a
  * revoked client or of a revoked grant is refused) is part of admission,
- * http/admission.ts.
+ * http/fast-paths/admission.ts.
  */
 import type { Scope } from "@dc/contract";
 import { schemeCredentials } from "./authorization-header.ts";

@@ -1,7 +1,7 @@
 /**
  * Per-company rate limiting with fixed windows, shared by every api process:
  * the counter lives in PostgreSQL, so N processes see one budget. Admission
- * (http/admission.ts) counts requests; this module describes a counted
+ * (http/fast-paths/admission.ts) counts requests; this module describes a counted
  * request and gives one back.
  */
 import type { Database } from "@dc/db";

@@ -1,4 +1,9 @@
 /**
+ * Fast path: replaces `JSON.stringify(Schema.encodeUnknownSync(schema)(value))`
+ * for every reply, kept for page-1 throughput (docs/benchmarks.md, "Second
+ * implementations: A/B"). Held equal to the library path by
+ * apps/api/test/encode-reply.test.ts (fast-check, every operation).
+ *
  * The encoder of a success schema, compiled once per operation from the
  * schema's AST (docs/decisions/0014): it keeps exactly the declared
  * properties of every object (an extra field of a row never reaches the

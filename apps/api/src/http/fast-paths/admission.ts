@@ -1,4 +1,10 @@
 /**
+ * Fast path: replaces one admission statement per request with one statement
+ * shared by the concurrent requests of a token, scope and counter, kept for
+ * page-1 throughput (docs/benchmarks.md, "Second implementations: A/B").
+ * Held equal to admitting the same requests one statement each by
+ * apps/api/test/admission-coalesced.test.ts (fast-check).
+ *
  * Admission of an authenticated request: the bearer token is resolved to its
  * principal, the operation's scope is checked and the company's rate-limit
  * counter is advanced, all in one statement (docs/decisions/0012).
@@ -13,11 +19,11 @@
 import type { RateLimit, Scope } from "@dc/contract";
 import { type Database, PREPARED } from "@dc/db";
 import { type Kysely, sql } from "kysely";
-import { bearerToken, type Principal } from "../auth/bearer.ts";
-import type { Clock } from "../clock.ts";
-import { hashSecret } from "../oauth/secrets.ts";
-import { MissingScope, RateLimited, Unauthorized } from "./api-error.ts";
-import { fixedWindow, type RateLimitState } from "./rate-limit.ts";
+import { bearerToken, type Principal } from "../../auth/bearer.ts";
+import type { Clock } from "../../clock.ts";
+import { hashSecret } from "../../oauth/secrets.ts";
+import { MissingScope, RateLimited, Unauthorized } from "../api-error.ts";
+import { fixedWindow, type RateLimitState } from "../rate-limit.ts";
 
 export interface AdmissionRule {
   readonly scope: Scope;

@@ -1,14 +1,19 @@
 /**
+ * Fast path: replaces decoding every snapshot row with `SnapshotRow.Row`'s
+ * schema, kept for snapshot submit-to-completed (docs/benchmarks.md, "Second
+ * implementations: A/B"). Held equal to the schema by
+ * packages/domain/test/RowGuard.test.ts (fast-check).
+ *
  * A hand-written acceptance check equivalent to decoding SnapshotRow.Row,
  * used because decoding 20,000 rows through Effect Schema costs ~200 ms.
  * It may only say "valid" for input the schema accepts unchanged; on any
  * doubt it says "not sure" and the caller decodes with the schema, which
  * also produces the error messages. A property test keeps the two in step.
  */
-import * as Contact from "./Contact.ts";
-import * as Dates from "./Dates.ts";
-import * as Money from "./Money.ts";
-import * as PaymentPlan from "./PaymentPlan.ts";
+import * as Contact from "../Contact.ts";
+import * as Dates from "../Dates.ts";
+import * as Money from "../Money.ts";
+import * as PaymentPlan from "../PaymentPlan.ts";
 
 type Json = Record<string, unknown>;
 
