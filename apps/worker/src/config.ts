@@ -16,6 +16,7 @@ import {
 } from "@dc/db";
 import { Data, Either, Schema } from "effect";
 import { DEFAULT_RETENTION, type RetentionSettings } from "./retention.ts";
+import { DEFAULT_STALE_LOCK_SECONDS } from "./stale-locks.ts";
 
 const PositiveIntFromString = (maximum: number) =>
   Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, maximum));
@@ -31,7 +32,7 @@ const Environment = Schema.Struct({
   WORKER_CONCURRENCY: Schema.optionalWith(PositiveIntFromString(1_000), { default: () => 4 }),
   WORKER_STALE_LOCK_SECONDS: Schema.optionalWith(
     Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, MAX_STALE_LOCK_SECONDS)),
-    { default: () => 300 },
+    { default: () => DEFAULT_STALE_LOCK_SECONDS },
   ),
   LOG_LEVEL: sharedVariables.LOG_LEVEL,
   ID_ENCRYPTION_KEY: sharedVariables.ID_ENCRYPTION_KEY,
@@ -63,8 +64,9 @@ export interface Config {
   readonly embeddedPostgresPort: number | undefined;
   readonly concurrency: number;
   /**
-   * Jobs locked longer than this by a worker that is no longer connected are
-   * unlocked (`WORKER_STALE_LOCK_SECONDS`, default 300; docs/decisions/0357).
+   * The jobs of a worker pool seen without its presence connection at two
+   * sweeps this many seconds apart are unlocked (`WORKER_STALE_LOCK_SECONDS`,
+   * default 10; docs/decisions/0357).
    */
   readonly staleLockSeconds: number;
   readonly logLevel: typeof LogLevel.Type;

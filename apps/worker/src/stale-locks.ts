@@ -2,14 +2,17 @@
  * Frees the jobs of worker processes that died (docs/decisions/0357).
  * graphile-worker keeps a dead worker's jobs (and their queues: a campaign's
  * snapshots) locked for 4 hours. Each of our pools keeps a connection named
- * after its pool id; a pool whose locks are older than the threshold and that
- * has no such connection any more is dead, and its locks
- * are released with graphile-worker's `force_unlock_workers`. Runs at
- * start-up (once the runner is up, so an unreachable database fails the start
- * as before) and then periodically. Safe for `apply_snapshot`: applying is
- * idempotent under the snapshot row lock.
+ * after its pool id, reopened every `PRESENCE_RETRY_MS` when dropped; a
+ * killed process loses it at once. A pool that locks a job and has been seen
+ * without that connection by two sweeps at least the grace period apart (the
+ * default grace is twice the reconnect interval) is dead, and its locks are
+ * released with graphile-worker's `force_unlock_workers`. Runs at start-up
+ * (once the runner is up, so an unreachable database fails the start as
+ * before) and then every half grace period, so a dead pool's jobs are free
+ * within two grace periods of its death. Safe for `apply_snapshot`: applying
+ * is idempotent under the snapshot row lock.
  */
-import { createPool, type Database } from "@dc/db";
+import { createPool, type Database, findAbsentLockHolders, forceUnlockWorkers } from "@dc/db";
 import type { WorkerEvents } from "graphile-worker";
 import { type Kysely, sql } from "kysely";
 import type { Logger } from "pino";
@@ -17,7 +20,16 @@ import type { Logger } from "pino";
 /** `application_name` of a live pool's presence connection: this prefix and the pool id. */
 export const LIVENESS_PREFIX = "dc-worker-pool:";
 
-const PRESENCE_RETRY_MS = 5_000;
+/** How long a dropped presence connection waits before it is reopened. */
+export const PRESENCE_RETRY_MS = 5_000;
+
+/**
+ * Seconds a pool must stay without its presence connection before its jobs
+ * are released (`WORKER_STALE_LOCK_SECONDS`): twice the reconnect interval,
+ * so a live pool that is reconnecting is not taken for dead, and a dead one
+ * is freed within 20 s.
+ */
+export const DEFAULT_STALE_LOCK_SECONDS = (2 * PRESENCE_RETRY_MS) / 1000;
 
 /** What is used of a checked-out pg client (pg's types are not this app's dependency). */
 interface PresenceClient {
@@ -86,27 +98,48 @@ export const announceLiveness = (events: WorkerEvents, connectionString: string,
 };
 
 /**
- * Unlocks every job and queue held by a pool, other than `own`, that holds a
- * lock older than `staleSeconds` and whose process has no presence connection
- * open (`application_name` = the liveness prefix + the pool's id). Returns
- * the pools freed.
+ * Pools seen locking a job without a presence connection, each with the
+ * `performance.now()` of the first sweep that saw it so. One per process,
+ * kept across sweeps: a pool is dead only when a later sweep confirms it.
  */
-export const unlockStaleWorkers = async (
+export type AbsentPools = Map<string, number>;
+
+/**
+ * Unlocks every job and queue of each pool, other than `own`, that locks a
+ * job and whose presence connection (`application_name` = the liveness
+ * prefix + the pool's id) was missing at an earlier sweep at least
+ * `graceSeconds` ago and is still missing now; records in `absent` the pools
+ * seen missing for the first time, and forgets those seen again or holding
+ * nothing. Returns the pools freed.
+ *
+ * A live pool's presence connection is missing only while it reconnects
+ * (every `PRESENCE_RETRY_MS`): a grace longer than that never frees a live
+ * pool whose database connections work.
+ */
+export const unlockDeadWorkers = async (
   db: Kysely<Database>,
-  staleSeconds: number,
-  own: ReadonlySet<string> = new Set(),
+  options: {
+    readonly graceSeconds: number;
+    readonly absent: AbsentPools;
+    readonly own?: ReadonlySet<string>;
+    readonly now?: number;
+  },
 ): Promise<Array<string>> => {
-  const { rows } = await sql<{ locked_by: string }>`
-    select distinct j.locked_by from graphile_worker.jobs j
-    where j.locked_by is not null and j.locked_at < now() - make_interval(secs => ${staleSeconds})
-      and j.locked_by <> all(${[...own]}::text[])
-      and not exists (
-        select 1 from pg_stat_activity a where a.application_name = ${LIVENESS_PREFIX} || j.locked_by
-      )
-  `.execute(db);
-  const pools = rows.map((row) => row.locked_by);
-  if (pools.length > 0) await sql`select graphile_worker.force_unlock_workers(${pools}::text[])`.execute(db);
-  return pools;
+  const { graceSeconds, absent, own = new Set(), now = performance.now() } = options;
+  const missing = await findAbsentLockHolders(db, LIVENESS_PREFIX, own);
+  const stillMissing = new Set(missing);
+  for (const pool of absent.keys()) if (!stillMissing.has(pool)) absent.delete(pool);
+  const dead: Array<string> = [];
+  for (const pool of missing) {
+    const since = absent.get(pool);
+    if (since === undefined) absent.set(pool, now);
+    else if (now - since >= graceSeconds * 1000) dead.push(pool);
+  }
+  if (dead.length > 0) {
+    await forceUnlockWorkers(db, dead);
+    for (const pool of dead) absent.delete(pool);
+  }
+  return dead;
 };
 
 /**
@@ -140,8 +173,8 @@ export const releaseOrphanedQueueLocks = async (
   return rows;
 };
 
-/** How often the sweep runs: the threshold, between 1 and 60 seconds. */
-export const sweepIntervalMs = (staleSeconds: number): number => Math.min(60, Math.max(1, staleSeconds)) * 1000;
+/** How often the sweep runs: half the grace period, between 1 and 60 seconds. */
+export const sweepIntervalMs = (graceSeconds: number): number => Math.min(60, Math.max(1, graceSeconds / 2)) * 1000;
 
 /**
  * One sweep, logged; errors are logged, never thrown (the next sweep tries
@@ -151,10 +184,11 @@ export const sweepStaleLocks = async (
   db: Kysely<Database>,
   staleSeconds: number,
   own: ReadonlySet<string>,
+  absent: AbsentPools,
   logger: Logger,
 ): Promise<void> => {
   try {
-    const pools = await unlockStaleWorkers(db, staleSeconds, own);
+    const pools = await unlockDeadWorkers(db, { graceSeconds: staleSeconds, absent, own });
     if (pools.length > 0) logger.warn({ pools, staleLockSeconds: staleSeconds }, "unlocked jobs of dead workers");
     const queues = await releaseOrphanedQueueLocks(db, staleSeconds);
     if (queues.length > 0) logger.warn({ queues, staleLockSeconds: staleSeconds }, "unlocked queues that ran no job");

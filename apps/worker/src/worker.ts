@@ -10,7 +10,13 @@ import type { Clock } from "./clock.ts";
 import { cronItems } from "./crontab.ts";
 import { handOffQueues } from "./queue-handoff.ts";
 import { createWorkerMetrics, type WorkerMetrics } from "./observability/metrics.ts";
-import { announceLiveness, sweepIntervalMs, sweepStaleLocks } from "./stale-locks.ts";
+import {
+  type AbsentPools,
+  announceLiveness,
+  DEFAULT_STALE_LOCK_SECONDS,
+  sweepIntervalMs,
+  sweepStaleLocks,
+} from "./stale-locks.ts";
 import { buildTaskList } from "./task-list.ts";
 import { failSpentSnapshots } from "./tasks/apply-snapshot.ts";
 import { rescheduleSpentDeliveries } from "./tasks/deliver-webhook.ts";
@@ -37,8 +43,9 @@ export interface StartWorkerOptions {
    */
   readonly ids: EventIds;
   /**
-   * Locks older than this held by a worker that is gone are released at
-   * start-up and then periodically (see stale-locks.ts). Default 300.
+   * The jobs of a worker pool whose presence connection is missing at two
+   * sweeps at least this many seconds apart are released (see
+   * stale-locks.ts). Default `DEFAULT_STALE_LOCK_SECONDS`.
    */
   readonly staleLockSeconds?: number;
   /** Webhook delivery settings; without them this worker runs no `deliver_webhook` job. */
@@ -82,7 +89,7 @@ export interface RunningWorker {
  * process.once("SIGTERM", () => void worker.stop());
  */
 export const startWorker = async (options: StartWorkerOptions): Promise<RunningWorker> => {
-  const { connectionString, concurrency, clock, logger, ids, staleLockSeconds = 300 } = options;
+  const { connectionString, concurrency, clock, logger, ids, staleLockSeconds = DEFAULT_STALE_LOCK_SECONDS } = options;
   const metrics = options.metrics ?? createWorkerMetrics(logger);
   // Each job holds at most one connection of this pool at a time; the spare
   // one serves the stale-lock sweep and metrics scrapes.
@@ -148,8 +155,9 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
   // and their next one scheduled (docs/decisions/0455). No step throws.
   // The sweep in flight is awaited on stop, before the pool it uses is closed.
   const { webhooks } = options;
+  const absent: AbsentPools = new Map();
   const sweep = async (): Promise<void> => {
-    await sweepStaleLocks(db, staleLockSeconds, liveness.own, logger);
+    await sweepStaleLocks(db, staleLockSeconds, liveness.own, absent, logger);
     await failSpentSnapshots({ db, clock, logger });
     if (webhooks !== undefined) await rescheduleSpentDeliveries({ db, clock, logger }, webhooks);
   };

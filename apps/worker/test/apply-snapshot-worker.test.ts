@@ -5,7 +5,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../src/clock.ts";
 import { createWorkerMetrics } from "../src/observability/metrics.ts";
-import { LIVENESS_PREFIX, unlockStaleWorkers } from "../src/stale-locks.ts";
+import { LIVENESS_PREFIX, unlockDeadWorkers } from "../src/stale-locks.ts";
 import { applySnapshotTask } from "../src/tasks/apply-snapshot.ts";
 import { type RunningWorker, startWorker } from "../src/worker.ts";
 import { captureLogger } from "./log-capture.ts";
@@ -261,38 +261,62 @@ describe("apply_snapshot when the company of an old job cannot be read", () => {
 });
 
 describe("stale job locks", () => {
-  it("unlocks the jobs of pools that hold old locks and are gone, never those of live pools", async () => {
-    const lock = async (key: string, pool: string, age: string): Promise<void> => {
+  it("unlocks a pool only when two sweeps a grace period apart find it locking a job without its presence connection", async () => {
+    const lock = async (key: string, pool: string): Promise<void> => {
       await sql`select graphile_worker.add_job('purge_expired', '{}'::json, job_key := ${key}, run_at := now() + interval '1 day')`.execute(
         db,
       );
-      await sql`update graphile_worker._private_jobs set locked_by = ${pool}, locked_at = now() - ${age}::interval
-        where key = ${key}`.execute(db);
+      await sql`update graphile_worker._private_jobs set locked_by = ${pool}, locked_at = now() where key = ${key}`.execute(
+        db,
+      );
     };
-    await lock("dead-old", "pool-dead", "1 hour");
-    await lock("dead-recent", "pool-recent", "10 seconds");
-    await lock("alive-old", "pool-alive", "1 hour");
-    const presence = createPool({ connectionString: url, max: 1, applicationName: `${LIVENESS_PREFIX}pool-alive` });
-    const client = await presence.connect();
-    try {
-      expect(await unlockStaleWorkers(db, 60)).toEqual(["pool-dead"]);
+    const locks = async () => {
       const { rows } = await sql<{ key: string; locked_by: string | null }>`
-        select key, locked_by from graphile_worker.jobs where key in ('dead-old', 'dead-recent', 'alive-old') order by key`.execute(
-        db,
-      );
-      expect(rows).toEqual([
-        { key: "alive-old", locked_by: "pool-alive" },
-        { key: "dead-old", locked_by: null },
-        { key: "dead-recent", locked_by: "pool-recent" },
+        select key, locked_by from graphile_worker.jobs where key like 'stale-%' order by key`.execute(db);
+      return rows;
+    };
+    await lock("stale-dead", "pool-dead");
+    await lock("stale-alive", "pool-alive");
+    await lock("stale-back", "pool-back");
+    await lock("stale-own", "pool-own");
+    const presence = (pool: string) =>
+      createPool({ connectionString: url, max: 1, applicationName: `${LIVENESS_PREFIX}${pool}` });
+    const alive = presence("pool-alive");
+    const aliveClient = await alive.connect();
+    const back = presence("pool-back");
+    const absent = new Map<string, number>();
+    const own = new Set(["pool-own"]);
+    try {
+      // The first sweep only notes the pools it finds without a presence connection.
+      expect(await unlockDeadWorkers(db, { graceSeconds: 10, absent, own, now: 0 })).toEqual([]);
+      expect([...absent.keys()].sort()).toEqual(["pool-back", "pool-dead"]);
+      // Too soon to confirm: a live pool reconnects within the grace period.
+      expect(await unlockDeadWorkers(db, { graceSeconds: 10, absent, own, now: 9_999 })).toEqual([]);
+      // pool-back reconnected meanwhile: forgotten, its clock starts again if it goes missing.
+      const backClient = await back.connect();
+      expect(await unlockDeadWorkers(db, { graceSeconds: 10, absent, own, now: 10_000 })).toEqual(["pool-dead"]);
+      expect([...absent.keys()]).toEqual([]);
+      backClient.release();
+      expect(await locks()).toEqual([
+        { key: "stale-alive", locked_by: "pool-alive" },
+        { key: "stale-back", locked_by: "pool-back" },
+        { key: "stale-dead", locked_by: null },
+        { key: "stale-own", locked_by: "pool-own" },
       ]);
-      expect(await unlockStaleWorkers(db, 0, new Set(["pool-recent"]))).toEqual([]);
-      expect((await unlockStaleWorkers(db, 0)).sort()).toEqual(["pool-recent"]);
+      // pool-back is missing again: noted afresh, not released at once.
+      await back.end();
+      await waitFor("pool-back's presence connection to end", async () => {
+        const { rows } = await sql`select 1 from pg_stat_activity
+          where application_name = ${`${LIVENESS_PREFIX}pool-back`}`.execute(db);
+        return rows.length === 0 ? true : undefined;
+      });
+      expect(await unlockDeadWorkers(db, { graceSeconds: 10, absent, own, now: 20_000 })).toEqual([]);
+      expect(await unlockDeadWorkers(db, { graceSeconds: 10, absent, own, now: 30_000 })).toEqual(["pool-back"]);
     } finally {
-      client.release();
-      await presence.end();
-      await sql`delete from graphile_worker._private_jobs where key in ('dead-old', 'dead-recent', 'alive-old')`.execute(
-        db,
-      );
+      aliveClient.release();
+      await alive.end();
+      await back.end().catch(() => undefined);
+      await sql`delete from graphile_worker._private_jobs where key like 'stale-%'`.execute(db);
     }
   });
 });

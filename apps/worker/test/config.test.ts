@@ -11,7 +11,7 @@ describe("loadConfig", () => {
         databaseUrl: undefined,
         embeddedPostgresPort: undefined,
         concurrency: 4,
-        staleLockSeconds: 300,
+        staleLockSeconds: 10,
         logLevel: "info",
         idEncryptionKey: new TextEncoder().encode("development-only-id-encryption-key-do-not-use-in-production"),
         developmentIdKey: true,

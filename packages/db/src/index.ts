@@ -31,3 +31,5 @@ export * from "./statement-queue.ts";
 export * from "./stop-signals.ts";
 export type * from "./schema.ts";
 export * from "./queries/job-queue.ts";
+export * from "./queries/jobs/find-absent-lock-holders.ts";
+export * from "./queries/jobs/force-unlock-workers.ts";
