@@ -153,6 +153,38 @@ describe("requests Node's HTTP parser refuses", () => {
     });
   });
 
+  it("a body that does not arrive in time: 408, and the request's log line says 408, the status sent", async () => {
+    const tenant = await t.tenant("Slow Body Corp");
+    const token = await t.token(tenant);
+    const serverSide = new Promise<Socket>((resolve) => t.api.server.once("connection", resolve));
+    const chunks: Buffer[] = [];
+    const client = connect(Number(port), "127.0.0.1");
+    client.on("data", (chunk: Buffer) => chunks.push(chunk));
+    const closed = new Promise<void>((resolve) => client.on("close", () => resolve()));
+    client.on("error", () => undefined);
+    client.write(
+      `POST /external-api/v1/debts HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100\r\nX-Request-Id: slow-body-0001\r\n\r\n{"firstname":',
+    );
+    const socket = await serverSide;
+    // The handler is reading the body when the request timeout fires (emitted as in the test above).
+    const requestStarted = new Promise<void>((resolve) => t.api.server.once("request", () => resolve()));
+    await requestStarted;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    t.api.server.emit(
+      "clientError",
+      Object.assign(new Error("Request timeout"), { code: "ERR_HTTP_REQUEST_TIMEOUT" }),
+      socket,
+    );
+    await closed;
+    expect(lastAnswer(Buffer.concat(chunks).toString("utf8")).statusLine).toBe("HTTP/1.1 408 Request Timeout");
+    for (let waited = 0; !t.logLines.some((line) => line.includes("slow-body-0001")) && waited < 5_000; waited += 25) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const lines = t.logLines.filter((text) => text.includes("slow-body-0001")).map((text) => JSON.parse(text) as unknown);
+    expect(lines).toEqual([expect.objectContaining({ msg: "request", requestId: "slow-body-0001", status: 408 })]);
+  });
+
   it("a refused client that never closes its side loses the connection after a short linger", async () => {
     const serverSide = new Promise<Socket>((resolve) => t.api.server.once("connection", resolve));
     const client = connect({ port: Number(port), host: "127.0.0.1", allowHalfOpen: true });

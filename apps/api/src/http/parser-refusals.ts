@@ -35,6 +35,17 @@ const refusalFor = (parserCode: string | undefined): Refusal => {
   }
 };
 
+/**
+ * The status of the refusal written in place of the response to each request
+ * that was still in progress: its handler may go on (reading a body that
+ * will never end) and must log what the client got, not what it would have
+ * answered.
+ */
+const refusedRequests = new WeakMap<IncomingMessage, number>();
+
+/** The status a refusal of the HTTP parser answered `request` with, if one did (see `answerParserRefusals`). */
+export const refusalSentFor = (request: IncomingMessage): number | undefined => refusedRequests.get(request);
+
 /** The whole HTTP/1.1 response for a refusal, body included. */
 export const refusalResponse = (refusal: Refusal): string => {
   const body = JSON.stringify(envelope(refusal.status, refusal.message, { error_code: refusal.errorCode }));
@@ -125,7 +136,10 @@ export const answerParserRefusals = (server: Server, logger: Logger): void => {
     } else if (parserStopped && inProgress.every(([request]) => request.complete)) {
       refusalsWaiting.set(socket, answerAndLinger);
     } else {
-      if (inProgress.every(([, response]) => !response.headersSent)) socket.write(refusalResponse(refusal));
+      if (inProgress.every(([, response]) => !response.headersSent)) {
+        socket.write(refusalResponse(refusal));
+        for (const [request] of inProgress) refusedRequests.set(request, refusal.status);
+      }
       socket.destroy();
     }
   });

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { Middleware } from "koa";
 import type { Logger } from "pino";
 import { classifyUnexpected, internalErrorResponse, isApiError, renderApiError, type RenderedError } from "./api-error.ts";
+import { refusalSentFor } from "./parser-refusals.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -35,12 +36,14 @@ export const requestContext = (logger: Logger, observe: RequestObserver = () => 
     const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
     const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
     const route = typeof matched === "string" ? matched : null;
-    observe({ method: ctx.method, route: route ?? "unmatched", status: ctx.status }, durationMs / 1000);
+    // A request cut off by the server's timeouts was answered by the parser's refusal, whatever ctx says.
+    const status = refusalSentFor(ctx.req) ?? ctx.status;
+    observe({ method: ctx.method, route: route ?? "unmatched", status }, durationMs / 1000);
     const line = {
       requestId,
       method: ctx.method,
       route,
-      status: ctx.status,
+      status,
       durationMs: Math.round(durationMs * 100) / 100,
       companyId: ctx.state["companyId"] ?? null,
     };
