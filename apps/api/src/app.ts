@@ -46,7 +46,7 @@ export const createApp = (services: AppServices, inFlight: InFlight, handlers: H
       if (inFlight.stopping()) ctx.set("Connection", "close");
     }
   });
-  app.use(requestContext(services.logger, metrics.observeRequest));
+  app.use(requestContext(services.logger, metrics.observeRequest, (path) => oauthErrorPaths.has(path)));
   app.use(async (ctx, next) => {
     ctx.set("X-Content-Type-Options", "nosniff");
     ctx.set("Cache-Control", "no-store");

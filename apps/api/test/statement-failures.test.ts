@@ -255,6 +255,7 @@ const failures = [
     message: messages.internal,
     error: unexpectedError,
     retryAfter: null,
+    oauthError: "server_error",
   },
   {
     kind: "the database unavailable",
@@ -263,8 +264,12 @@ const failures = [
     message: messages.serviceUnavailable,
     error: unavailableError,
     retryAfter: "5",
+    oauthError: "temporarily_unavailable",
   },
 ] as const;
+
+/** The operations whose errors are OAuth's `{error, error_description}`, not the api envelope. */
+const oauthShaped = new Set(["issueToken", "issueTokenAlias", "revokeToken"]);
 
 describe("the sweep covers the document", () => {
   it("finds every operation, and a request for each that needs a body", () => {
@@ -302,6 +307,12 @@ describe.each(failures)("$kind at any statement", (failure) => {
         expect(response.headers.get("retry-after"), where).toBe(failure.retryAfter);
         if (operation.operationId === "authorize" || operation.operationId === "submitAuthorization") {
           expect(response.headers.get("content-type"), where).toBe("text/html; charset=utf-8");
+        } else if (oauthShaped.has(operation.operationId)) {
+          // The OAuth endpoints answer every failure as RFC 6749 5.2 does.
+          expect(await expectContract(response, operation.method, operation.path), where).toEqual({
+            error: failure.oauthError,
+            error_description: failure.message,
+          });
         } else {
           expect(await expectContract(response, operation.method, operation.path), where).toEqual({
             error: true,

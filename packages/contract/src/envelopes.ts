@@ -51,6 +51,8 @@ export const OAuthErrorCode = Schema.Literal(
   "access_denied",
   "redirect_uri_mismatch",
   "slow_down",
+  "server_error",
+  "temporarily_unavailable",
 );
 
 /** `{error, error_description}` of the token endpoint (contract 7.3, RFC 6749 5.2). */

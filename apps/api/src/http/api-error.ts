@@ -104,6 +104,9 @@ export const envelope = (status: number, message: string, extra: Record<string, 
   ...extra,
 });
 
+/** The `Retry-After` of a 503: the database unavailable is usually back within seconds. */
+const SERVICE_UNAVAILABLE_RETRY_SECONDS = 5;
+
 type Renderers = { readonly [Tag in ApiError["_tag"]]: (error: Extract<ApiError, { _tag: Tag }>) => RenderedError };
 
 const renderers: Renderers = {
@@ -171,7 +174,7 @@ const renderers: Renderers = {
   ServiceUnavailable: () => ({
     status: 503,
     body: envelope(503, messages.serviceUnavailable),
-    headers: { "Retry-After": "5" },
+    headers: { "Retry-After": String(SERVICE_UNAVAILABLE_RETRY_SECONDS) },
   }),
   OAuthFailure: ({ error, description, status, retryAfterSeconds, allow }) => ({
     status,
@@ -195,6 +198,41 @@ export const renderApiError = (error: ApiError): RenderedError =>
   (renderers[error._tag] as (error: ApiError) => RenderedError)(error);
 
 export const internalErrorResponse: RenderedError = { status: 500, body: envelope(500, messages.internal) };
+
+/**
+ * `error` (undefined: an unknown error, the 500) as the OAuth endpoints
+ * answer it: every failure of the token and revocation endpoints is in RFC
+ * 6749 5.2's shape, those raised outside their grants too (the database
+ * unavailable, an internal error, a body cut short), with the status and
+ * `Retry-After` the api envelope would have had.
+ */
+export const asOAuthFailure = (error: ApiError | undefined): OAuthFailure => {
+  if (error === undefined) return new OAuthFailure({ error: "server_error", description: messages.internal, status: 500 });
+  switch (error._tag) {
+    case "OAuthFailure":
+      return error;
+    case "ServiceUnavailable":
+      return new OAuthFailure({
+        error: "temporarily_unavailable",
+        description: messages.serviceUnavailable,
+        status: 503,
+        retryAfterSeconds: SERVICE_UNAVAILABLE_RETRY_SECONDS,
+      });
+    case "RateLimited":
+      return new OAuthFailure({ error: "slow_down", description: messages.rateLimited, status: 429, retryAfterSeconds: error.retryAfterSeconds });
+    case "TooManyConcurrentRequests":
+      return new OAuthFailure({ error: "slow_down", description: messages.tooManyConcurrentRequests, status: 429, retryAfterSeconds: 1 });
+    case "ValidationFailed": {
+      const [field, problem] = Object.entries(error.details)[0] ?? ["request", messages.validationFailed];
+      return new OAuthFailure({ error: "invalid_request", description: `${field}: ${problem}`, status: error.status ?? 400 });
+    }
+    default: {
+      const { status, body } = renderApiError(error);
+      const description = (body as { message?: string }).message ?? messages.internal;
+      return new OAuthFailure({ error: status >= 500 ? "server_error" : "invalid_request", description, status });
+    }
+  }
+};
 
 /**
  * PostgreSQL data exceptions (class 22: invalid text representation, bad

@@ -6,7 +6,14 @@
 import { randomUUID } from "node:crypto";
 import type { Middleware } from "koa";
 import type { Logger } from "pino";
-import { classifyUnexpected, internalErrorResponse, isApiError, renderApiError, type RenderedError } from "./api-error.ts";
+import {
+  asOAuthFailure,
+  classifyUnexpected,
+  internalErrorResponse,
+  isApiError,
+  renderApiError,
+  type RenderedError,
+} from "./api-error.ts";
 import { refusalSentFor } from "./parser-refusals.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -14,7 +21,15 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 /** Told about every finished request (metrics). `route` is the matched route template, or `unmatched`. */
 export type RequestObserver = (labels: { method: string; route: string; status: number }, seconds: number) => void;
 
-export const requestContext = (logger: Logger, observe: RequestObserver = () => {}): Middleware => async (ctx, next) => {
+/**
+ * `answersInOAuthShape`: the paths whose every error is OAuth's
+ * `{error, error_description}` (RFC 6749 5.2) rather than the api envelope.
+ */
+export const requestContext = (
+  logger: Logger,
+  observe: RequestObserver = () => {},
+  answersInOAuthShape: (path: string) => boolean = () => false,
+): Middleware => async (ctx, next) => {
   const started = process.hrtime.bigint();
   const incoming = ctx.get("x-request-id");
   const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -25,7 +40,11 @@ export const requestContext = (logger: Logger, observe: RequestObserver = () => 
     await next();
   } catch (error) {
     const known = isApiError(error) ? error : classifyUnexpected(error);
-    const rendered: RenderedError = known === undefined ? internalErrorResponse : renderApiError(known);
+    const rendered: RenderedError = answersInOAuthShape(ctx.path)
+      ? renderApiError(asOAuthFailure(known))
+      : known === undefined
+        ? internalErrorResponse
+        : renderApiError(known);
     if (known === undefined) failure = error;
     // A translated database or network error is a safety net that fired: worth a look.
     else if (!isApiError(error)) logger.warn({ requestId, err: error, status: rendered.status }, "unexpected error translated");

@@ -2045,7 +2045,7 @@ export interface components {
         };
         OAuthError: {
             /** @enum {string} */
-            error: "invalid_request" | "invalid_client" | "invalid_grant" | "invalid_scope" | "unauthorized_client" | "unsupported_grant_type" | "access_denied" | "redirect_uri_mismatch" | "slow_down";
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "invalid_scope" | "unauthorized_client" | "unsupported_grant_type" | "access_denied" | "redirect_uri_mismatch" | "slow_down" | "server_error" | "temporarily_unavailable";
             error_description: string;
         };
         Pagination: {
@@ -2952,23 +2952,23 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Internal server error: Unexpected server failure (the response carries no internals) */
+            /** @description server_error: Unexpected server failure (the response carries no internals) */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description temporarily_unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: nothing was issued or revoked; retry after `Retry-After` */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["OAuthError"];
                 };
             };
         };
@@ -3052,23 +3052,23 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Internal server error: Unexpected server failure (the response carries no internals) */
+            /** @description server_error: Unexpected server failure (the response carries no internals) */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description temporarily_unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: nothing was issued or revoked; retry after `Retry-After` */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["OAuthError"];
                 };
             };
         };
@@ -3145,23 +3145,23 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Internal server error: Unexpected server failure (the response carries no internals) */
+            /** @description server_error: Unexpected server failure (the response carries no internals) */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            /** @description temporarily_unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: nothing was issued or revoked; retry after `Retry-After` */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["OAuthError"];
                 };
             };
         };

@@ -75,8 +75,14 @@ const clientErrors: ReadonlyArray<ErrorCase> = [
     "Too many failed client authentications: more than 10 per client id or 30 per source address in a 15-minute window; see `Retry-After`",
     ["Retry-After"],
   ),
-  errorCases.internal,
-  errorCases.serviceUnavailable,
+  oauth(500, "server_error", "Unexpected server failure (the response carries no internals)"),
+  oauth(
+    503,
+    "temporarily_unavailable",
+    "The database is unreachable or restarting, or a statement outlasted the api's statement timeout: nothing was " +
+      "issued or revoked; retry after `Retry-After`",
+    ["Retry-After"],
+  ),
 ];
 
 const tokenErrors: ReadonlyArray<ErrorCase> = [
