@@ -150,23 +150,26 @@ describe("PKCE (RFC 7636, RFC 9700 2.1.1)", () => {
     expect((await exchange(await newCode(challenge), { code_verifier: verifier })).status).toBe(200);
   });
 
-  it("refuses a missing verifier when a challenge was sent (downgrade), leaving the code usable", async () => {
+  it("refuses a missing verifier when a challenge was sent (downgrade), and burns the code (RFC 9700: one use)", async () => {
     const code = await newCode(challenge);
     const body = await expectOAuthError(await exchange(code), 400, "invalid_grant");
-    expect(body.error_description).toMatch(/code_verifier is required/);
-    expect((await exchange(code, { code_verifier: verifier })).status).toBe(200);
+    expect(body.error_description).toMatch(/code_verifier is required.*can no longer be used/);
+    const retry = await expectOAuthError(await exchange(code, { code_verifier: verifier }), 400, "invalid_grant");
+    expect(retry.error_description).toBe("The code was already used");
   });
 
-  it("refuses a wrong verifier", async () => {
+  it("refuses a wrong verifier, and burns the code: the right one gets nothing after it", async () => {
     const code = await newCode(challenge);
     await expectOAuthError(await exchange(code, { code_verifier: `${verifier}x` }), 400, "invalid_grant");
-    await expectOAuthError(await exchange(code, { code_verifier: verifier.slice(1) }), 400, "invalid_grant");
+    const retry = await expectOAuthError(await exchange(code, { code_verifier: verifier }), 400, "invalid_grant");
+    expect(retry.error_description).toBe("The code was already used");
   });
 
-  it("refuses a verifier when no challenge was sent", async () => {
+  it("refuses a verifier when no challenge was sent, and burns the code", async () => {
     const code = await newCode();
     const body = await expectOAuthError(await exchange(code, { code_verifier: verifier }), 400, "invalid_grant");
     expect(body.error_description).toMatch(/no code_challenge/);
+    await expectOAuthError(await exchange(code), 400, "invalid_grant");
   });
 
   it("refuses a malformed verifier as invalid_request", async () => {

@@ -3,7 +3,7 @@
  * token endpoint. A code is consumed by a conditional update inside the
  * redeeming transaction, so of any number of concurrent redemptions exactly
  * one wins; a redemption that fails a check rolls back and leaves the code
- * unconsumed. A code presented after it was consumed revokes the grant made
+ * unconsumed, except a failed PKCE check, which burns the code. A code presented after it was consumed revokes the grant made
  * from it (RFC 6749 4.1.2, 10.5): every access and refresh token of it stops.
  */
 import type { OauthClient } from "@dc/db";
@@ -44,11 +44,29 @@ export const issueAuthorizationCode = async (
   return code;
 };
 
+/**
+ * What is wrong with `codeVerifier` for a code issued with `codeChallenge`,
+ * if anything. A code that fails this is burned (RFC 9700 2.1.1 and 4.8: a
+ * code is used once, all or nothing), so a guessed verifier gets one try.
+ */
+const pkceProblem = (codeChallenge: string | null, codeVerifier: string | undefined): string | undefined => {
+  // RFC 9700 2.1.1: a verifier without a challenge is a PKCE downgrade attempt.
+  if (codeChallenge === null) {
+    return codeVerifier === undefined ? undefined : "code_verifier sent but the authorization request had no code_challenge";
+  }
+  if (codeVerifier === undefined) return "code_verifier is required: the authorization request had a code_challenge";
+  return verifierMatches(codeVerifier, codeChallenge) ? undefined : "code_verifier does not match the code_challenge";
+};
+
 export interface Redemption {
   readonly code: string | undefined;
   readonly redirectUri: string | undefined;
   readonly codeVerifier: string | undefined;
 }
+
+const unreachable = (outcome: never): never => {
+  throw new Error(`unexpected redemption outcome ${JSON.stringify(outcome)}`);
+};
 
 /** Exchanges a code for tokens, or throws the OAuth error (invalid_grant for every problem of the code). */
 export const redeemAuthorizationCode = async (
@@ -83,7 +101,7 @@ export const redeemAuthorizationCode = async (
         await revokeGrant(trx, consumed.grant_id, now);
         return { kind: "replayed" } as const;
       }
-      return { kind: "unknown" } as const;
+      return consumed === undefined ? ({ kind: "unknown" } as const) : ({ kind: "spent" } as const);
     }
     // Each failed check throws, which rolls the consumption back.
     if (row.client_pk !== client.id) throw invalidGrant("The code was issued to another client");
@@ -91,15 +109,9 @@ export const redeemAuthorizationCode = async (
     if (row.redirect_uri !== redirectUri) {
       throw invalidGrant("redirect_uri is not identical to the one used in the authorization request");
     }
-    if (row.code_challenge === null) {
-      // RFC 9700 2.1.1: a verifier without a challenge is a PKCE downgrade attempt.
-      if (codeVerifier !== undefined)
-        throw invalidGrant("code_verifier sent but the authorization request had no code_challenge");
-    } else if (codeVerifier === undefined) {
-      throw invalidGrant("code_verifier is required: the authorization request had a code_challenge");
-    } else if (!verifierMatches(codeVerifier, row.code_challenge)) {
-      throw invalidGrant("code_verifier does not match the code_challenge");
-    }
+    // A failed PKCE check returns rather than throws: the consumption commits, and the code is burned.
+    const pkce = pkceProblem(row.code_challenge, codeVerifier);
+    if (pkce !== undefined) return { kind: "burned", description: pkce } as const;
     const user = await trx
       .selectFrom("users")
       .select("id")
@@ -141,5 +153,7 @@ export const redeemAuthorizationCode = async (
     throw invalidGrant("The code was already used; every token issued from it has been revoked");
   }
   if (outcome.kind === "unknown") throw invalidGrant("Unknown authorization code");
-  return outcome.tokens;
+  if (outcome.kind === "spent") throw invalidGrant("The code was already used");
+  if (outcome.kind === "burned") throw invalidGrant(`${outcome.description}; the code can no longer be used`);
+  return outcome.kind === "issued" ? outcome.tokens : unreachable(outcome);
 };
