@@ -23,6 +23,11 @@ const request = {
   state: "st-7",
   scope: "debts:read",
 };
+const sameCompanyClient = await registerClient(t, acme, {
+  redirectUris: [redirectUri],
+  name: "Other Acme app",
+  scopes: ["debts:read", "debts:write", "company:read"],
+});
 const acmeUser = { email: acme.user_email, password: acme.user_password };
 
 /** An agent on the sign-in page of `parameters`, with its form token. */
@@ -156,6 +161,54 @@ describe("signing in", () => {
     });
     expect(approval.status).toBe(403);
     expect(await codeCount()).toBe(codes);
+  });
+});
+
+describe("the decision is the one displayed", () => {
+  it.each([
+    ["its hidden scope widened", { scope: "debts:read company:read" }],
+    ["its client_id changed to another client of the company", { client_id: sameCompanyClient.client_id }],
+    ["its state changed", { state: "st-8" }],
+    ["a PKCE challenge removed", { code_challenge: undefined, code_challenge_method: undefined }],
+  ])("refuses a consent form re-posted with %s, and issues no code", async (_case, change) => {
+    const shown = { ...request, code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256" };
+    const { agent } = await signIn(acmeUser, shown);
+    const consent = await agent.get(authorizePath(shown));
+    expect(consent.status).toBe(200);
+    const csrf = csrfTokenOf(await consent.text());
+    const tampered = Object.fromEntries(
+      Object.entries({ ...shown, ...change }).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
+    const codes = await codeCount();
+    const refused = await agent.post("/oauth/authorize", { ...tampered, csrf_token: csrf, action: "approve" });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("location")).toBeNull();
+    expect(await refused.text()).toContain("the form was refused");
+    expect(await codeCount()).toBe(codes);
+    // The form as shown is still accepted: the code holds exactly what the page displayed.
+    const approved = await agent.post("/oauth/authorize", { ...shown, csrf_token: csrf, action: "approve" });
+    expect(approved.status).toBe(303);
+    expect(new URL(approved.headers.get("location")!).searchParams.get("state")).toBe("st-7");
+    const row = await t.db
+      .selectFrom("oauth_authorization_codes")
+      .select(["scopes", "client_pk", "code_challenge"])
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ scopes: ["debts:read"], client_pk: client.id, code_challenge: shown.code_challenge });
+  });
+
+  it("refuses a sign-in form re-posted for another client than the page showed", async () => {
+    const { agent, csrf } = await onSignInPage();
+    const sessions = await sessionCount();
+    const response = await agent.post("/oauth/authorize", {
+      ...request,
+      client_id: sameCompanyClient.client_id,
+      csrf_token: csrf,
+      action: "sign_in",
+      ...acmeUser,
+    });
+    expect(response.status).toBe(403);
+    expect(await sessionCount()).toBe(sessions);
   });
 });
 

@@ -2,7 +2,8 @@
  * POST /oauth/authorize: the sign-in, approve, deny and sign-out buttons of
  * the authorization pages. The authorization request comes back in hidden
  * fields and is checked again in full; every post must carry the
- * anti-forgery token of the browser's cookie. Redirects are 303, so a
+ * anti-forgery token of the browser's cookie and of that very request, so a
+ * form whose hidden fields were changed is refused. Redirects are 303, so a
  * browser never re-posts a form (RFC 9700 4.12).
  */
 import { AuthorizationForm, OAUTH_FORM_BODY_BYTES } from "@dc/contract";
@@ -14,7 +15,7 @@ import { issueAuthorizationCode } from "../oauth/authorization-codes.ts";
 import { checkAuthorizationRequest, redirectWith } from "../oauth/authorization-request.ts";
 import { issuerOf } from "../oauth/issuer.ts";
 import type { AppServices } from "../services.ts";
-import { bindBrowser, csrfTokenMatches, endSession, identifyBrowser, startSession } from "./browser-session.ts";
+import { bindBrowser, endSession, formTokenMatches, identifyBrowser, startSession } from "./browser-session.ts";
 import { authorizeUrl, failSafely, showFlowPage, validOrAnswer } from "./flow.ts";
 import { sendPage, sendRedirect } from "./page-response.ts";
 import { signIn } from "./sign-in.ts";
@@ -74,7 +75,9 @@ export const submitAuthorization =
       const restart = authorizeUrl(authorization.parameters);
 
       const browser = await identifyBrowser(ctx, services);
-      if (!csrfTokenMatches(browser.cookie, fields.csrf_token)) {
+      // The token binds the post to this browser and to the request its page showed: hidden fields changed
+      // since (a wider scope, another client) fail it, so the decision is always the one displayed.
+      if (!formTokenMatches(services.config.idEncryptionKey, browser.cookie, authorization.parameters, fields.csrf_token)) {
         refuse(
           ctx,
           403,

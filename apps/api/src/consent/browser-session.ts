@@ -4,10 +4,14 @@
  * only binds the forms to this browser; after sign-in a fresh value (never
  * the pre-sign-in one, against session fixation) names a row of
  * `oauth_login_sessions` by its SHA-256. The anti-forgery token of every
- * form is an HMAC keyed by the cookie, so a page of another site can neither
- * read nor compute it. Over https the cookie is `__Host-` prefixed and Secure.
+ * form is a MAC, under a key derived from the api's secret, of the cookie and
+ * of the authorization request the page shows (docs/decisions/0540): a page
+ * of another site can neither read nor compute it, and a form posted with
+ * other hidden parameters than the page showed (a wider scope, another
+ * client) fails it, even from the signed-in user, who can read the cookie
+ * but not the key. Over https the cookie is `__Host-` prefixed and Secure.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Context } from "koa";
 import { sql } from "kysely";
 import { hashSecret } from "../oauth/secrets.ts";
@@ -60,14 +64,44 @@ const writeCookie = (ctx: Context, services: AppServices, value: string): void =
 
 const newCookieValue = () => randomBytes(32).toString("base64url");
 
-/** The anti-forgery token of the forms shown to the browser holding `cookie`. */
-export const csrfTokenFor = (cookie: string): string =>
-  createHmac("sha256", cookie).update("dc-oauth-authorization-form").digest("base64url");
+const formKeys = new WeakMap<Uint8Array, Buffer>();
 
-/** Constant-time check of a posted anti-forgery token against the browser's cookie. */
-export const csrfTokenMatches = (cookie: string | undefined, presented: string | undefined): boolean => {
+/** The MAC key of the forms' tokens, derived once per secret (as the media URLs' key is). */
+const formKeyOf = (secret: Uint8Array): Buffer => {
+  let key = formKeys.get(secret);
+  if (key === undefined) {
+    key = Buffer.from(hkdfSync("sha256", secret, "debt-collection/oauth-forms", "hmac-sha256 v1", 32));
+    formKeys.set(secret, key);
+  }
+  return key;
+};
+
+/**
+ * The anti-forgery token of the forms shown to the browser holding `cookie`
+ * for the authorization request `parameters` (in the fixed order
+ * `authorizationParameters` gives them), under the api's `secret`.
+ */
+export const formTokenFor = (
+  secret: Uint8Array,
+  cookie: string,
+  parameters: Readonly<Record<string, string>>,
+): string =>
+  createHmac("sha256", formKeyOf(secret))
+    .update(JSON.stringify(["v1", cookie, Object.entries(parameters)]))
+    .digest("base64url");
+
+/**
+ * Constant-time check of a posted anti-forgery token: the browser's cookie
+ * and the request the form was posted with must be those of the page.
+ */
+export const formTokenMatches = (
+  secret: Uint8Array,
+  cookie: string | undefined,
+  parameters: Readonly<Record<string, string>>,
+  presented: string | undefined,
+): boolean => {
   if (cookie === undefined || presented === undefined) return false;
-  const expected = Buffer.from(csrfTokenFor(cookie), "utf8");
+  const expected = Buffer.from(formTokenFor(secret, cookie, parameters), "utf8");
   const actual = Buffer.from(presented, "utf8");
   return expected.byteLength === actual.byteLength && timingSafeEqual(expected, actual);
 };

@@ -8,7 +8,7 @@ import { classifyUnexpected, renderApiError, ServiceUnavailable } from "../http/
 import { type AuthorizationCheck, redirectWith, type ValidAuthorization } from "../oauth/authorization-request.ts";
 import { issuerOf } from "../oauth/issuer.ts";
 import type { AppServices } from "../services.ts";
-import { type Browser, csrfTokenFor } from "./browser-session.ts";
+import { type Browser, formTokenFor } from "./browser-session.ts";
 import { sendPage, sendRedirect } from "./page-response.ts";
 import { consentPage, messagePage, signInPage, wrongAccountPage } from "./views.ts";
 
@@ -64,7 +64,10 @@ export const showFlowPage = async (
     status: 200,
   },
 ): Promise<void> => {
-  const form = { parameters: authorization.parameters, csrfToken: csrfTokenFor(cookie) };
+  const form = {
+    parameters: authorization.parameters,
+    csrfToken: formTokenFor(services.config.idEncryptionKey, cookie, authorization.parameters),
+  };
   const { client, redirectUri } = authorization;
   const user = browser.user;
   if (user === undefined) {
