@@ -19,6 +19,17 @@ const exchange = (bytes: string): Promise<string> =>
     });
   });
 
+/** A new connection whose bytes the test writes, with the server's side of it and everything the server sends. */
+const openConnection = () => {
+  const serverSide = new Promise<Socket>((resolve) => t.api.server.once("connection", resolve));
+  const chunks: Buffer[] = [];
+  const client = connect(Number(port), "127.0.0.1");
+  client.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const closed = new Promise<void>((resolve) => client.on("close", () => resolve()));
+  client.on("error", () => undefined);
+  return { serverSide, chunks, client, closed };
+};
+
 interface Answer {
   readonly statusLine: string;
   readonly headers: ReadonlyMap<string, string>;
@@ -126,12 +137,7 @@ describe("requests Node's HTTP parser refuses", () => {
   });
 
   it("a request that does not arrive in time: 408, and the connection is closed at once, as Node does", async () => {
-    const serverSide = new Promise<Socket>((resolve) => t.api.server.once("connection", resolve));
-    const chunks: Buffer[] = [];
-    const client = connect(Number(port), "127.0.0.1");
-    client.on("data", (chunk: Buffer) => chunks.push(chunk));
-    const closed = new Promise<void>((resolve) => client.on("close", () => resolve()));
-    client.on("error", () => undefined);
+    const { serverSide, chunks, client, closed } = openConnection();
     client.write("POST /external-api/v1/debts HTTP/1.1\r\nHost: localhost\r\n");
     // What Node's request timeout does (its check runs every 30 s, too slow for a test): the same event, on the same
     // socket. The parser has not failed, so only closing the connection keeps a late end of the head from being run.
@@ -156,12 +162,7 @@ describe("requests Node's HTTP parser refuses", () => {
   it("a body that does not arrive in time: 408, and the request's log line says 408, the status sent", async () => {
     const tenant = await t.tenant("Slow Body Corp");
     const token = await t.token(tenant);
-    const serverSide = new Promise<Socket>((resolve) => t.api.server.once("connection", resolve));
-    const chunks: Buffer[] = [];
-    const client = connect(Number(port), "127.0.0.1");
-    client.on("data", (chunk: Buffer) => chunks.push(chunk));
-    const closed = new Promise<void>((resolve) => client.on("close", () => resolve()));
-    client.on("error", () => undefined);
+    const { serverSide, chunks, client, closed } = openConnection();
     client.write(
       `POST /external-api/v1/debts HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\n` +
         'Content-Type: application/json\r\nContent-Length: 100\r\nX-Request-Id: slow-body-0001\r\n\r\n{"firstname":',
