@@ -4,13 +4,13 @@
  */
 import {
   createDatabase,
-  DEVELOPMENT_KEY_WARNING,
   handleStopSignals,
   isMigrationFailure,
   migrateAll,
   migrationFailureFields,
   resolveDevelopmentDatabase,
 } from "@dc/db";
+import { DEVELOPMENT_KEY_WARNING } from "@dc/crypto";
 import { systemClock } from "./clock.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { createLogger } from "./logger.ts";

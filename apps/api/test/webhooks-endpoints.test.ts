@@ -6,7 +6,8 @@
  * delivery history and replays.
  */
 import { MAX_WEBHOOK_ENDPOINTS } from "@dc/contract";
-import { makeWebhookSecretBox, recordEvent } from "@dc/db";
+import { makeWebhookSecretBox } from "@dc/crypto";
+import { recordEvent } from "@dc/db";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { expectContract } from "./support/contract-validator.ts";

@@ -24,7 +24,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { availableParallelism, loadavg } from "node:os";
-import { chunkIdentityColumns, generateWebhookSecret, makeIds, makeWebhookSecretBox } from "@dc/db";
+import { chunkIdentityColumns, makeIds } from "@dc/db";
+import { generateWebhookSecret, makeWebhookSecretBox } from "@dc/crypto";
 import {
   type BenchRowShape,
   benchSeedRows,

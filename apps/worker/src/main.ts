@@ -7,7 +7,6 @@
 import {
   createDatabase,
   type DatabaseHandle,
-  DEVELOPMENT_KEY_WARNING,
   handleStopSignals,
   isMigrationFailure,
   makeIds,
@@ -15,6 +14,7 @@ import {
   migrationFailureFields,
   resolveDevelopmentDatabase,
 } from "@dc/db";
+import { DEVELOPMENT_KEY_WARNING } from "@dc/crypto";
 import { Either } from "effect";
 import type { Logger } from "pino";
 import { systemClock } from "./clock.ts";

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
-import { DEVELOPMENT_KEY_WARNING, silentWorkerLogger, STOP_SIGNAL_REPEAT_MS } from "@dc/db";
+import { DEVELOPMENT_KEY_WARNING } from "@dc/crypto";
+import { silentWorkerLogger, STOP_SIGNAL_REPEAT_MS } from "@dc/db";
 import { useTestDatabase } from "@dc/db/testing";
 import { quickAddJob } from "graphile-worker";
 import { sql } from "kysely";

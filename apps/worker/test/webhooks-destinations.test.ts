@@ -17,7 +17,7 @@ import {
   privateDestinationResolver,
   resolverWithDeadline,
   vetDestination,
-} from "@dc/db";
+} from "@dc/ssrf";
 import { useTestDatabase } from "@dc/db/testing";
 import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";

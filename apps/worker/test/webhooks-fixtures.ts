@@ -8,15 +8,9 @@
 import { createSocket } from "node:dgram";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  type Database,
-  generateWebhookSecret,
-  ipv6Value,
-  makeWebhookSecretBox,
-  recordEvents,
-  type WebhookEventInput,
-  type WebhookEventType,
-} from "@dc/db";
+import { type Database, recordEvents, type WebhookEventInput, type WebhookEventType } from "@dc/db";
+import { ipv6Value } from "@dc/ssrf";
+import { generateWebhookSecret, makeWebhookSecretBox } from "@dc/crypto";
 import { type Kysely, sql } from "kysely";
 import { Webhook } from "standardwebhooks";
 

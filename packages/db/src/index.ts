@@ -5,7 +5,6 @@ export * from "./migrate.ts";
 export * from "./migration-failures.ts";
 export * from "./migration-locks.ts";
 export * from "./process-settings.ts";
-export * from "./public-ids.ts";
 export * from "./queries/creditor-totals.ts";
 export * from "./queries/debt-views.ts";
 export * from "./queries/idempotency-keys.ts";

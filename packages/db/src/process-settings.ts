@@ -7,7 +7,7 @@
  */
 import { Either, ParseResult, Schema } from "effect";
 import { DEFAULT_MIGRATION_LOCKS, type MigrationLocks } from "./migration-locks.ts";
-import { DEVELOPMENT_ID_ENCRYPTION_KEY } from "./public-ids.ts";
+import { DEVELOPMENT_ID_ENCRYPTION_KEY } from "@dc/crypto";
 
 export const NodeEnv = Schema.Literal("development", "test", "production");
 

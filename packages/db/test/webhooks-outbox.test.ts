@@ -8,9 +8,6 @@ import { describe, expect, it } from "vitest";
 import {
   disablePendingDeliveries,
   findSpentDeliveryJobs,
-  formatWebhookSecret,
-  generateWebhookSecret,
-  makeWebhookSecretBox,
   recordEvent,
   recordEvents,
   replayEvent,
@@ -19,6 +16,7 @@ import {
   subscribedWebhookEventTypes,
   type WebhookEventType,
 } from "../src/index.ts";
+import { formatWebhookSecret, generateWebhookSecret, makeWebhookSecretBox } from "@dc/crypto";
 import type { Database } from "../src/schema.ts";
 import { useTestDatabase } from "../src/testing/index.ts";
 

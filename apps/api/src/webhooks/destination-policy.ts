@@ -4,7 +4,13 @@
  * Private destinations follow `WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS` (allowed
  * outside production, refused in production unless set), as in the worker.
  */
-import { type DestinationPolicy, type HostResolver, resolverWithDeadline, systemResolver, vetDestination } from "@dc/db";
+import {
+  type DestinationPolicy,
+  type HostResolver,
+  resolverWithDeadline,
+  systemResolver,
+  vetDestination,
+} from "@dc/ssrf";
 import { ValidationFailed } from "../http/api-error.ts";
 import type { AppServices } from "../services.ts";
 

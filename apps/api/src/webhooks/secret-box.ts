@@ -1,5 +1,5 @@
 /** The api's webhook secret box, derived once per master secret (docs/decisions/0451). */
-import { makeWebhookSecretBox, type WebhookSecretBox } from "@dc/db";
+import { makeWebhookSecretBox, type WebhookSecretBox } from "@dc/crypto";
 
 const boxes = new WeakMap<Uint8Array, WebhookSecretBox>();
 

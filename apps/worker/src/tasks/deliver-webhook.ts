@@ -9,7 +9,8 @@
  * (`rescheduleSpentDeliveries`), so the delivery is never left pending for
  * good.
  */
-import { DELIVER_WEBHOOK_TASK, type Database, findSpentDeliveryJobs, makeWebhookSecretBox, type SpentDeliveryJob } from "@dc/db";
+import { DELIVER_WEBHOOK_TASK, type Database, findSpentDeliveryJobs, type SpentDeliveryJob } from "@dc/db";
+import { makeWebhookSecretBox } from "@dc/crypto";
 import { Schema } from "effect";
 import type { Task } from "graphile-worker";
 import type { Kysely } from "kysely";

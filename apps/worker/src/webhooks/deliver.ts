@@ -13,18 +13,20 @@
 import {
   completeSpentJob,
   type Database,
-  type DestinationPolicy,
   disablePendingDeliveries,
+  scheduleDeliveryJob,
+  type SpentDeliveryJob,
+} from "@dc/db";
+import {
+  type DestinationPolicy,
   hostAddresses,
   type HostResolver,
   privateDestinationResolver,
   resolverWithDeadline,
-  scheduleDeliveryJob,
-  type SpentDeliveryJob,
   systemResolver,
   vetDestination,
-  type WebhookSecretBox,
-} from "@dc/db";
+} from "@dc/ssrf";
+import type { WebhookSecretBox } from "@dc/crypto";
 import { type Kysely, sql } from "kysely";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";

@@ -11,7 +11,7 @@
 import http, { type IncomingHttpHeaders } from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import type { ResolvedAddress } from "@dc/db";
+import type { ResolvedAddress } from "@dc/ssrf";
 
 export const MAX_RESPONSE_EXCERPT_BYTES = 1024;
 

@@ -1,5 +1,5 @@
 /** What webhook delivery needs beyond the database, the clock and the log. */
-import type { HostResolver } from "@dc/db";
+import type { HostResolver } from "@dc/ssrf";
 
 export interface WebhookDeliverySettings {
   /** The id encryption master secret (`ID_ENCRYPTION_KEY`): it opens the sealed signing secrets. */

@@ -6,7 +6,7 @@
  */
 import { DebtStatus, type Ids, Money } from "@dc/domain";
 import { type RawBuilder, sql } from "kysely";
-import type { IdCodec } from "../public-ids.ts";
+import type { IdCodec } from "@dc/crypto";
 import type { Debt } from "../schema.ts";
 
 export interface DebtView extends Debt {

@@ -5,7 +5,7 @@
  * serialised on its row so the endpoint limit holds under concurrency.
  */
 import { type Endpoints, MAX_WEBHOOK_ENDPOINTS, webhookErrorCodes, webhookMessages } from "@dc/contract";
-import { generateWebhookSecret } from "@dc/db";
+import { generateWebhookSecret } from "@dc/crypto";
 import { Conflict } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { assertWebhookDestination } from "../../webhooks/destination-policy.ts";

@@ -5,7 +5,7 @@
  * again during an overlap drops the older previous secret (docs/decisions/0451).
  */
 import { type Endpoints, webhookMessages } from "@dc/contract";
-import { generateWebhookSecret } from "@dc/db";
+import { generateWebhookSecret } from "@dc/crypto";
 import { NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { webhookSecretBox } from "../../webhooks/secret-box.ts";

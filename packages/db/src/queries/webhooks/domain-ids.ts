@@ -5,7 +5,7 @@
  * id the API returns for the same row.
  */
 import { Ids } from "@dc/domain";
-import { type IdCodec, makeIdCodec } from "../../public-ids.ts";
+import { type IdCodec, makeIdCodec } from "@dc/crypto";
 
 export type DomainIds = IdCodec<Ids.Kind>;
 

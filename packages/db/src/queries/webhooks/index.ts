@@ -1,6 +1,5 @@
-/** Webhooks: the outbox, delivery jobs, replays, signing secrets, destination checks and event payloads. */
+/** Webhooks: the outbox, delivery jobs, replays and event payloads. */
 export * from "./delivery-jobs.ts";
-export * from "./destination.ts";
 export * from "./domain-ids.ts";
 export * from "./event-data/debt-batch-data.ts";
 export * from "./event-data/debt-data.ts";
@@ -11,6 +10,5 @@ export type { EventIds } from "./event-data/wire.ts";
 export * from "./event-types.ts";
 export * from "./record-event.ts";
 export * from "./requeue-deliveries.ts";
-export * from "./signing-secrets.ts";
 export * from "./snapshot-events.ts";
 export * from "./subscriptions.ts";

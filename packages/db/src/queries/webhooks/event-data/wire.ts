@@ -7,7 +7,7 @@
  * the api's own reads.
  */
 import { Dates, type Ids } from "@dc/domain";
-import type { IdCodec } from "../../../public-ids.ts";
+import type { IdCodec } from "@dc/crypto";
 
 /** The id codec the payload builders encode ids with (the api's `services.ids`, or the worker's). */
 export type EventIds = IdCodec<Ids.Kind>;
