@@ -7,11 +7,10 @@ import {
   allowsPrivateDestinations,
   decodeVariables,
   idEncryptionKeyOf,
-  type MigrationLocks,
-  migrationLocksOf,
   missingInProduction,
   sharedVariables,
-} from "@dc/db";
+} from "@dc/runtime";
+import { type MigrationLocks, migrationLocksOf, migrationVariables } from "@dc/db";
 import { Either, Schema } from "effect";
 
 /**
@@ -73,8 +72,8 @@ const Environment = Schema.Struct({
   RATE_LIMIT_SCALE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 1_000_000)), {
     default: () => 1,
   }),
-  MIGRATION_LOCK_TIMEOUT_MS: sharedVariables.MIGRATION_LOCK_TIMEOUT_MS,
-  MIGRATION_LOCK_RETRIES: sharedVariables.MIGRATION_LOCK_RETRIES,
+  MIGRATION_LOCK_TIMEOUT_MS: migrationVariables.MIGRATION_LOCK_TIMEOUT_MS,
+  MIGRATION_LOCK_RETRIES: migrationVariables.MIGRATION_LOCK_RETRIES,
 });
 
 /** Every environment variable the api reads (the README's Configuration table documents each). */

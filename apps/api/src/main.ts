@@ -4,21 +4,20 @@
  */
 import {
   createDatabase,
-  handleStopSignals,
   isMigrationFailure,
   migrateAll,
   migrationFailureFields,
   resolveDevelopmentDatabase,
 } from "@dc/db";
+import { handleStopSignals } from "@dc/runtime";
 import { DEVELOPMENT_KEY_WARNING } from "@dc/crypto";
-import { systemClock } from "./clock.ts";
+import { createLogger, systemClock } from "@dc/runtime";
 import { ConfigError, loadConfig } from "./config.ts";
-import { createLogger } from "./logger.ts";
 import { startApi } from "./server.ts";
 
 const main = async (): Promise<void> => {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger("api", config.logLevel);
   if (config.developmentIdKey) logger.warn(DEVELOPMENT_KEY_WARNING);
   const database =
     config.databaseUrl === undefined

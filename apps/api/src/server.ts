@@ -7,7 +7,7 @@ import type { Server } from "node:http";
 import { createDatabase } from "@dc/db";
 import type { Logger } from "pino";
 import { createApp } from "./app.ts";
-import type { Clock } from "./clock.ts";
+import type { Clock } from "@dc/runtime";
 import type { ApiConfig } from "./config.ts";
 import { createInFlight } from "./http/in-flight.ts";
 import { answerParserRefusals } from "./http/parser-refusals.ts";

@@ -2,7 +2,7 @@
 import type { Database } from "@dc/db";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
-import type { Clock } from "./clock.ts";
+import type { Clock } from "@dc/runtime";
 import type { ApiConfig } from "./config.ts";
 import type { Ids } from "./ids.ts";
 import type { SnapshotStatusWatch } from "./routes/snapshots/status-watch.ts";

@@ -5,7 +5,7 @@
  */
 import { createServer, type Socket } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import { createLogger } from "../src/logger.ts";
+import { createLogger } from "@dc/runtime";
 import { FALLBACK_MS, watchSnapshotStatus } from "../src/routes/snapshots/status-watch.ts";
 
 const accepted: Socket[] = [];
@@ -20,7 +20,7 @@ afterAll(async () => {
 
 describe("the snapshot status watch, with a database that never answers", () => {
   it("lets a wait re-read after the fallback delay, opens one connection at a time, and stops at once", async () => {
-    const watch = watchSnapshotStatus(`postgres://app@127.0.0.1:${port}/collections`, createLogger("silent"));
+    const watch = watchSnapshotStatus(`postgres://app@127.0.0.1:${port}/collections`, createLogger("api", "silent"));
     const started = performance.now();
     const first = watch.subscribe(1, 30_000);
     const second = watch.subscribe(2, 30_000);

@@ -35,7 +35,7 @@ import {
 } from "@dc/db/testing";
 import { sql } from "kysely";
 import { pino } from "pino";
-import { systemClock } from "../src/clock.ts";
+import { systemClock } from "@dc/runtime";
 import { WORKER_NODE_OPTIONS } from "../src/runtime.ts";
 import { openBenchDatabase } from "@dc/db/testing";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";

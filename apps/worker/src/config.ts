@@ -9,11 +9,10 @@ import {
   idEncryptionKeyOf,
   missingInProduction,
   type LogLevel,
-  type MigrationLocks,
-  migrationLocksOf,
   type NodeEnv,
   sharedVariables,
-} from "@dc/db";
+} from "@dc/runtime";
+import { type MigrationLocks, migrationLocksOf, migrationVariables } from "@dc/db";
 import { Data, Either, Schema } from "effect";
 import { DEFAULT_RETENTION, type RetentionSettings } from "./retention.ts";
 import { DEFAULT_STALE_LOCK_SECONDS } from "./stale-locks.ts";
@@ -47,8 +46,8 @@ const Environment = Schema.Struct({
   STAGED_SNAPSHOT_EXPIRY_DAYS: Schema.optionalWith(RetentionDays, {
     default: () => DEFAULT_RETENTION.stagedUploadDays,
   }),
-  MIGRATION_LOCK_TIMEOUT_MS: sharedVariables.MIGRATION_LOCK_TIMEOUT_MS,
-  MIGRATION_LOCK_RETRIES: sharedVariables.MIGRATION_LOCK_RETRIES,
+  MIGRATION_LOCK_TIMEOUT_MS: migrationVariables.MIGRATION_LOCK_TIMEOUT_MS,
+  MIGRATION_LOCK_RETRIES: migrationVariables.MIGRATION_LOCK_RETRIES,
 });
 
 /** Every environment variable the worker reads (the README's Configuration table documents each). */

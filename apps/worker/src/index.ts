@@ -2,7 +2,6 @@
  * The worker as a library: start it in-process (optionally with metrics to
  * serve), or run the purge or a snapshot's application directly.
  */
-export { type Clock, fixedClock, systemClock } from "./clock.ts";
 export { createWorkerMetrics, type WorkerMetrics } from "./observability/metrics.ts";
 export { type MetricsServer, startMetricsServer } from "./observability/server.ts";
 export { type ApplyOutcome, applySnapshot } from "./snapshots/apply-snapshot.ts";

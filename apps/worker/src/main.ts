@@ -7,19 +7,18 @@
 import {
   createDatabase,
   type DatabaseHandle,
-  handleStopSignals,
   isMigrationFailure,
   makeIds,
   migrateAll,
   migrationFailureFields,
   resolveDevelopmentDatabase,
 } from "@dc/db";
+import { handleStopSignals } from "@dc/runtime";
 import { DEVELOPMENT_KEY_WARNING } from "@dc/crypto";
+import { createLogger, systemClock } from "@dc/runtime";
 import { Either } from "effect";
-import type { Logger } from "pino";
-import { systemClock } from "./clock.ts";
+import { type Logger, pino } from "pino";
 import { type Config, loadConfig } from "./config.ts";
-import { createLogger } from "./logger.ts";
 import { createWorkerMetrics } from "./observability/metrics.ts";
 import { type MetricsServer, startMetricsServer } from "./observability/server.ts";
 import { type RunningWorker, startWorker } from "./worker.ts";
@@ -30,7 +29,9 @@ if (Either.isLeft(loaded)) {
   process.exit(1);
 }
 const config: Config = loaded.right;
-const logger: Logger = createLogger(config.logLevel);
+// Writes are synchronous: the log is low-volume, and this file ends with `process.exit`, which must
+// not reorder or drop the last lines.
+const logger: Logger = createLogger("worker", config.logLevel, pino.destination({ dest: 1, sync: true }));
 if (config.developmentIdKey) logger.warn(DEVELOPMENT_KEY_WARNING);
 
 let metricsServer: MetricsServer | undefined;

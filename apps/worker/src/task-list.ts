@@ -6,7 +6,7 @@ import type { Database, EventIds } from "@dc/db";
 import type { TaskList } from "graphile-worker";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
-import type { Clock } from "./clock.ts";
+import type { Clock } from "@dc/runtime";
 import type { WorkerMetrics } from "./observability/metrics.ts";
 import type { RetentionSettings } from "./retention.ts";
 import { APPLY_SNAPSHOT, applySnapshotTask } from "./tasks/apply-snapshot.ts";

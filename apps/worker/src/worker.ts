@@ -6,7 +6,7 @@ import { EventEmitter } from "node:events";
 import { createDatabase, createPool, type EventIds } from "@dc/db";
 import { run, type WorkerEvents } from "graphile-worker";
 import type { Logger } from "pino";
-import type { Clock } from "./clock.ts";
+import type { Clock } from "@dc/runtime";
 import { cronItems } from "./crontab.ts";
 import { handOffQueues } from "./queue-handoff.ts";
 import { createWorkerMetrics, type WorkerMetrics } from "./observability/metrics.ts";

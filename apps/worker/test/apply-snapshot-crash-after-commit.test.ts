@@ -7,7 +7,7 @@ import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
 import { holdTransaction, useTestDatabase } from "@dc/db/testing";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { fixedClock } from "../src/clock.ts";
+import { fixedClock } from "@dc/runtime";
 import {
   fingerprint,
   insertCampaign,

@@ -9,7 +9,7 @@ import { useTestDatabase } from "@dc/db/testing";
 import { Reconciliation } from "@dc/domain";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { fixedClock } from "../src/clock.ts";
+import { fixedClock } from "@dc/runtime";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
 import { readSnapshotRows } from "../src/snapshots/read-rows.ts";
 import {

@@ -1,6 +1,6 @@
 import { useTestDatabase } from "@dc/db/testing";
 import { describe, expect, it } from "vitest";
-import { fixedClock } from "../src/clock.ts";
+import { fixedClock } from "@dc/runtime";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
 import {
   accountRow as row,

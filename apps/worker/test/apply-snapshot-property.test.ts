@@ -11,7 +11,7 @@ import { useTestDatabase } from "@dc/db/testing";
 import { Money, Reconciliation } from "@dc/domain";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { fixedClock } from "../src/clock.ts";
+import { fixedClock } from "@dc/runtime";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
 import { readSnapshotRows } from "../src/snapshots/read-rows.ts";
 import {

@@ -10,7 +10,7 @@ import { createPool, type Database } from "@dc/db";
 import { useTestDatabase } from "@dc/db/testing";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../src/clock.ts";
+import { fixedClock } from "@dc/runtime";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
 import {
   accountRow,

@@ -3,7 +3,7 @@ import { armFault, disarmFault, unavailableError, useTestDatabase } from "@dc/db
 import type { JobHelpers } from "graphile-worker";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../src/clock.ts";
+import { fixedClock } from "@dc/runtime";
 import { createWorkerMetrics } from "../src/observability/metrics.ts";
 import { LIVENESS_PREFIX, unlockDeadWorkers } from "../src/stale-locks.ts";
 import { applySnapshotTask } from "../src/tasks/apply-snapshot.ts";

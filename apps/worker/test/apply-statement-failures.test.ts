@@ -35,7 +35,7 @@ import {
 } from "@dc/db/testing";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { fixedClock } from "../src/clock.ts";
+import { fixedClock } from "@dc/runtime";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
 import { type Failure, quietWorkerPerTest, stopQuietWorker, unavailable, unexpected, workerConnections } from "./fault-sweep-worker.ts";
 import { captureLogger } from "./log-capture.ts";

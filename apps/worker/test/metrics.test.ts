@@ -7,7 +7,7 @@
 import { useTestDatabase } from "@dc/db/testing";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../src/clock.ts";
+import { fixedClock } from "@dc/runtime";
 import { createWorkerMetrics } from "../src/observability/metrics.ts";
 import { type RunningWorker, startWorker } from "../src/worker.ts";
 import { captureLogger } from "./log-capture.ts";

@@ -8,7 +8,7 @@
 import { useTestDatabase } from "@dc/db/testing";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { fixedClock } from "../src/clock.ts";
+import { fixedClock } from "@dc/runtime";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
 import {
   accountRow as row,

@@ -9,7 +9,7 @@ import { enqueueApplySnapshot } from "@dc/db";
 import { useTestDatabase } from "@dc/db/testing";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { systemClock } from "../src/clock.ts";
+import { systemClock } from "@dc/runtime";
 import { type RunningWorker, startWorker } from "../src/worker.ts";
 import { captureLogger } from "./log-capture.ts";
 import { accountRow as row, debtsOf, insertCampaign, insertSnapshot, testIds } from "./snapshot-fixtures.ts";

@@ -8,7 +8,7 @@
 import { useTestDatabase } from "@dc/db/testing";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { fixedClock } from "../src/clock.ts";
+import { fixedClock } from "@dc/runtime";
 import { failSpentSnapshots } from "../src/tasks/apply-snapshot.ts";
 import { captureLogger } from "./log-capture.ts";
 import { enqueueApply, insertCampaign, insertSnapshot, snapshotState } from "./snapshot-fixtures.ts";

@@ -9,7 +9,7 @@
 import { useTestDatabase } from "@dc/db/testing";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../src/clock.ts";
+import { fixedClock } from "@dc/runtime";
 import { releaseOrphanedQueueLocks } from "../src/stale-locks.ts";
 import { type RunningWorker, startWorker } from "../src/worker.ts";
 import { captureLogger } from "./log-capture.ts";

@@ -54,7 +54,7 @@ import {
 import { sql } from "kysely";
 import { Webhook } from "standardwebhooks";
 import { afterAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../src/clock.ts";
+import { fixedClock } from "@dc/runtime";
 import { WEBHOOK_USER_AGENT } from "../src/webhooks/settings.ts";
 import { type Failure, quietWorkerPerTest, unavailable, unexpected, workerConnections } from "./fault-sweep-worker.ts";
 import { captureLogger } from "./log-capture.ts";

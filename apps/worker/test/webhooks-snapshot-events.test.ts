@@ -13,7 +13,7 @@ import type { JobHelpers } from "graphile-worker";
 import { sql } from "kysely";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { fixedClock } from "../src/clock.ts";
+import { fixedClock } from "@dc/runtime";
 import { createWorkerMetrics } from "../src/observability/metrics.ts";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
 import { applySnapshotTask } from "../src/tasks/apply-snapshot.ts";

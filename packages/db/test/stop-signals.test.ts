@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { freePort, startEmbeddedPostgres } from "../src/embedded-postgres.ts";
-import { handleStopSignals, STOP_SIGNAL_REPEAT_MS } from "../src/stop-signals.ts";
+import { handleStopSignals, STOP_SIGNAL_REPEAT_MS } from "@dc/runtime";
 
 const signals = ["SIGTERM", "SIGINT"] as const;
 let saved: Map<string, Array<(...args: Array<unknown>) => void>>;

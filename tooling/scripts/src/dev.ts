@@ -8,7 +8,6 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import {
   createDatabase,
-  decodeVariables,
   describeMigrationFailure,
   describeMigrationRetry,
   migrateAll,
@@ -16,6 +15,7 @@ import {
   MigrationVariables,
   repositoryRoot,
 } from "@dc/db";
+import { decodeVariables } from "@dc/runtime";
 import type { DevelopmentDatabaseReady } from "./dev-database.ts";
 
 const settings = decodeVariables(MigrationVariables, process.env);

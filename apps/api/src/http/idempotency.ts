@@ -20,7 +20,7 @@ import {
 import { IdempotencyKey } from "@dc/domain";
 import type { Kysely, Transaction } from "kysely";
 import type { Context } from "koa";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "@dc/runtime";
 import { IdempotencyKeyReused, ServiceUnavailable, ValidationFailed } from "./api-error.ts";
 import type { Reply } from "./handler.ts";
 

@@ -7,9 +7,8 @@ import { Writable } from "node:stream";
 import { useTestDatabase } from "@dc/db/testing";
 import { afterAll } from "vitest";
 import { createTenant, type CreatedTenant } from "../../src/admin/tenants.ts";
-import { manualClock } from "../../src/clock.ts";
+import { createLogger, manualClock } from "@dc/runtime";
 import { type ApiConfig, loadConfig } from "../../src/config.ts";
-import { createLogger } from "../../src/logger.ts";
 import { startApi } from "../../src/server.ts";
 
 export const TEST_START = new Date("2026-11-21T10:00:00.000Z");
@@ -37,7 +36,7 @@ export const startTestApi = async () => {
   const clock = manualClock(TEST_START);
   const logLines: string[] = [];
   const config = loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" });
-  const api = await startApi({ config, databaseUrl, clock, logger: createLogger("info", lineSink(logLines)) });
+  const api = await startApi({ config, databaseUrl, clock, logger: createLogger("api", "info", lineSink(logLines)) });
   afterAll(() => api.stop());
 
   /**
@@ -52,7 +51,7 @@ export const startTestApi = async () => {
       config: anotherConfig,
       databaseUrl: options.databaseUrl ?? databaseUrl,
       clock,
-      logger: createLogger(anotherConfig.logLevel, lineSink(lines)),
+      logger: createLogger("api", anotherConfig.logLevel, lineSink(lines)),
     });
     return { ...another, logLines: lines };
   };

@@ -31,7 +31,7 @@ import {
 } from "@dc/db";
 import { DebtStatus, Reconciliation, type Snapshot } from "@dc/domain";
 import type { Kysely } from "kysely";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "@dc/runtime";
 import { isTransactionConflict, SnapshotUnprocessable } from "./errors.ts";
 import { readSnapshotRows } from "./read-rows.ts";
 import { recordAppliedSnapshotEvents } from "./snapshot-events.ts";

@@ -15,7 +15,7 @@ import { Schema } from "effect";
 import type { Task } from "graphile-worker";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "@dc/runtime";
 import { defineTask } from "../define-task.ts";
 import type { WorkerMetrics } from "../observability/metrics.ts";
 import { settleSpentJobs } from "../spent-jobs.ts";

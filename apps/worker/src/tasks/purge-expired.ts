@@ -10,7 +10,7 @@ import type { Task } from "graphile-worker";
 import { type Kysely, sql } from "kysely";
 import { type Database, purgeIdempotencyKeysBatch } from "@dc/db";
 import type { Logger } from "pino";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "@dc/runtime";
 import { defineTask } from "../define-task.ts";
 import type { WorkerMetrics } from "../observability/metrics.ts";
 import { DEFAULT_RETENTION, purgeRetained, type RetentionSettings } from "../retention.ts";

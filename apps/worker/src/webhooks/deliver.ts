@@ -29,7 +29,7 @@ import {
 import type { WebhookSecretBox } from "@dc/crypto";
 import { type Kysely, sql } from "kysely";
 import type { Logger } from "pino";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "@dc/runtime";
 import { parseRetryAfter, retryDelayMs } from "./retry-schedule.ts";
 import { type SendResult, sendWebhook } from "./send.ts";
 import { WEBHOOK_USER_AGENT } from "./settings.ts";

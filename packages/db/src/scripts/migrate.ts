@@ -9,7 +9,8 @@ import { resolveDevelopmentDatabase } from "../embedded-postgres.ts";
 import { migrateAll } from "../migrate.ts";
 import { describeMigrationFailure } from "../migration-failures.ts";
 import { describeMigrationRetry } from "../migration-locks.ts";
-import { decodeVariables, migrationLocksOf, MigrationVariables } from "../process-settings.ts";
+import { decodeVariables } from "@dc/runtime";
+import { migrationLocksOf, MigrationVariables } from "../migration-settings.ts";
 
 const settings = decodeVariables(MigrationVariables, process.env);
 if (Either.isLeft(settings)) {

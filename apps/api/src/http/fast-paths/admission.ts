@@ -20,7 +20,7 @@ import type { RateLimit, Scope } from "@dc/contract";
 import { type Database, PREPARED } from "@dc/db";
 import { type Kysely, sql } from "kysely";
 import { bearerToken, type Principal } from "../../auth/bearer.ts";
-import type { Clock } from "../../clock.ts";
+import type { Clock } from "@dc/runtime";
 import { hashSecret } from "../../oauth/secrets.ts";
 import { MissingScope, RateLimited, Unauthorized } from "../api-error.ts";
 import { fixedWindow, type RateLimitState } from "../rate-limit.ts";

@@ -6,7 +6,6 @@
  * trimmed, since a trimmed `ID_ENCRYPTION_KEY` would be another key).
  */
 import { Either, ParseResult, Schema } from "effect";
-import { DEFAULT_MIGRATION_LOCKS, type MigrationLocks } from "./migration-locks.ts";
 import { DEVELOPMENT_ID_ENCRYPTION_KEY } from "@dc/crypto";
 
 export const NodeEnv = Schema.Literal("development", "test", "production");
@@ -49,15 +48,10 @@ export const allowsPrivateDestinations = (
   nodeEnv: typeof NodeEnv.Type,
 ): boolean => (setting === undefined ? nodeEnv !== "production" : setting === "true");
 
-/** How long one lock wait of a migration may last, in milliseconds (docs/decisions/0028). */
-export const MigrationLockTimeoutMs = Schema.NumberFromString.pipe(Schema.int(), Schema.between(100, 600_000));
-
-/** How many times a migration that ran out of time waiting for a lock is tried again. */
-export const MigrationLockRetries = Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 1_000));
-
 /**
- * The variables every process reads, with their defaults. A process names
- * each one it reads in its own `Schema.Struct` (`NODE_ENV:
+ * The variables every process reads, with their defaults; the migrator's
+ * lock settings are `migrationVariables` of `@dc/db`, read by the same rules.
+ * A process names each one it reads in its own `Schema.Struct` (`NODE_ENV:
  * sharedVariables.NODE_ENV`), where the field's place sets the order its
  * problems are listed in.
  */
@@ -68,26 +62,7 @@ export const sharedVariables = {
   LOG_LEVEL: Schema.optionalWith(LogLevel, { default: () => "info" as const }),
   ID_ENCRYPTION_KEY: Schema.optional(IdEncryptionKey),
   WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: Schema.optional(AllowPrivateDestinations),
-  MIGRATION_LOCK_TIMEOUT_MS: Schema.optionalWith(MigrationLockTimeoutMs, {
-    default: () => DEFAULT_MIGRATION_LOCKS.lockTimeoutMs,
-  }),
-  MIGRATION_LOCK_RETRIES: Schema.optionalWith(MigrationLockRetries, { default: () => DEFAULT_MIGRATION_LOCKS.retries }),
 };
-
-/**
- * The migrator's settings alone, for the paths that migrate without a
- * process's whole configuration (`pnpm db:migrate`, `pnpm dev`).
- */
-export const MigrationVariables = Schema.Struct({
-  MIGRATION_LOCK_TIMEOUT_MS: sharedVariables.MIGRATION_LOCK_TIMEOUT_MS,
-  MIGRATION_LOCK_RETRIES: sharedVariables.MIGRATION_LOCK_RETRIES,
-});
-
-/** The migrator's lock settings from decoded variables. */
-export const migrationLocksOf = (values: {
-  readonly MIGRATION_LOCK_TIMEOUT_MS: number;
-  readonly MIGRATION_LOCK_RETRIES: number;
-}): MigrationLocks => ({ lockTimeoutMs: values.MIGRATION_LOCK_TIMEOUT_MS, retries: values.MIGRATION_LOCK_RETRIES });
 
 /**
  * The variables a production process cannot start without that `values`
