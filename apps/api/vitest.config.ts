@@ -1,4 +1,4 @@
 import { defineConfig } from "vitest/config";
-import { databaseTestSettings } from "../../packages/db/src/testing/vitest-preset.ts";
+import { databaseTestSettings } from "../../packages/testing/vitest-preset.ts";
 
 export default defineConfig({ test: databaseTestSettings });

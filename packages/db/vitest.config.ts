@@ -1,4 +1,4 @@
 import { defineConfig } from "vitest/config";
-import { databaseTestSettings } from "./src/testing/vitest-preset.ts";
+import { databaseTestSettings } from "../testing/vitest-preset.ts";
 
 export default defineConfig({ test: databaseTestSettings });

@@ -18,7 +18,7 @@ import { type MixedReport, mixedLoadSection, P99_TARGET_MS, runPassed } from "./
 import { MIXED_LOAD_SHAPE, sampleMemory, startMixedSystem } from "./mixed/system.ts";
 import { verifyRun } from "./mixed/verify.ts";
 import { startBenchDatabase } from "./processes.ts";
-import { writeSection } from "@dc/db/testing";
+import { writeSection } from "@dc/testing";
 
 const { values: flags } = parseArgs({
   options: {

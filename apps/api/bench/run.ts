@@ -14,7 +14,7 @@ import { repositoryRoot } from "@dc/db";
 import { makeIds } from "../src/ids.ts";
 import { combineSlices, runScenario, type Scenario, sequentialLatency, type LoadResult } from "./load.ts";
 import { fetchToken, freePort, rssOf, type Service, startApiService, startBenchDatabase, waitForLine } from "./processes.ts";
-import { writeSection } from "@dc/db/testing";
+import { writeSection } from "@dc/testing";
 import { seed } from "./seed.ts";
 
 const root = repositoryRoot();

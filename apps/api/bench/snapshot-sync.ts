@@ -2,7 +2,7 @@
  * `node apps/api/bench/snapshot-sync.ts`: snapshot sync through the real
  * api and worker processes (production mode, one of each), as an integrator
  * sees it (end to end). For each row shape (lean and
- * full, packages/db/src/testing/snapshot-bench.ts), `BENCH_ROUNDS` rounds
+ * full, packages/testing/snapshot-bench.ts), `BENCH_ROUNDS` rounds
  * (default 5) of:
  *
  * - a new campaign filled with 20,000 debts by a first snapshot;
@@ -27,12 +27,12 @@ import {
   benchSnapshotRows,
   measurePostgresFloor,
   SNAPSHOT_BENCH_ROWS,
-} from "@dc/db/testing";
+} from "@dc/testing";
 import { createCampaign, createCreditor, createTimeline } from "../src/admin/collection-setup.ts";
 import { createTenant } from "../src/admin/tenants.ts";
 import { makeIds } from "../src/ids.ts";
 import { fetchToken, freePort, rssOf, startApiService, startBenchDatabase, startWorkerService } from "./processes.ts";
-import { writeSection } from "@dc/db/testing";
+import { writeSection } from "@dc/testing";
 
 const ROWS = SNAPSHOT_BENCH_ROWS;
 const STAGED_ROWS = 100_000;

@@ -12,7 +12,7 @@ import {
   hasStackFrame,
   runToEnd,
   useTestDatabase,
-} from "@dc/db/testing";
+} from "@dc/testing";
 import { afterAll, describe, expect, it } from "vitest";
 
 const { db, url } = await useTestDatabase();

@@ -1,6 +1,6 @@
 /** The api's environment: the database pools' sizes (docs/decisions/0017), the id key and the metrics token. */
 import { describe, expect, it } from "vitest";
-import { configurationTableGaps } from "@dc/db/testing";
+import { configurationTableGaps } from "@dc/testing";
 import { API_VARIABLES, ConfigError, loadConfig } from "../src/config.ts";
 
 describe("loadConfig: database pools", () => {

@@ -8,7 +8,7 @@
  */
 import { join, relative } from "node:path";
 import { repositoryRoot } from "@dc/db";
-import { typeScriptDiagnostics } from "@dc/db/testing";
+import { typeScriptDiagnostics } from "@dc/testing";
 import { describe, expect, it } from "vitest";
 import { guidePage } from "../src/docs/guide-page.ts";
 import { guideBlocks } from "./support/guide-blocks.ts";

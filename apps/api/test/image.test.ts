@@ -8,7 +8,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
-import { installAsImage, useTestDatabase } from "@dc/db/testing";
+import { installAsImage, useTestDatabase } from "@dc/testing";
 import { afterAll, describe, expect, it } from "vitest";
 
 const { url: databaseUrl } = await useTestDatabase();

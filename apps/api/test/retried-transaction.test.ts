@@ -1,5 +1,5 @@
 /** Transactions run again after a deadlock or a serialization failure, and what escapes is a 503. */
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { classifyUnexpected } from "../src/http/api-error.ts";

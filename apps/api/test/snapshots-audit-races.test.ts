@@ -4,7 +4,7 @@
  * lock, so the interleaving is the one named, whatever the timing.
  */
 import { expireStagedSnapshots } from "@dc/db";
-import { holdTransaction } from "@dc/db/testing";
+import { holdTransaction } from "@dc/testing";
 import { describe, expect, it } from "vitest";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";

@@ -1,5 +1,5 @@
 import { expireStagedSnapshots, expireStagedSnapshotsBatch, purgeSnapshotBodiesBatch } from "@dc/db";
-import { holdTransaction } from "@dc/db/testing";
+import { holdTransaction } from "@dc/testing";
 import { describe, expect, it } from "vitest";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi, TEST_START } from "./support/harness.ts";

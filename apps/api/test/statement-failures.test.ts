@@ -12,7 +12,7 @@
  * - the database unavailable (PostgreSQL ended the session): 503
  *   `Service temporarily unavailable` with `Retry-After`.
  */
-import { armFault, disarmFault, unavailableError, unexpectedError } from "@dc/db/testing";
+import { armFault, disarmFault, unavailableError, unexpectedError } from "@dc/testing";
 import { messages } from "@dc/contract";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";

@@ -7,7 +7,7 @@
  * the PostgreSQL floor measured in the same run: the same 20,000 rows
  * written by COPY into a temporary table plus one INSERT ... SELECT ... ON
  * CONFLICT merge into a table already holding those keys. Rows, floor and
- * the two row shapes: packages/db/src/testing/snapshot-bench.ts.
+ * the two row shapes: packages/testing/snapshot-bench.ts.
  *
  *   node apps/worker/bench/apply-snapshot.bench.ts            # embedded PostgreSQL in a temp dir
  *   DATABASE_URL=postgres://... node apps/worker/bench/apply-snapshot.bench.ts
@@ -32,12 +32,12 @@ import {
   benchSnapshotRows,
   measurePostgresFloor,
   SNAPSHOT_BENCH_ROWS,
-} from "@dc/db/testing";
+} from "@dc/testing";
 import { sql } from "kysely";
 import { pino } from "pino";
 import { systemClock } from "@dc/runtime";
 import { WORKER_NODE_OPTIONS } from "../src/runtime.ts";
-import { openBenchDatabase } from "@dc/db/testing";
+import { openBenchDatabase } from "@dc/testing";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
 import { startWorker } from "../src/worker.ts";
 

@@ -18,7 +18,7 @@
 import { availableParallelism, cpus } from "node:os";
 import { sql } from "kysely";
 import { DEFAULT_RETENTION, purgeRetained } from "../src/retention.ts";
-import { openBenchDatabase } from "@dc/db/testing";
+import { openBenchDatabase } from "@dc/testing";
 
 const EVENTS = Number(process.env["BENCH_EVENTS"] ?? 200_000);
 const CHUNKS = 200;

@@ -4,7 +4,7 @@
  * job again, and the run changes nothing (DESIGN 5.3, docs/decisions/0357).
  */
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
-import { holdTransaction, useTestDatabase } from "@dc/db/testing";
+import { holdTransaction, useTestDatabase } from "@dc/testing";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { fixedClock } from "@dc/runtime";

@@ -5,7 +5,7 @@
  * snapshot exactly once within 60 s of the kill.
  */
 import { loadCampaignDebts } from "@dc/db";
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { Reconciliation } from "@dc/domain";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";

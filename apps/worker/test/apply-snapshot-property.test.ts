@@ -7,7 +7,7 @@
  * same snapshot again changes nothing.
  */
 import { loadCampaignDebts } from "@dc/db";
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { Money, Reconciliation } from "@dc/domain";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";

@@ -7,7 +7,7 @@
  * (auto_explain), in rows, not in time.
  */
 import { createPool, type Database } from "@dc/db";
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixedClock } from "@dc/runtime";

@@ -7,7 +7,7 @@ import {
   updateSnapshotDebts,
 } from "@dc/db";
 import { Reconciliation } from "@dc/domain";
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { fixedClock } from "@dc/runtime";

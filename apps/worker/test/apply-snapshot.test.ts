@@ -1,4 +1,4 @@
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { fixedClock } from "@dc/runtime";

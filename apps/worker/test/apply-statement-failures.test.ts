@@ -32,7 +32,7 @@ import {
   unexpectedError,
   rowsDigest,
   useTestDatabase,
-} from "@dc/db/testing";
+} from "@dc/testing";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { fixedClock } from "@dc/runtime";

@@ -1,6 +1,6 @@
 import { Either } from "effect";
 import { describe, expect, it } from "vitest";
-import { configurationTableGaps } from "@dc/db/testing";
+import { configurationTableGaps } from "@dc/testing";
 import { loadConfig, WORKER_VARIABLES } from "../src/config.ts";
 
 describe("loadConfig", () => {

@@ -5,7 +5,7 @@
  * comes within a test; and it is started and stopped quiet, so no fault is
  * armed while it still runs its start-up sweep or still holds connections.
  */
-import { armFault, disarmFault, unavailableError, unexpectedError } from "@dc/db/testing";
+import { armFault, disarmFault, unavailableError, unexpectedError } from "@dc/testing";
 import type { Database } from "@dc/db";
 import { type Kysely, sql } from "kysely";
 import { afterEach, beforeEach } from "vitest";

@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
-import { freePort, installAsImage, useTestDatabase } from "@dc/db/testing";
+import { freePort, installAsImage, useTestDatabase } from "@dc/testing";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { waitFor } from "./wait-for.ts";

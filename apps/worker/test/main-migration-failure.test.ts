@@ -8,7 +8,7 @@
  * cluster is started.
  */
 import { join } from "node:path";
-import { blockNextMigration, expectOneFatalMigrationLine, useTestDatabase } from "@dc/db/testing";
+import { blockNextMigration, expectOneFatalMigrationLine, useTestDatabase } from "@dc/testing";
 import { afterAll, describe, it } from "vitest";
 
 const { db, url } = await useTestDatabase();

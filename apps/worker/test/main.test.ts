@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { DEVELOPMENT_KEY_WARNING } from "@dc/crypto";
 import { silentWorkerLogger } from "@dc/db";
 import { STOP_SIGNAL_REPEAT_MS } from "@dc/runtime";
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { quickAddJob } from "graphile-worker";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";

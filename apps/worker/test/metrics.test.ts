@@ -4,7 +4,7 @@
  * job outcomes, and the job queue depth read at scrape time (and no longer
  * once the worker stopped).
  */
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "@dc/runtime";

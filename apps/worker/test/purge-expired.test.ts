@@ -1,4 +1,4 @@
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import { purgeExpired } from "../src/tasks/purge-expired.ts";
 import {

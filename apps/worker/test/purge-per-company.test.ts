@@ -7,7 +7,7 @@
  * transaction, the companies whose rows it wrote.
  */
 import { type Database } from "@dc/db";
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { type Kysely, sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { purgeRetained } from "../src/retention.ts";

@@ -5,7 +5,7 @@
  * settlements of omitted debts, a paid debt reopened, and rows skipped for a
  * zero balance. Expected numbers are counted by plain SQL over `debts`.
  */
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { fixedClock } from "@dc/runtime";

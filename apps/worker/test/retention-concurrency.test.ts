@@ -6,7 +6,7 @@
  * held delivery stays for a later run.
  */
 import { createDatabase, purgeWebhookEventsBatch } from "@dc/db";
-import { holdTransaction, useTestDatabase } from "@dc/db/testing";
+import { holdTransaction, useTestDatabase } from "@dc/testing";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { insertCompany, insertEndpoint } from "./webhooks-fixtures.ts";

@@ -6,7 +6,7 @@
  * state described.
  */
 import { purgeableEvents, purgeWebhookEventsBatch, withPurgeablePlan } from "@dc/db";
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { insertCompany, insertEndpoint } from "./webhooks-fixtures.ts";

@@ -4,7 +4,7 @@
  * and time budget.
  */
 import { type Database, snapshotEventData } from "@dc/db";
-import { holdTransaction, useTestDatabase } from "@dc/db/testing";
+import { holdTransaction, useTestDatabase } from "@dc/testing";
 import { type Kysely, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { purgeRetained } from "../src/retention.ts";

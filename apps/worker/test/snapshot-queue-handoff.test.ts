@@ -6,7 +6,7 @@
  * jobs within the wait below.
  */
 import { enqueueApplySnapshot } from "@dc/db";
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "@dc/runtime";

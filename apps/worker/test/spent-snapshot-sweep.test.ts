@@ -5,7 +5,7 @@
  * its last attempt right now, must be left alone: failing its snapshot would
  * end a snapshot graphile-worker is about to apply (or is applying).
  */
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { fixedClock } from "@dc/runtime";

@@ -6,7 +6,7 @@
  * the second, live, pool: graphile-worker's own reset frees it after 4
  * hours, and the stale-lock sweep, which only looked at jobs, never did.
  */
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixedClock } from "@dc/runtime";

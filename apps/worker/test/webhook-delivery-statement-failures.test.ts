@@ -50,7 +50,7 @@ import {
   unexpectedError,
   rowsDigest,
   useTestDatabase,
-} from "@dc/db/testing";
+} from "@dc/testing";
 import { sql } from "kysely";
 import { Webhook } from "standardwebhooks";
 import { afterAll, describe, expect, it } from "vitest";

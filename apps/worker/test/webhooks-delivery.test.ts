@@ -4,7 +4,7 @@
  * schedule read back from graphile-worker's jobs, 410, Retry-After,
  * redirects, timeouts and secret rotation.
  */
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { sql } from "kysely";
 import { pino } from "pino";
 import { WebhookVerificationError } from "standardwebhooks";

@@ -18,7 +18,7 @@ import {
   resolverWithDeadline,
   vetDestination,
 } from "@dc/ssrf";
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { deliverWebhook } from "../src/webhooks/deliver.ts";

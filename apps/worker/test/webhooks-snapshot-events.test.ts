@@ -8,7 +8,7 @@
  * records nothing; a company no endpoint listens for records nothing.
  */
 import { debtEventData, paymentEventData, snapshotEventData, type WebhookEventType } from "@dc/db";
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import type { JobHelpers } from "graphile-worker";
 import { sql } from "kysely";
 import { pino } from "pino";

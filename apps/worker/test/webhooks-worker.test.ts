@@ -7,7 +7,7 @@
  * the later ones back until its retry succeeds.
  */
 import { makeIds, recordEvent } from "@dc/db";
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { createWorkerMetrics } from "../src/observability/metrics.ts";

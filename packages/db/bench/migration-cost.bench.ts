@@ -29,8 +29,8 @@ import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { Kysely, type LogEvent, PostgresDialect, sql } from "kysely";
 import { createPool } from "../src/connection.ts";
 import { schemaMigrator } from "../src/migrate.ts";
-import { openBenchDatabase } from "../src/testing/bench-database.ts";
-import { writeSection } from "../src/testing/bench-report.ts";
+import { openBenchDatabase } from "../../testing/bench-database.ts";
+import { writeSection } from "../../testing/bench-report.ts";
 import { seedProductionVolume, volumeFor } from "./migration-cost-seed.ts";
 
 const DEBTS = Number(process.env["BENCH_DEBTS"] ?? 1_000_000);

@@ -27,6 +27,7 @@ export * from "./queries/upsert-debtors.ts";
 export * from "./queries/webhooks/index.ts";
 export * from "./repository-root.ts";
 export * from "./statement-queue.ts";
+export * from "./table-classes.ts";
 export type * from "./schema.ts";
 export * from "./queries/job-queue.ts";
 export * from "./queries/jobs/find-absent-lock-holders.ts";

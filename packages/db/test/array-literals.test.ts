@@ -7,7 +7,7 @@ import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase } from "../src/connection.ts";
 import { integerArray, textArray } from "../src/queries/array-literals.ts";
-import { useTestDatabase } from "../src/testing/index.ts";
+import { useTestDatabase } from "../../testing/index.ts";
 
 const { url } = await useTestDatabase();
 const db = createDatabase({ connectionString: url, max: 1 });

@@ -7,7 +7,7 @@
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase } from "../src/connection.ts";
-import { useTestDatabase } from "../src/testing/index.ts";
+import { useTestDatabase } from "../../testing/index.ts";
 import { returnedId, sqlState, stateOfRemovalDuringWrite } from "./support/reference-checks.ts";
 
 const { url } = await useTestDatabase();

@@ -18,7 +18,7 @@ import {
   hasStackFrame,
   runToEnd,
   useTestDatabase,
-} from "../src/testing/index.ts";
+} from "../../testing/index.ts";
 
 const { db, url } = await useTestDatabase();
 const blocker = await blockNextMigration(db, url);

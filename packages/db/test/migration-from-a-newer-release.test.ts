@@ -10,7 +10,7 @@ import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { migrateOrThrow, migrateToLatest } from "../src/migrate.ts";
 import { MigrationFailed } from "../src/migration-failures.ts";
-import { useTestDatabase } from "../src/testing/index.ts";
+import { useTestDatabase } from "../../testing/index.ts";
 
 const { db } = await useTestDatabase();
 

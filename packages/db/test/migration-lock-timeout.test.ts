@@ -16,8 +16,8 @@ import { type MigrationRetry } from "../src/migration-locks.ts";
 import { decodeVariables } from "@dc/runtime";
 import { migrationLocksOf, MigrationVariables } from "../src/migration-settings.ts";
 import type { Database } from "../src/schema.ts";
-import { holdTransaction } from "../src/testing/held-transaction.ts";
-import { useTestDatabase } from "../src/testing/index.ts";
+import { holdTransaction } from "../../testing/held-transaction.ts";
+import { useTestDatabase } from "../../testing/index.ts";
 
 const { db, url } = await useTestDatabase();
 

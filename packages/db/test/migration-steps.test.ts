@@ -14,8 +14,8 @@ import { migrateToLatest, schemaMigrator } from "../src/migrate.ts";
 import { MigrationFailed } from "../src/migration-failures.ts";
 import { type MigrationRetry } from "../src/migration-locks.ts";
 import type { Database } from "../src/schema.ts";
-import { holdTransaction } from "../src/testing/held-transaction.ts";
-import { useTestDatabase } from "../src/testing/index.ts";
+import { holdTransaction } from "../../testing/held-transaction.ts";
+import { useTestDatabase } from "../../testing/index.ts";
 
 const { db, url } = await useTestDatabase();
 

@@ -6,7 +6,7 @@
  */
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { useTestDatabase } from "../src/testing/index.ts";
+import { useTestDatabase } from "../../testing/index.ts";
 import { returnedId } from "./support/reference-checks.ts";
 
 const { db } = await useTestDatabase();

@@ -6,7 +6,7 @@
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase, createPool } from "../src/connection.ts";
-import { useTestDatabase } from "../src/testing/index.ts";
+import { useTestDatabase } from "../../testing/index.ts";
 
 const { db, url } = await useTestDatabase();
 afterAll(() => db.destroy());

@@ -8,7 +8,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase, PREPARED, withServerSetting } from "../src/connection.ts";
 import { listDebtPage } from "../src/queries/list-debts.ts";
-import { useTestDatabase } from "../src/testing/index.ts";
+import { useTestDatabase } from "../../testing/index.ts";
 
 const { url } = await useTestDatabase();
 // One connection, so every statement below meets the same session's prepared statements.

@@ -6,7 +6,7 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { enqueueApplySnapshot, lockSnapshotAcceptance } from "../src/queries/snapshots/enqueue-apply.ts";
-import { useTestDatabase } from "../src/testing/index.ts";
+import { useTestDatabase } from "../../testing/index.ts";
 
 const { db } = await useTestDatabase();
 

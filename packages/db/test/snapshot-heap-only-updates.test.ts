@@ -7,7 +7,7 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { recordChunk } from "../src/queries/snapshots/record-chunk.ts";
-import { useTestDatabase } from "../src/testing/index.ts";
+import { useTestDatabase } from "../../testing/index.ts";
 
 const { db } = await useTestDatabase();
 

@@ -9,7 +9,7 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { tableClasses } from "../src/table-classes.ts";
-import { useTestDatabase } from "../src/testing/index.ts";
+import { useTestDatabase } from "../../testing/index.ts";
 
 const { db } = await useTestDatabase();
 

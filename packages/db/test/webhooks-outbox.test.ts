@@ -18,7 +18,7 @@ import {
 } from "../src/index.ts";
 import { formatWebhookSecret, generateWebhookSecret, makeWebhookSecretBox } from "@dc/crypto";
 import type { Database } from "../src/schema.ts";
-import { useTestDatabase } from "../src/testing/index.ts";
+import { useTestDatabase } from "../../testing/index.ts";
 
 const { db } = await useTestDatabase();
 const box = makeWebhookSecretBox(new TextEncoder().encode("outbox-tests-master-secret-of-32-bytes-at-least"));

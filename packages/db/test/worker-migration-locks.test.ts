@@ -17,7 +17,7 @@ import { migrateWorkerSchema } from "../src/migrate.ts";
 import { MigrationFailed, MigrationLockUnavailable } from "../src/migration-failures.ts";
 import { type MigrationRetry } from "../src/migration-locks.ts";
 import type { Database } from "../src/schema.ts";
-import { useTestDatabase } from "../src/testing/index.ts";
+import { useTestDatabase } from "../../testing/index.ts";
 
 const { db, url } = await useTestDatabase();
 

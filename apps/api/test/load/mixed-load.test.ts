@@ -6,7 +6,7 @@
  * concurrency is: no error but 429, envelopes only, every accepted write
  * stored exactly once and every accepted snapshot applied.
  */
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { runStep } from "../../bench/mixed/drive.ts";
 import { startMixedSystem } from "../../bench/mixed/system.ts";

@@ -4,7 +4,7 @@
  * CLI does and `token()` gets a bearer token through the real token endpoint.
  */
 import { Writable } from "node:stream";
-import { useTestDatabase } from "@dc/db/testing";
+import { useTestDatabase } from "@dc/testing";
 import { afterAll } from "vitest";
 import { createTenant, type CreatedTenant } from "../../src/admin/tenants.ts";
 import { createLogger, manualClock } from "@dc/runtime";

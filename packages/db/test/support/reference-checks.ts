@@ -6,7 +6,7 @@
 import { type Kysely, sql } from "kysely";
 import { createDatabase } from "../../src/connection.ts";
 import type { Database } from "../../src/schema.ts";
-import { holdTransaction } from "../../src/testing/held-transaction.ts";
+import { holdTransaction } from "../../../testing/held-transaction.ts";
 
 /** The `id` of the first row `query` returns. */
 export const returnedId = async (db: Kysely<Database>, query: ReturnType<typeof sql<{ id: number }>>): Promise<number> => {

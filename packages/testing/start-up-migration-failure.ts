@@ -6,9 +6,7 @@
 import { spawn } from "node:child_process";
 import { type Kysely, sql } from "kysely";
 import { expect } from "vitest";
-import { createDatabase } from "../connection.ts";
-import { schemaMigrator } from "../migrate.ts";
-import type { Database } from "../schema.ts";
+import { createDatabase, type Database, schemaMigrator } from "@dc/db";
 import { holdTransaction } from "./held-transaction.ts";
 
 /** What `blockNextMigration` makes the migrator say when it gives up after one wait of 100 ms. */

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { repositoryRoot } from "../repository-root.ts";
+import { repositoryRoot } from "@dc/db";
 
 /**
  * Each variable of the README's Configuration table (a row may name several,

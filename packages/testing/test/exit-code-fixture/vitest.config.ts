@@ -7,7 +7,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    globalSetup: ["../../src/testing/global-setup.ts"],
+    globalSetup: ["../../global-setup.ts"],
     include: ["*.fixture.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -14,10 +14,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import type { TestProject } from "vitest/node";
-import { createDatabase, withDatabaseName } from "../connection.ts";
-import { serverOrEphemeralCluster } from "../embedded-postgres.ts";
-import { migrateAll } from "../migrate.ts";
-import { DEFAULT_MIGRATION_LOCKS } from "../migration-locks.ts";
+import {
+  createDatabase,
+  DEFAULT_MIGRATION_LOCKS,
+  migrateAll,
+  serverOrEphemeralCluster,
+  withDatabaseName,
+} from "@dc/db";
 import pg from "pg";
 import "./provided-context.ts";
 import { checkTenantStatements, describeVerdicts, recordedTenantStatements, unexcused } from "./tenant-statements.ts";
@@ -70,7 +73,7 @@ const checkRecordedStatements = async (templateUrl: string, directory: string): 
     if (failures.length > 0) {
       throw new Error(
         `Statements of tenant data that do not name the company (DESIGN.md 6, docs/decisions/0023): ` +
-          `add the company, or document the exception in packages/db/src/testing/tenant-statement-exceptions.ts\n` +
+          `add the company, or document the exception in packages/testing/tenant-statement-exceptions.ts\n` +
           describeVerdicts(failures),
       );
     }

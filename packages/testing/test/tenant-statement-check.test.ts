@@ -1,12 +1,12 @@
 /**
- * The tenant-statement check that ends every test run (src/testing/tenant-statements.ts,
+ * The tenant-statement check that ends every test run (packages/testing/tenant-statements.ts,
  * docs/decisions/0023): what it counts as a statement of the code under test,
  * and which plans it refuses.
  */
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkTenantStatements, statementOrigin, unexcused } from "../src/testing/tenant-statements.ts";
-import { useTestDatabase } from "../src/testing/index.ts";
+import { checkTenantStatements, statementOrigin, unexcused } from "../tenant-statements.ts";
+import { useTestDatabase } from "../index.ts";
 
 const { url } = await useTestDatabase();
 const client = new pg.Client({ connectionString: url });
@@ -71,7 +71,7 @@ describe("statementOrigin", () => {
     expect(
       statementOrigin(
         stack(
-          "/repo/packages/db/src/testing/tenant-statements.ts",
+          "/repo/packages/testing/tenant-statements.ts",
           "/repo/node_modules/.pnpm/kysely/dist/esm/query-executor.js",
           "/repo/packages/db/src/connection.ts",
           "/repo/apps/worker/src/webhooks/deliver.ts",
@@ -87,7 +87,7 @@ describe("statementOrigin", () => {
         ),
       ),
     ).toBe("test");
-    expect(statementOrigin(stack("/repo/packages/db/src/testing/company-digest.ts"))).toBe("test");
+    expect(statementOrigin(stack("/repo/packages/testing/company-digest.ts"))).toBe("test");
     expect(statementOrigin(stack("/repo/node_modules/.pnpm/graphile-worker/dist/main.js"))).toBeUndefined();
   });
 });

@@ -6,11 +6,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { type Kysely, sql } from "kysely";
-import { createDatabase, withDatabaseName } from "../connection.ts";
-import { serverOrEphemeralCluster } from "../embedded-postgres.ts";
-import { migrateAll } from "../migrate.ts";
-import { DEFAULT_MIGRATION_LOCKS } from "../migration-locks.ts";
-import type { Database } from "../schema.ts";
+import {
+  createDatabase,
+  type Database,
+  DEFAULT_MIGRATION_LOCKS,
+  migrateAll,
+  serverOrEphemeralCluster,
+  withDatabaseName,
+} from "@dc/db";
 
 export interface BenchDatabase {
   readonly url: string;

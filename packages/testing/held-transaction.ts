@@ -4,7 +4,7 @@
  * runs `afterRelease` (e.g. a replay going on to its next row) and commits.
  */
 import type { Kysely } from "kysely";
-import type { Database } from "../schema.ts";
+import type { Database } from "@dc/db";
 
 export interface HeldTransaction {
   /** Lets the transaction go on; settles when it has committed (or failed). */

@@ -5,8 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import { afterAll, inject } from "vitest";
-import { createDatabase, withDatabaseName } from "../connection.ts";
-import type { Database } from "../schema.ts";
+import { createDatabase, type Database, withDatabaseName } from "@dc/db";
 import "./provided-context.ts";
 
 export interface TestDatabase {

@@ -1,7 +1,7 @@
 /** Writes one benchmark's section of docs/benchmarks.md, between its markers, keeping the others (every package's benchmarks). */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { repositoryRoot } from "../repository-root.ts";
+import { repositoryRoot } from "@dc/db";
 
 const file = join(repositoryRoot(), "docs", "benchmarks.md");
 const HEADER = "# Benchmarks\n\nFigures measured on this project's machines; each section is rewritten by the benchmark that produced it.\n";

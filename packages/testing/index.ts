@@ -1,5 +1,5 @@
 export { type TestDatabase, useTestDatabase } from "./test-database.ts";
-export { freePort } from "../embedded-postgres.ts";
+export { freePort } from "@dc/db";
 export {
   type BenchRowShape,
   benchSeedRows,

@@ -6,7 +6,7 @@
  * compares on their own (the snapshot or delivery under test).
  */
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import type { Database } from "../schema.ts";
+import type { Database } from "@dc/db";
 
 /** The count and an md5 of the rows' full text, of `from` (`<table> as r where ...`). */
 export const rowsDigest = async (db: Kysely<Database>, from: RawBuilder<unknown>): Promise<string> =>

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
-import "../../src/testing/provided-context.ts";
+import "../../provided-context.ts";
 
 /** The cluster a fixture run used, as the test reads it back. */
 export interface FixtureCluster {

@@ -15,7 +15,7 @@
 import { appendFileSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
-import { tableClasses } from "../table-classes.ts";
+import { tableClasses } from "@dc/db";
 import { tenantStatementExceptions } from "./tenant-statement-exceptions.ts";
 
 const tenantTables: ReadonlySet<string> = new Set(
@@ -31,19 +31,19 @@ export const normaliseStatement = (text: string): string => text.replace(/\s+/g,
 
 /** Files between the code under test and node-postgres: never a statement's origin. */
 const PLUMBING =
-  /\/packages\/db\/src\/(connection|statement-queue)\.ts|\/packages\/db\/src\/testing\/(statement-faults|tenant-statements|record-tenant-statements)\.ts/;
+  /\/packages\/db\/src\/(connection|statement-queue)\.ts|\/packages\/testing\/(statement-faults|tenant-statements|record-tenant-statements)\.ts/;
 
 /**
  * Where a statement comes from, by the innermost frame of the call stack
  * (async frames included) that is the project's own code: `src` for the
  * code under test, `test` for a test or a fixture (test folders and
- * `src/testing`), undefined when no frame says (graphile-worker's own).
+ * `packages/testing`), undefined when no frame says (graphile-worker's own).
  */
 export const statementOrigin = (stack: string): "src" | "test" | undefined => {
   for (const line of stack.split("\n").slice(1)) {
     const path = /\(?(?:file:\/\/)?(\/[^()\s]+?):\d+:\d+\)?$/.exec(line.trim())?.[1];
     if (path === undefined || path.includes("/node_modules/") || PLUMBING.test(path)) continue;
-    if (/\/test\//.test(path) || /\/src\/testing\//.test(path)) return "test";
+    if (/\/test\//.test(path) || /\/packages\/testing\//.test(path)) return "test";
     if (/\/(apps|packages)\/[^/]+\/src\//.test(path)) return "src";
   }
   return undefined;

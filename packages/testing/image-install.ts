@@ -16,7 +16,7 @@ import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { repositoryRoot } from "../repository-root.ts";
+import { repositoryRoot } from "@dc/db";
 
 const run = promisify(execFile);
 
