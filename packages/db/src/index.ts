@@ -26,6 +26,7 @@ export * from "./queries/snapshots/update-debts.ts";
 export * from "./queries/upsert-debtors.ts";
 export * from "./queries/webhooks/index.ts";
 export * from "./repository-root.ts";
+export * from "./sqlstate.ts";
 export * from "./statement-queue.ts";
 export * from "./table-classes.ts";
 export type * from "./schema.ts";

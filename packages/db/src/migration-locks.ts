@@ -10,6 +10,7 @@
  */
 import { type Kysely, sql } from "kysely";
 import { type LockHolder, lockUnavailableMessage, MigrationLockUnavailable } from "./migration-failures.ts";
+import { isLockNotAvailable } from "./sqlstate.ts";
 
 /** The migrator's lock settings (`MIGRATION_LOCK_TIMEOUT_MS`, `MIGRATION_LOCK_RETRIES`). */
 export interface MigrationLocks {
@@ -40,10 +41,6 @@ export interface MigrationLockPolicy extends MigrationLocks {
   /** Waits between attempts; tests pass their own to act between two attempts. */
   readonly pause?: (ms: number) => Promise<void>;
 }
-
-/** True for PostgreSQL's `lock_not_available` (55P03): a `lock_timeout` ran out. */
-export const isLockNotAvailable = (error: unknown): boolean =>
-  typeof error === "object" && error !== null && (error as { code?: unknown }).code === "55P03";
 
 /**
  * The sessions holding a table lock whose transaction began at least

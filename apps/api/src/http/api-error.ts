@@ -4,6 +4,7 @@
  * an error body by hand; a tag without a row in `render` does not compile.
  */
 import { messages, type OAuthError, payloadTooLargeMessage } from "@dc/contract";
+import { isDataException, isTransientFailure } from "@dc/db";
 import { Data } from "effect";
 
 export class ValidationFailed extends Data.TaggedError("ValidationFailed")<{
@@ -234,31 +235,6 @@ export const asOAuthFailure = (error: ApiError | undefined): OAuthFailure => {
   }
 };
 
-/**
- * PostgreSQL data exceptions (class 22: invalid text representation, bad
- * encoding, numeric or datetime out of range) caused by input that slipped
- * past validation: the request is at fault, so 400, not 500. Validation
- * should catch these first; this is the safety net, logged as a warning.
- */
-const INPUT_SQLSTATE = /^22/;
-
-// A deadlock or serialization failure that reached here (one not retried where it happened) is transient too,
-// and so is a statement cancelled by the api's statement timeout (57014) or a lock not granted in time (55P03):
-// the transaction is rolled back, and the same request may well succeed a moment later (docs/decisions/0020).
-const UNAVAILABLE_SQLSTATES = new Set([
-  "57P01",
-  "57P02",
-  "57P03",
-  "53300",
-  "08000",
-  "08001",
-  "08003",
-  "08006",
-  "40001",
-  "40P01",
-  "57014",
-  "55P03",
-]);
 const UNAVAILABLE_NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE"]);
 
 /**
@@ -271,10 +247,15 @@ const UNAVAILABLE_NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT
 export const classifyUnexpected = (error: unknown): ApiError | undefined => {
   if (typeof error !== "object" || error === null) return undefined;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === "string" && (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_NODE_CODES.has(code))) {
+  // A deadlock or serialization failure that reached here (one not retried where it happened) is transient too,
+  // and so is a statement cancelled by the api's statement timeout or a lock not granted in time (docs/decisions/0020).
+  if (isTransientFailure(error) || (typeof code === "string" && UNAVAILABLE_NODE_CODES.has(code))) {
     return new ServiceUnavailable();
   }
-  if (typeof code === "string" && INPUT_SQLSTATE.test(code) && "severity" in error) {
+  // A PostgreSQL data exception (invalid text representation, bad encoding, numeric or datetime out of
+  // range) caused by input that slipped past validation: the request is at fault, so 400, not 500.
+  // Validation should catch these first; this is the safety net, logged as a warning.
+  if (isDataException(error) && "severity" in error) {
     return new ValidationFailed({ details: { request: "a value is not valid for its field" } });
   }
   const message = (error as { message?: unknown }).message;

@@ -5,14 +5,8 @@
  * debt, for one, can deadlock with the worker applying a snapshot of that
  * campaign; it must not answer 500 for it.
  */
-import type { Database } from "@dc/db";
+import { type Database, isRetryableConflict } from "@dc/db";
 import type { Kysely, Transaction } from "kysely";
-
-/** SQLSTATEs whose transaction may simply be run again: serialization failure, deadlock. */
-const RETRYABLE = new Set(["40001", "40P01"]);
-
-export const isRetryableConflict = (error: unknown): boolean =>
-  typeof error === "object" && error !== null && RETRYABLE.has(String((error as { code?: unknown }).code));
 
 /** Runs `work` in a transaction, up to `attempts` times while it fails with a retryable conflict. */
 export const retriedTransaction = async <T>(

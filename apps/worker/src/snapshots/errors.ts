@@ -5,7 +5,13 @@
  * with `processing_error`; anything else (a lost connection, a deadlock, an
  * earlier snapshot still in flight) is thrown for graphile-worker to retry.
  */
-import { ConcurrentDebtChange } from "@dc/db";
+import {
+  ConcurrentDebtChange,
+  isDataException,
+  isRetryableConflict,
+  isUniqueViolation,
+  violatedUniqueConstraint,
+} from "@dc/db";
 import { Data } from "effect";
 
 /** The stored snapshot cannot be applied however often it is tried (e.g. a chunk is missing). */
@@ -17,15 +23,9 @@ export class WaitingForEarlierSnapshot extends Data.TaggedError("WaitingForEarli
   readonly message: string;
 }> {}
 
-const sqlState = (error: unknown): string | undefined => {
-  if (typeof error !== "object" || error === null || !("code" in error)) return undefined;
-  const code = (error as { code: unknown }).code;
-  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
-};
-
 /** Tells whether trying again cannot help. */
 export const isPermanent = (error: unknown): boolean =>
-  error instanceof SnapshotUnprocessable || (sqlState(error)?.startsWith("22") ?? false);
+  error instanceof SnapshotUnprocessable || isDataException(error);
 
 /**
  * The unique keys of a campaign's debt identities. A new debt of the plan
@@ -37,11 +37,6 @@ const CAMPAIGN_IDENTITY_KEYS: ReadonlySet<string> = new Set([
   "debts_campaign_invoice_reference_key",
 ]);
 
-const violatedConstraint = (error: unknown): string | undefined => {
-  const constraint = typeof error === "object" && error !== null ? (error as { constraint?: unknown }).constraint : undefined;
-  return typeof constraint === "string" ? constraint : undefined;
-};
-
 /**
  * Serialization failures, deadlocks and debts changed under the plan (a
  * plan ended or a balance changed, or an identity taken since the read):
@@ -49,7 +44,6 @@ const violatedConstraint = (error: unknown): string | undefined => {
  * it reads then.
  */
 export const isTransactionConflict = (error: unknown): boolean => {
-  const code = sqlState(error);
-  if (code === "23505") return CAMPAIGN_IDENTITY_KEYS.has(violatedConstraint(error) ?? "");
-  return code === "40001" || code === "40P01" || error instanceof ConcurrentDebtChange;
+  if (isUniqueViolation(error)) return CAMPAIGN_IDENTITY_KEYS.has(violatedUniqueConstraint(error) ?? "");
+  return isRetryableConflict(error) || error instanceof ConcurrentDebtChange;
 };

@@ -8,7 +8,7 @@
  */
 import { debtMessages, type Endpoints, messages } from "@dc/contract";
 import { Money } from "@dc/domain";
-import { type Database, type Debt, type DebtorSeed, type DebtUpdate, findDebtView, upsertDebtorsByReference } from "@dc/db";
+import { type Database, type Debt, type DebtorSeed, type DebtUpdate, findDebtView, upsertDebtorsByReference, violatedUniqueConstraint } from "@dc/db";
 import { type Kysely, sql } from "kysely";
 import { Conflict, NotFound, ValidationFailed } from "../../http/api-error.ts";
 import { retriedTransaction } from "../../http/retried-transaction.ts";
@@ -48,13 +48,6 @@ const plainFields = [
   "payment_link",
   "timeline_start_mode",
 ] as const;
-
-/** The unique index a failed statement violated, if that was the failure. */
-const violatedIndex = (error: unknown): string | undefined => {
-  if (typeof error !== "object" || error === null) return undefined;
-  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
-  return code === "23505" && typeof constraint === "string" ? constraint : undefined;
-};
 
 const seedOf = (reference: string, debt: Debt): DebtorSeed => ({
   debtor_reference: reference,
@@ -153,7 +146,7 @@ export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({ params, b
         .where("company_id", "=", companyId)
         .execute();
     } catch (error) {
-      const index = violatedIndex(error);
+      const index = violatedUniqueConstraint(error);
       if (index === "debts_api_internal_id_key" || index === "debts_campaign_internal_id_key") {
         throw new Conflict({ errorCode: "duplicate_internal_id", message: debtMessages.duplicateInternalId });
       }
