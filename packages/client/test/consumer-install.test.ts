@@ -97,15 +97,18 @@ it("installs from packed tarballs with npm, type-checks, and runs the flow on pl
   expect(full.find((installed) => installed.name === "@dc/domain")?.files.filter((file) => file.endsWith(".map"))).toEqual([]);
 
   // pnpm pack applied publishConfig and replaced the workspace protocol.
+  const jsonText = await project.manifest("@dc/json-text");
   const domain = await project.manifest("@dc/domain");
   const client = await project.manifest("@dc/client");
   // `default`, not `import`: a CommonJS project's require() resolves it too (Node 20.19 and 22.12 load ESM that way).
-  expect(domain.exports).toEqual({ ".": { types: "./dist/index.d.ts", default: "./dist/index.js" } });
+  for (const manifest of [jsonText, domain]) {
+    expect(manifest.exports).toEqual({ ".": { types: "./dist/index.d.ts", default: "./dist/index.js" } });
+  }
   expect(client.exports).toEqual({
     ".": { types: "./dist/index.d.ts", default: "./dist/index.js" },
     "./snapshots": { types: "./dist/snapshots/index.d.ts", default: "./dist/snapshots/index.js" },
   });
-  for (const manifest of [domain, client]) {
+  for (const manifest of [jsonText, domain, client]) {
     expect(manifest.types).toBe("./dist/index.d.ts");
     // The build needs no type stripping: it runs wherever Node loads ES modules with require too (20.19, 22.12),
     // so Node 20 integrators can install it with engine-strict. The sources' 22.18 applies inside the workspace only.
@@ -115,12 +118,13 @@ it("installs from packed tarballs with npm, type-checks, and runs the flow on pl
   const { text, major, minor } = machine.version;
   const accepted = (major === 20 && minor >= 19) || major > 22 || (major === 22 && minor >= 12);
   expect({ node: text, accepted }).toEqual({ node: text, accepted: true });
-  // The domain is an optional peer at the same version: installed only by those who send snapshots.
+  // The domain and its JSON rules are optional peers at the same version: installed only by those who send snapshots.
   expect(client.dependencies).toEqual({ "openapi-fetch": "0.17.0" });
-  expect(client.peerDependencies).toEqual({ "@dc/domain": domain.version });
-  expect(client.peerDependenciesMeta).toEqual({ "@dc/domain": { optional: true } });
+  expect(client.peerDependencies).toEqual({ "@dc/domain": domain.version, "@dc/json-text": jsonText.version });
+  expect(client.peerDependenciesMeta).toEqual({ "@dc/domain": { optional: true }, "@dc/json-text": { optional: true } });
+  expect(domain.dependencies?.["@dc/json-text"]).toBe(jsonText.version);
   // Only the build ships: no TypeScript sources for Node to refuse under node_modules.
-  for (const name of ["domain", "client"]) {
+  for (const name of ["json-text", "domain", "client"]) {
     expect((await readdir(join(project.directory, "node_modules", "@dc", name))).sort()).toEqual(
       name === "client" ? ["README.md", "dist", "package.json"] : ["dist", "package.json"],
     );

@@ -1,7 +1,7 @@
 /**
  * The connection factory shared by the api, the worker, the CLI and the tests.
  */
-import { JsonText } from "@dc/domain";
+import * as JsonText from "@dc/json-text";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { preparingPool } from "./prepared-statements.ts";

@@ -5,7 +5,7 @@
  * and float noise such as `0.1 + 0.2` is rejected instead of rounded away.
  */
 import { Data, Either, Schema } from "effect";
-import * as JsonText from "./JsonText.ts";
+import * as JsonText from "@dc/json-text";
 
 const currencyPattern = /^[A-Z]{3}$/;
 

@@ -4,7 +4,7 @@
  * (`rows.<index>.<field>` -> reason, at most 100 listed). The api answers
  * with it and the client's pre-validation predicts it, from this one module.
  */
-import * as JsonText from "./JsonText.ts";
+import * as JsonText from "@dc/json-text";
 import * as Money from "./Money.ts";
 import { MAX_DETAILED_ROW_ERRORS, type RowError } from "./SnapshotRow.ts";
 

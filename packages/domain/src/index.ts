@@ -9,7 +9,6 @@ export * as DebtStatus from "./DebtStatus.ts";
 export * as Followup from "./Followup.ts";
 export * as IdempotencyKey from "./IdempotencyKey.ts";
 export * as Ids from "./Ids.ts";
-export * as JsonText from "./JsonText.ts";
 export * as Money from "./Money.ts";
 export * as ParseIssues from "./ParseIssues.ts";
 export * as PaymentPlan from "./PaymentPlan.ts";

@@ -6,7 +6,7 @@
  * each attempt is counted before its check, so parallel guesses stop there too.
  */
 import { randomBytes } from "node:crypto";
-import { JsonText } from "@dc/domain";
+import * as JsonText from "@dc/json-text";
 import {
   exhaustedSubject,
   failureRules,

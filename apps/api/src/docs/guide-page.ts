@@ -32,14 +32,14 @@ export CAMPAIGN=acme-collections-1a93c1
 tokens, retries, pagination and snapshot uploads. It is distributed as npm package tarballs, built from the platform's repository
 (ask your account manager for them, or build them yourself from a checkout):</p>
 ${block("pack (in the platform's repository)", `
-npx pnpm --filter @dc/domain --filter @dc/client pack --pack-destination ../dc-packages
+npx pnpm --filter @dc/json-text --filter @dc/domain --filter @dc/client pack --pack-destination ../dc-packages
 `)}
 <p>Install the client in your project (Node.js 20.19 or later, or 22.12 or later). It brings only
-<code>openapi-fetch</code>: three packages, well under 2 MB. Add <code>@dc/domain</code> only if you send snapshots with
+<code>openapi-fetch</code>: three packages, well under 2 MB. Add <code>@dc/domain</code> and <code>@dc/json-text</code> only if you send snapshots with
 <code>@dc/client/snapshots</code>, which checks rows with the server's own rules before sending them.</p>
 ${block("install (in your project)", `
 npm install ../dc-packages/dc-client-0.1.0.tgz
-npm install ../dc-packages/dc-domain-0.1.0.tgz   # only for @dc/client/snapshots
+npm install ../dc-packages/dc-domain-0.1.0.tgz ../dc-packages/dc-json-text-0.1.0.tgz   # only for @dc/client/snapshots
 `)}
 
 <h2 id="token">1. Get an access token</h2>

@@ -5,7 +5,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
-import { JsonText } from "@dc/domain";
+import * as JsonText from "@dc/json-text";
 import getRawBody from "raw-body";
 import { PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from "./api-error.ts";
 

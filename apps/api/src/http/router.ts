@@ -4,7 +4,7 @@
  * run the handler, encode the reply with the declared success schema.
  */
 import { type Endpoint, endpoints, rateLimits, rateLimitSubject, type Scope } from "@dc/contract";
-import { JsonText } from "@dc/domain";
+import * as JsonText from "@dc/json-text";
 import Router from "@koa/router";
 import { Schema } from "effect";
 import type { Context } from "koa";

@@ -7,7 +7,7 @@
  */
 import { type AuthorizationRequest, parseScopeList, type Scope } from "@dc/contract";
 import type { OauthClient } from "@dc/db";
-import { JsonText } from "@dc/domain";
+import * as JsonText from "@dc/json-text";
 import type { AppServices } from "../services.ts";
 import { codeChallengeMethods, isCodeChallenge } from "./pkce.ts";
 

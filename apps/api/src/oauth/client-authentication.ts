@@ -5,7 +5,7 @@
  * (docs/decisions/0203).
  */
 import type { OauthClient } from "@dc/db";
-import { JsonText } from "@dc/domain";
+import * as JsonText from "@dc/json-text";
 import { schemeCredentials } from "../auth/authorization-header.ts";
 import { OAuthFailure } from "../http/api-error.ts";
 import type { AppServices } from "../services.ts";

@@ -7,7 +7,8 @@
  * rows this returns.
  */
 import { canonicalInstant, type StoredChunk } from "@dc/db";
-import { JsonText, type PaymentPlan, Snapshot } from "@dc/domain";
+import { type PaymentPlan, Snapshot } from "@dc/domain";
+import * as JsonText from "@dc/json-text";
 import { SnapshotUnprocessable } from "./errors.ts";
 
 export interface ReadRows {

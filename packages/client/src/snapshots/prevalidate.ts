@@ -10,7 +10,8 @@
  * without spending a rate-limited call, and the error a caller handles is the
  * same either way.
  */
-import { JsonText, Snapshot, SnapshotErrors } from "@dc/domain";
+import { Snapshot, SnapshotErrors } from "@dc/domain";
+import * as JsonText from "@dc/json-text";
 import type { ApiError } from "../errors.ts";
 
 /** At most this many row errors are listed in `details`; the rest are counted under `details.rows` (as the api does). */

@@ -8,7 +8,6 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-// eslint-disable-next-line no-restricted-imports -- tests provision a real database; the client's src never imports @dc/db
 import { freePort, useTestDatabase } from "@dc/testing";
 import { afterAll } from "vitest";
 

@@ -6,7 +6,7 @@
  * later of the domain's, into a fresh directory under the system's temporary
  * folder, where nothing from the workspace's `node_modules` is reachable.
  *
- * The install is offline. Each third-party package the two need (effect,
+ * The install is offline. Each third-party package the three need (effect,
  * openapi-fetch and what they depend on) is packed from the copy the
  * workspace installed from its lockfile, and npm is pointed at those
  * tarballs. This machine's TLS to the npm registry fails intermittently
@@ -23,10 +23,10 @@ import { REPOSITORY } from "../processes.ts";
 /** The installed packages' manifests and where the project is. */
 export interface ConsumerProject {
   readonly directory: string;
-  readonly manifest: (name: "@dc/domain" | "@dc/client") => Promise<PackedManifest>;
+  readonly manifest: (name: PackedName) => Promise<PackedManifest>;
   /** The packages now under the project's `node_modules`. */
   readonly installed: () => Promise<Array<InstalledPackage>>;
-  /** Installs the `@dc/domain` tarball too (what `@dc/client/snapshots` needs). */
+  /** Installs the `@dc/domain` and `@dc/json-text` tarballs too (what `@dc/client/snapshots` needs). */
   readonly addDomain: () => Promise<void>;
 }
 
@@ -68,15 +68,23 @@ export const run = async (command: string, args: ReadonlyArray<string>, cwd: str
   }
 };
 
-/** `pnpm pack` of the domain and the client into `destination`; resolves to the two tarballs. */
-export const packClient = async (
-  destination: string,
-): Promise<{ readonly domain: string; readonly client: string }> => {
+/** The workspace packages an integrator installs: the client and what it depends on at run time. */
+export type PackedName = "@dc/json-text" | "@dc/domain" | "@dc/client";
+
+/** The tarball of each packed package. */
+export interface Tarballs {
+  readonly jsonText: string;
+  readonly domain: string;
+  readonly client: string;
+}
+
+/** `pnpm pack` of the JSON rules, the domain and the client into `destination`; resolves to the three tarballs. */
+export const packClient = async (destination: string): Promise<Tarballs> => {
   await mkdir(destination, { recursive: true });
   const pnpm = join(REPOSITORY, "node_modules", ".bin", "pnpm");
   await run(
     pnpm,
-    ["--filter", "@dc/domain", "--filter", "@dc/client", "pack", "--pack-destination", destination],
+    ["--filter", "@dc/json-text", "--filter", "@dc/domain", "--filter", "@dc/client", "pack", "--pack-destination", destination],
     REPOSITORY,
   );
   const files = await readdir(destination);
@@ -86,7 +94,7 @@ export const packClient = async (
       throw new Error(`expected one ${prefix}*.tgz in ${destination}, found ${JSON.stringify(files)}`);
     return join(destination, found[0] as string);
   };
-  return { domain: tarball("dc-domain-"), client: tarball("dc-client-") };
+  return { jsonText: tarball("dc-json-text-"), domain: tarball("dc-domain-"), client: tarball("dc-client-") };
 };
 
 /** The directory Node would load `name` from when required by the package in `from`. */
@@ -103,7 +111,7 @@ const installedPackage = async (from: string, name: string): Promise<string> => 
 };
 
 /**
- * Packs every third-party package that `@dc/domain` and `@dc/client` depend
+ * Packs every third-party package that the packed `@dc/*` packages depend
  * on, transitively, from the workspace's installed copies into
  * `destination`; resolves to a `file:` spec per package name.
  */
@@ -130,21 +138,21 @@ export const packThirdPartyDependencies = async (destination: string): Promise<R
       await visit(directory);
     }
   };
-  for (const workspacePackage of ["domain", "client"]) await visit(join(REPOSITORY, "packages", workspacePackage));
+  for (const workspacePackage of ["json-text", "domain", "client"]) await visit(join(REPOSITORY, "packages", workspacePackage));
   return specs;
 };
 
 /**
  * A new ESM project in `directory` depending on the client's tarball only,
  * installed with npm, with `files` (from test/support/consumer) copied in:
- * what an integrator who needs no snapshots installs. An override points
- * `@dc/domain` (the client's optional peer) at its local tarball, so npm
- * never looks `@dc/*` up in a registry, and `addDomain` installs it the way
- * an integrator who sends snapshots would.
+ * what an integrator who needs no snapshots installs. Overrides point
+ * `@dc/domain` and `@dc/json-text` (the client's optional peers) at their
+ * local tarballs, so npm never looks `@dc/*` up in a registry, and
+ * `addDomain` installs them the way an integrator who sends snapshots would.
  */
 export const createConsumerProject = async (
   directory: string,
-  tarballs: { readonly domain: string; readonly client: string },
+  tarballs: Tarballs,
   files: ReadonlyArray<string>,
 ): Promise<ConsumerProject> => {
   await mkdir(directory, { recursive: true });
@@ -155,8 +163,8 @@ export const createConsumerProject = async (
     private: true,
     type: "module",
     dependencies: { "@dc/client": `file:${tarballs.client}` },
-    // Every third-party package is pinned to its tarball packed from the workspace, and `@dc/domain` to the local one.
-    overrides: { ...thirdParty, "@dc/domain": `file:${tarballs.domain}` },
+    // Every third-party package is pinned to its tarball packed from the workspace, and `@dc/*` to the local ones.
+    overrides: { ...thirdParty, "@dc/domain": `file:${tarballs.domain}`, "@dc/json-text": `file:${tarballs.jsonText}` },
   };
   await writeFile(join(directory, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   for (const file of files) await copyFile(join(import.meta.dirname, file), join(directory, file));
@@ -170,7 +178,10 @@ export const createConsumerProject = async (
     installed: () => installedPackages(join(directory, "node_modules")),
     addDomain: async () => {
       // Written as the override spells it: npm refuses an override that differs from the direct dependency.
-      const withDomain = { ...manifest, dependencies: { ...manifest.dependencies, "@dc/domain": `file:${tarballs.domain}` } };
+      const withDomain = {
+        ...manifest,
+        dependencies: { ...manifest.dependencies, "@dc/domain": `file:${tarballs.domain}`, "@dc/json-text": `file:${tarballs.jsonText}` },
+      };
       await writeFile(join(directory, "package.json"), `${JSON.stringify(withDomain, null, 2)}\n`);
       await run("npm", ["install", "--no-audit", "--no-fund", "--offline"], directory, environment(true));
     },
