@@ -10,6 +10,7 @@ export * from "./queries/debt-views.ts";
 export * from "./queries/idempotency-keys.ts";
 export * from "./queries/insert-debts.ts";
 export * from "./queries/list-debts.ts";
+export { personColumns, personColumnsOf } from "./queries/person-columns.ts";
 export * from "./queries/retention.ts";
 export * from "./queries/snapshots/index.ts";
 export * from "./queries/snapshots/apply-plan.ts";

@@ -1,7 +1,8 @@
 /**
  * The person columns debtors and debts both hold (`PersonColumns`), each
  * with the PostgreSQL element type of its `unnest` array parameter: the one
- * list by which the set-based debt insert and debtor upsert write them.
+ * list by which the set-based debt insert and debtor upsert write them, and
+ * from which every other list of the person fields is derived.
  */
 import type { PersonColumns } from "../schema.ts";
 
@@ -25,3 +26,10 @@ const elementTypes: Readonly<Record<keyof PersonColumns, "text" | "date">> = {
 export const personColumnTypes = Object.entries(elementTypes) as ReadonlyArray<
   readonly [keyof PersonColumns, "text" | "date"]
 >;
+
+/** The person column names, in the same fixed order. */
+export const personColumns: ReadonlyArray<keyof PersonColumns> = personColumnTypes.map(([column]) => column);
+
+/** The person columns of `row` (a debt or a debtor), and nothing else. */
+export const personColumnsOf = (row: PersonColumns): PersonColumns =>
+  Object.fromEntries(personColumns.map((column) => [column, row[column]])) as unknown as PersonColumns;

@@ -4,7 +4,7 @@
  * debtor seed of its debtor_reference.
  */
 import type { CreateDebtBody, EmailValidation } from "@dc/contract";
-import type { DebtInsertRow, DebtorSeed } from "@dc/db";
+import { type DebtInsertRow, type DebtorSeed, personColumnsOf } from "@dc/db";
 import { DebtStatus, Money } from "@dc/domain";
 import { detectCivility } from "./civility.ts";
 
@@ -88,17 +88,5 @@ export const debtorSeedOf = (row: PreparedRow): DebtorSeed | undefined =>
     ? undefined
     : {
         debtor_reference: row.debtor_reference,
-        civility: row.civility,
-        firstname: row.firstname,
-        lastname: row.lastname,
-        email: row.email,
-        phone: row.phone,
-        birthdate: row.birthdate,
-        debtor_company: row.debtor_company,
-        address: row.address,
-        street_address: row.street_address,
-        street_number: row.street_number,
-        postal_code: row.postal_code,
-        city: row.city,
-        country: row.country,
+        ...personColumnsOf(row),
       };

@@ -8,7 +8,17 @@
  */
 import { debtMessages, type Endpoints, messages } from "@dc/contract";
 import { Money } from "@dc/domain";
-import { type Database, type Debt, type DebtorSeed, type DebtUpdate, findDebtView, upsertDebtorsByReference, violatedUniqueConstraint } from "@dc/db";
+import {
+  type Database,
+  type Debt,
+  type DebtorSeed,
+  type DebtUpdate,
+  findDebtView,
+  personColumns,
+  personColumnsOf,
+  upsertDebtorsByReference,
+  violatedUniqueConstraint,
+} from "@dc/db";
 import { type Kysely, sql } from "kysely";
 import { Conflict, NotFound, ValidationFailed } from "../../http/api-error.ts";
 import { retriedTransaction } from "../../http/retried-transaction.ts";
@@ -19,24 +29,8 @@ import { messagesFor } from "./prepare-debts.ts";
 
 type Body = Parameters<HandlerOf<Endpoints["updateDebt"]>>[0]["body"];
 
-const personFields = [
-  "civility",
-  "firstname",
-  "lastname",
-  "email",
-  "phone",
-  "birthdate",
-  "debtor_company",
-  "address",
-  "street_address",
-  "street_number",
-  "postal_code",
-  "city",
-  "country",
-] as const;
-
 const plainFields = [
-  ...personFields,
+  ...personColumns,
   "object",
   "internal_id",
   "invoice_reference",
@@ -51,7 +45,7 @@ const plainFields = [
 
 const seedOf = (reference: string, debt: Debt): DebtorSeed => ({
   debtor_reference: reference,
-  ...(Object.fromEntries(personFields.map((field) => [field, debt[field]])) as Omit<DebtorSeed, "debtor_reference">),
+  ...personColumnsOf(debt),
 });
 
 /**
