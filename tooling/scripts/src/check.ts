@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { repositoryRoot } from "@dc/db";
+import { testedPackages } from "./tested-packages.ts";
 
 const root = repositoryRoot();
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
@@ -19,7 +20,7 @@ const steps: ReadonlyArray<{ readonly name: string; readonly command: string; re
   { name: "generated files are current", command: process.execPath, args: [join(root, "tooling/scripts/src/codegen-check.ts")] },
 ];
 
-for (const folder of ["packages/domain", "packages/contract", "packages/db", "packages/client", "apps/api", "apps/worker"]) {
+for (const folder of testedPackages(root)) {
   rmSync(join(root, folder, "test-results"), { recursive: true, force: true });
 }
 

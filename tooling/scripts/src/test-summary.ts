@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { repositoryRoot } from "@dc/db";
+import { testedPackages } from "./tested-packages.ts";
 
 interface VitestReport {
   readonly numPassedTests: number;
@@ -16,7 +17,7 @@ interface VitestReport {
 }
 
 const root = repositoryRoot();
-const packages = ["packages/domain", "packages/contract", "packages/db", "packages/client", "apps/api", "apps/worker"];
+const packages = testedPackages(root);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
