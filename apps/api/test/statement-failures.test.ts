@@ -1,7 +1,7 @@
 /**
  * Unexpected failures, swept over the OpenAPI document: every operation is
  * sent, valid and meant to succeed, once for each statement it runs, with
- * that statement made to fail (`armFault` of @dc/db/testing). Whatever
+ * that statement made to fail (`armFault` of @dc/testing). Whatever
  * the statement (admission, a read, BEGIN, a write, COMMIT), the answer must
  * be the documented error with no internals and nothing may be written; once
  * the request runs fewer statements than the fault waits for, it succeeds,

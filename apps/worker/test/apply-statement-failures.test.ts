@@ -6,7 +6,7 @@
  * company with a subscribed webhook endpoint) is applied by the real worker
  * (`startWorker`, its `dc-worker` pool) once for each statement the job
  * runs (27 when this was written), with that statement made to fail
- * (`armFault` of @dc/db/testing).
+ * (`armFault` of @dc/testing).
  *
  * Whatever the statement (the earlier-snapshot check, the `processing` mark,
  * BEGIN, a read, a write, COMMIT), docs/decisions/0354 promises a retry:

@@ -3,7 +3,7 @@
  * event recorded for a subscribed endpoint is delivered by the real worker
  * (`startWorker`, its `dc-worker` pool) to a real HTTP receiver, once for
  * each statement the `deliver_webhook` job runs, with that statement made to
- * fail (`armFault` of @dc/db/testing), as a failure nobody can classify and
+ * fail (`armFault` of @dc/testing), as a failure nobody can classify and
  * as the database going away (SQLSTATE 57P01).
  *
  * Delivery is at least once (docs/decisions/0452, 0455): the attempt is made
