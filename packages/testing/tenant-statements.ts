@@ -31,7 +31,7 @@ export const normaliseStatement = (text: string): string => text.replace(/\s+/g,
 
 /** Files between the code under test and node-postgres: never a statement's origin. */
 const PLUMBING =
-  /\/packages\/db\/src\/(connection|statement-queue)\.ts|\/packages\/testing\/(statement-faults|tenant-statements|record-tenant-statements)\.ts/;
+  /\/packages\/db\/src\/(connection|prepared-statements|statement-queue)\.ts|\/packages\/testing\/(statement-faults|tenant-statements|record-tenant-statements)\.ts/;
 
 /**
  * Where a statement comes from, by the innermost frame of the call stack
