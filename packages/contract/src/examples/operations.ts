@@ -5,7 +5,7 @@
  * operation and builds the `@dc/client` code samples from them;
  * test/examples.test.ts decodes each one with the operation's own schemas.
  */
-import type { OperationId } from "../index.ts";
+import type { OperationId } from "../operations.ts";
 import { accountExamples } from "./account.ts";
 import { debtsExamples } from "./debts.ts";
 import { followupsExamples } from "./followups.ts";

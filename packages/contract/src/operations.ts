@@ -1,0 +1,79 @@
+/**
+ * Every operation of the contract keyed by its operationId, and the
+ * browser-facing pages documented beside them.
+ */
+import * as company from "./endpoints/company.ts";
+import * as creditors from "./endpoints/creditors.ts";
+import * as debts from "./endpoints/debts.ts";
+import * as debtors from "./endpoints/debtors.ts";
+import * as followups from "./endpoints/followups.ts";
+import * as media from "./endpoints/media.ts";
+import * as oauth from "./endpoints/oauth.ts";
+import * as payments from "./endpoints/payments.ts";
+import * as snapshots from "./endpoints/snapshots.ts";
+import * as timelines from "./endpoints/timelines.ts";
+import * as todos from "./endpoints/todos.ts";
+import * as users from "./endpoints/users.ts";
+import * as webhooks from "./endpoints/webhooks.ts";
+
+export const endpoints = {
+  issueToken: oauth.issueToken,
+  issueTokenAlias: oauth.issueTokenAlias,
+  revokeToken: oauth.revokeToken,
+  getAuthorizationServerMetadata: oauth.getAuthorizationServerMetadata,
+  getCompanyProfile: company.getCompanyProfile,
+  getCompanyStatistics: company.getCompanyStatistics,
+  getCompanyCredits: company.getCompanyCredits,
+  listCompanyUsers: users.listCompanyUsers,
+  createFollowup: followups.createFollowup,
+  listFollowups: followups.listFollowups,
+  listFollowupsByDebt: followups.listFollowupsByDebt,
+  getFollowup: followups.getFollowup,
+  updateFollowup: followups.updateFollowup,
+  patchFollowup: followups.patchFollowup,
+  getMedia: media.getMedia,
+  getTodoStats: todos.getTodoStats,
+  listTodos: todos.listTodos,
+  listTimelines: timelines.listTimelines,
+  listDebtors: debtors.listDebtors,
+  getDebtor: debtors.getDebtor,
+  listCreditors: creditors.listCreditors,
+  createCreditor: creditors.createCreditor,
+  getCreditor: creditors.getCreditor,
+  updateCreditor: creditors.updateCreditor,
+  patchCreditor: creditors.patchCreditor,
+  listDebts: debts.listDebts,
+  createDebt: debts.createDebt,
+  createDebtsBatch: debts.createDebtsBatch,
+  listDebtsByCreditor: debts.listDebtsByCreditor,
+  listDebtsByCreditorAlias: debts.listDebtsByCreditorAlias,
+  listDebtsByDebtor: debts.listDebtsByDebtor,
+  getDebt: debts.getDebt,
+  updateDebt: debts.updateDebt,
+  patchDebt: debts.patchDebt,
+  deleteDebt: debts.deleteDebt,
+  listDebtPayments: payments.listDebtPayments,
+  submitSnapshot: snapshots.submitSnapshot,
+  startStagedSnapshot: snapshots.startStagedSnapshot,
+  uploadSnapshotChunk: snapshots.uploadSnapshotChunk,
+  finalizeSnapshot: snapshots.finalizeSnapshot,
+  getSnapshot: snapshots.getSnapshot,
+  listWebhookEndpoints: webhooks.listWebhookEndpoints,
+  createWebhookEndpoint: webhooks.createWebhookEndpoint,
+  getWebhookEndpoint: webhooks.getWebhookEndpoint,
+  updateWebhookEndpoint: webhooks.updateWebhookEndpoint,
+  deleteWebhookEndpoint: webhooks.deleteWebhookEndpoint,
+  rotateWebhookSecret: webhooks.rotateWebhookSecret,
+  listWebhookDeliveries: webhooks.listWebhookDeliveries,
+  replayFailedWebhookDeliveries: webhooks.replayFailedWebhookDeliveries,
+  replayWebhookEvent: webhooks.replayWebhookEvent,
+} as const;
+
+export type Endpoints = typeof endpoints;
+
+/** Browser-facing operations (HTML and redirects): documented here, served outside the JSON router. */
+export const pages = {
+  authorize: oauth.authorize,
+  submitAuthorization: oauth.submitAuthorization,
+} as const;
+export type OperationId = keyof Endpoints;
