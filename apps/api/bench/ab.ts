@@ -28,7 +28,7 @@ import { cpus } from "node:os";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createDatabase, freePort, startEmbeddedPostgres, withDatabaseName } from "@dc/db";
-import { benchSeedRows, benchSnapshotRows } from "@dc/db/testing";
+import { benchSeedRows, benchSnapshotRows } from "@dc/testing";
 import { sql } from "kysely";
 import { createCampaign, createCreditor, createTimeline } from "../src/admin/collection-setup.ts";
 import { createTenant } from "../src/admin/tenants.ts";

@@ -124,7 +124,7 @@ describe("GET /docs over HTTP", () => {
     // How to obtain the client and install it, the snapshots entry's domain included.
     expect(html).toContain("npm install ../dc-packages/dc-client-0.1.0.tgz");
     expect(html).toContain("npm install ../dc-packages/dc-domain-0.1.0.tgz");
-    expect(html).toContain("pnpm --filter @dc/domain --filter @dc/client pack");
+    expect(html).toContain("pnpm --filter @dc/json-text --filter @dc/domain --filter @dc/client pack");
     expect(html).toContain(`export BASE_URL=${t.api.url}`);
     expect(html).toContain("/oauth/token");
     expect(html).toContain("/external-api/v1/campaigns/$CAMPAIGN/snapshots/");

@@ -7,8 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-// eslint-disable-next-line no-restricted-imports -- the repository's test support lives in @dc/db/testing; the client's src never imports @dc/db
-import { typeScriptDiagnostics } from "@dc/db/testing";
+import { typeScriptDiagnostics } from "@dc/testing";
 import { describe, expect, it } from "vitest";
 
 interface Operation {

@@ -8,8 +8,7 @@
  * the misspelling fails on the misspelled line.
  */
 import { join } from "node:path";
-// eslint-disable-next-line no-restricted-imports -- the repository's test support lives in @dc/db/testing; the client's src never imports @dc/db
-import { typeScriptDiagnostics } from "@dc/db/testing";
+import { typeScriptDiagnostics } from "@dc/testing";
 import { describe, expect, it } from "vitest";
 
 const tsconfig = join(import.meta.dirname, "..", "tsconfig.json");
