@@ -6,7 +6,7 @@ import {
   loadSnapshotChunks,
   updateSnapshotDebts,
 } from "@dc/db";
-import { Reconciliation } from "@dc/domain";
+import { DebtStatus, Reconciliation } from "@dc/domain";
 import { useTestDatabase } from "@dc/testing";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
@@ -28,8 +28,7 @@ import {
 
 const { db } = await useTestDatabase();
 const now = new Date("2030-06-15T12:00:00.000Z");
-const apply = (id: number) => applySnapshot({ db, clock: fixedClock(now), ids: testIds },  snapshotKey(id));
-
+const apply = (id: number) => applySnapshot({ db, clock: fixedClock(now), ids: testIds }, snapshotKey(id));
 
 /** Stores and applies a snapshot, failing unless it completed. */
 const applyRows = async (campaign: CampaignFixture, rows: ReadonlyArray<unknown>): Promise<number> => {
@@ -274,7 +273,9 @@ describe("applyReconciliationPlan", () => {
   const stalePlan = async () => {
     const campaign = await insertCampaign(db);
     await applyRows(campaign, [row("a", 10, planOf("p-a1", 10)), row("b", 20)]);
-    const snapshotId = await insertSnapshot(db, campaign, [[row("a", 8, planOf("p-a2", 8)), row("b", 15), row("c", 30)]]);
+    const snapshotId = await insertSnapshot(db, campaign, [
+      [row("a", 8, planOf("p-a2", 8)), row("b", 15), row("c", 30)],
+    ]);
     const current = await loadCampaignDebts(db, campaign.companyId, campaign.campaignId);
     const { rows, errors } = readSnapshotRows(await loadSnapshotChunks(db, campaign.companyId, snapshotId), 1);
     expect(errors).toEqual([]);
@@ -297,7 +298,9 @@ describe("applyReconciliationPlan", () => {
   it("reports a debt changed since the plan read it and keeps nothing", async () => {
     const { campaign, apply } = await stalePlan();
     // A payment recorded through the api after the plan read debt b.
-    await sql`update debts set balance_minor = 1900 where campaign_id = ${campaign.campaignId} and internal_id = 'b'`.execute(db);
+    await sql`update debts set balance_minor = 1900 where campaign_id = ${campaign.campaignId} and internal_id = 'b'`.execute(
+      db,
+    );
     const changed = await fingerprint(db, campaign.companyId);
     await expect(apply()).rejects.toBeInstanceOf(ConcurrentDebtChange);
     expect(await fingerprint(db, campaign.companyId)).toEqual(changed);
@@ -326,6 +329,52 @@ describe("applyReconciliationPlan", () => {
     await expect(apply()).rejects.toMatchObject({ code: "23505" });
     // The plan's ending and the balance update were queued behind the insert; neither may have run on its own.
     expect(await fingerprint(db, campaign.companyId)).toEqual(changed);
+  });
+});
+
+describe("applyReconciliationPlan and the debt status transitions", () => {
+  it("refuses a plan that moves a debt against the transition table and writes nothing", async () => {
+    const campaign = await insertCampaign(db);
+    await applyRows(campaign, [row("a", 10), row("b", 20)]);
+    await sql`update debts set status = ${DebtStatus.inProgress} where company_id = ${campaign.companyId}`.execute(db);
+    const snapshotId = await insertSnapshot(db, campaign, [[row("a", 5), row("b", 20)]]);
+    const current = await loadCampaignDebts(db, campaign.companyId, campaign.campaignId);
+    const { rows } = readSnapshotRows(await loadSnapshotChunks(db, campaign.companyId, snapshotId), 1);
+    const planned = Reconciliation.plan(current.debts, rows);
+    if (Reconciliation.isRejected(planned)) throw new Error("rejected");
+    const [a, b] = current.debts;
+    if (a === undefined || b === undefined) throw new Error("fixture");
+    // in_progress -> pending is not in the table: the planner never plans it, the write must not make it.
+    const illegal: Reconciliation.ReconciliationPlan = {
+      ...planned,
+      statusChanges: [{ debtId: b.id, from: DebtStatus.inProgress, to: DebtStatus.pending }],
+    };
+    const context = {
+      companyId: campaign.companyId,
+      campaignId: campaign.campaignId,
+      creditorId: campaign.creditorId,
+      timelineId: campaign.timelineId,
+      snapshotId,
+      integrationClientPk: campaign.clientPk,
+      now,
+    };
+    const before = await fingerprint(db, campaign.companyId);
+    const failure = db.transaction().execute((trx) => applyReconciliationPlan(trx, context, current, illegal));
+    await expect(failure).rejects.toBeInstanceOf(DebtStatus.IllegalTransition);
+    await expect(failure).rejects.toMatchObject({ debtId: b.id, from: DebtStatus.inProgress, to: DebtStatus.pending });
+    expect(await fingerprint(db, campaign.companyId)).toEqual(before);
+    // The same plan without the illegal move applies: the refusal came from the table, not from the rest of it.
+    await db.transaction().execute((trx) => applyReconciliationPlan(trx, context, current, planned));
+    expect(
+      (await loadCampaignDebts(db, campaign.companyId, campaign.campaignId)).debts.map((debt) => [
+        debt.id,
+        debt.balanceMinor,
+        debt.status,
+      ]),
+    ).toEqual([
+      [a.id, 500, DebtStatus.inProgress],
+      [b.id, 2000, DebtStatus.inProgress],
+    ]);
   });
 });
 

@@ -1,5 +1,6 @@
 /** Which failures of an apply are retried at once, retried later or final (docs/decisions/0353, 0354). */
 import { ConcurrentDebtChange } from "@dc/db";
+import { DebtStatus } from "@dc/domain";
 import { describe, expect, it } from "vitest";
 import { isPermanent, isTransactionConflict, SnapshotUnprocessable } from "../src/snapshots/errors.ts";
 
@@ -27,9 +28,12 @@ describe("isTransactionConflict", () => {
 });
 
 describe("isPermanent", () => {
-  it("fails at once a stored snapshot that cannot be applied and data exceptions", () => {
+  it("fails at once a stored snapshot that cannot be applied, a plan against the status table and data exceptions", () => {
     expect(isPermanent(new SnapshotUnprocessable({ message: "chunk 1 is missing" }))).toBe(true);
     expect(isPermanent(pgError("22003"))).toBe(true);
+    const illegal = new DebtStatus.IllegalTransition({ debtId: 1, from: DebtStatus.paid, to: DebtStatus.pending });
+    expect(isPermanent(illegal)).toBe(true);
+    expect(isTransactionConflict(illegal)).toBe(false);
     expect(isPermanent(pgError("40P01"))).toBe(false);
   });
 });

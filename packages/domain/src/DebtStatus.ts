@@ -1,9 +1,13 @@
 /**
  * Debt status values, the list filters that select them and the allowed
  * transitions. The contract shows only `pending` and `in_progress`; the rest
- * of the set and the transition table are our decision.
+ * of the set and the transition table are our decision. Every status a debt
+ * takes after its creation is checked against the table: the snapshot
+ * planner plans only allowed moves, and the write of a plan refuses any
+ * other (docs/decisions/0530). The api never writes a status: it is
+ * read-only in the debt update body.
  */
-import { Schema } from "effect";
+import { Data, Schema } from "effect";
 
 /** All debt status values, as stored and returned. */
 export const statuses = [
@@ -70,6 +74,17 @@ export const transitions: Readonly<Record<Status, ReadonlyArray<Status>>> = {
 
 /** Tells whether a debt may move from `from` to `to`. */
 export const canTransition = (from: Status, to: Status): boolean => transitions[from].includes(to);
+
+/** A write would move a debt between two statuses the transition table does not connect. */
+export class IllegalTransition extends Data.TaggedError("IllegalTransition")<{
+  readonly debtId: number;
+  readonly from: Status;
+  readonly to: Status;
+}> {
+  override get message(): string {
+    return `debt ${this.debtId} may not move from ${this.from} to ${this.to}`;
+  }
+}
 
 /** Tells whether a status is active: still being collected (the `active` filter, settled on omission). */
 export const isActive = (status: Status): boolean => activeStatuses.includes(status);

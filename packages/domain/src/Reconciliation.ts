@@ -32,14 +32,19 @@ export { costlyDestinationPrefixes, isCostlyDestination } from "./Contact.ts";
 
 /**
  * Status a matched debt takes for a snapshot balance: a zero balance pays it
- * off; a positive balance reopens a paid debt (`in_progress`). Cancelled is
- * terminal; other statuses are left to the collection workflow.
+ * off; a positive balance reopens a paid debt (`in_progress`); other
+ * statuses are left to the collection workflow. A move the transition table
+ * does not allow is planned out: the debt keeps its status (a cancelled debt
+ * stays cancelled) while its balance follows the row (docs/decisions/0530).
  */
 export const statusForBalance = (status: DebtStatus.Status, balanceMinor: number): DebtStatus.Status => {
-  if (status === DebtStatus.cancelled) return status;
-  if (balanceMinor === 0) return DebtStatus.paid;
-  return status === DebtStatus.paid ? DebtStatus.inProgress : status;
+  const wanted = balanceMinor === 0 ? DebtStatus.paid : status === DebtStatus.paid ? DebtStatus.inProgress : status;
+  return wanted !== status && DebtStatus.canTransition(status, wanted) ? wanted : status;
 };
+
+/** An omitted debt is settled when it is active (contract 4.3 rule 1) and the table lets it be paid. */
+const settles = (debt: CurrentDebt): boolean =>
+  DebtStatus.isActive(debt.status) && DebtStatus.canTransition(debt.status, DebtStatus.paid);
 
 const indexBy = (
   debts: ReadonlyArray<CurrentDebt>,
@@ -222,7 +227,7 @@ export const plan = (
   }
 
   const settlements: Array<Settlement> = current
-    .filter((debt) => !matched.has(debt.id) && DebtStatus.isActive(debt.status))
+    .filter((debt) => !matched.has(debt.id) && settles(debt))
     .map((debt) => ({
       debtId: debt.id,
       fromMinor: debt.balanceMinor,

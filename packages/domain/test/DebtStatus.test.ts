@@ -46,6 +46,15 @@ describe("transitions", () => {
   });
 });
 
+describe("IllegalTransition", () => {
+  it("names the debt and both statuses", () => {
+    const error = new DebtStatus.IllegalTransition({ debtId: 7, from: paid, to: pending });
+    expect(error).toBeInstanceOf(Error);
+    expect(error._tag).toBe("IllegalTransition");
+    expect(error.message).toBe("debt 7 may not move from status.default.paid to status.default.pending");
+  });
+});
+
 describe("isActive", () => {
   it("is true for pending, in progress and payment plan only", () => {
     expect(DebtStatus.statuses.filter(DebtStatus.isActive)).toEqual([pending, inProgress, paymentPlan]);

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as DebtStatus from "../src/DebtStatus.ts";
 import type * as PaymentPlan from "../src/PaymentPlan.ts";
@@ -149,6 +150,38 @@ describe("balance changes", () => {
     const result = planned([debt({ id: 1, status: DebtStatus.disputed })], rowsOf([account("acc-1", 20)]));
     expect(result.statusChanges).toEqual([]);
     expect(result.balanceChanges).toHaveLength(1);
+  });
+});
+
+describe("statusForBalance", () => {
+  const [pending, inProgress, paymentPlan, disputed, paid, cancelled] = DebtStatus.statuses;
+
+  it("pays off at zero, reopens a paid debt above zero and leaves the rest to the workflow", () => {
+    expect(DebtStatus.statuses.map((status) => [status, Reconciliation.statusForBalance(status, 0)])).toEqual([
+      [pending, paid],
+      [inProgress, paid],
+      [paymentPlan, paid],
+      [disputed, paid],
+      [paid, paid],
+      [cancelled, cancelled],
+    ]);
+    expect(DebtStatus.statuses.map((status) => Reconciliation.statusForBalance(status, 1))).toEqual([
+      pending,
+      inProgress,
+      paymentPlan,
+      disputed,
+      inProgress,
+      cancelled,
+    ]);
+  });
+
+  it("moves a debt only along the transition table", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...DebtStatus.statuses), fc.nat(), (status, balanceMinor) => {
+        const next = Reconciliation.statusForBalance(status, balanceMinor);
+        expect(next === status || DebtStatus.canTransition(status, next)).toBe(true);
+      }),
+    );
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * Why applying a snapshot stopped short, sorted by what a retry can do
- * (docs/decisions/0354): a `SnapshotUnprocessable` or a PostgreSQL data
- * exception will fail the same way again, so the snapshot is failed at once
- * with `processing_error`; anything else (a lost connection, a deadlock, an
+ * (docs/decisions/0354): a `SnapshotUnprocessable`, a plan that breaks the
+ * debt status transition table (`DebtStatus.IllegalTransition`) or a
+ * PostgreSQL data exception will fail the same way again, so the snapshot is
+ * failed at once with `processing_error`; anything else (a lost connection, a deadlock, an
  * earlier snapshot still in flight) is thrown for graphile-worker to retry.
  */
 import {
@@ -12,6 +13,7 @@ import {
   isUniqueViolation,
   violatedUniqueConstraint,
 } from "@dc/db";
+import { DebtStatus } from "@dc/domain";
 import { Data } from "effect";
 
 /** The stored snapshot cannot be applied however often it is tried (e.g. a chunk is missing). */
@@ -25,7 +27,7 @@ export class WaitingForEarlierSnapshot extends Data.TaggedError("WaitingForEarli
 
 /** Tells whether trying again cannot help. */
 export const isPermanent = (error: unknown): boolean =>
-  error instanceof SnapshotUnprocessable || isDataException(error);
+  error instanceof SnapshotUnprocessable || error instanceof DebtStatus.IllegalTransition || isDataException(error);
 
 /**
  * The unique keys of a campaign's debt identities. A new debt of the plan
@@ -37,6 +39,7 @@ const CAMPAIGN_IDENTITY_KEYS: ReadonlySet<string> = new Set([
   "debts_campaign_invoice_reference_key",
 ]);
 
+  error instanceof SnapshotUnprocessable || error instanceof DebtStatus.IllegalTransition || isDataException(error);
 /**
  * Serialization failures, deadlocks and debts changed under the plan (a
  * plan ended or a balance changed, or an identity taken since the read):

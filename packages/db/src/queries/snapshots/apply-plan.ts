@@ -79,13 +79,18 @@ const sumBy = <T>(
 
 const targetKey = (target: Target): string => ("debtId" in target ? `d${target.debtId}` : `c${target.creationIndex}`);
 
-/** Final states of the debts the plan or the contact refreshes change; unchanged debts are left out. */
+/**
+ * Final states of the debts the plan or the contact refreshes change;
+ * unchanged debts are left out. Throws `DebtStatus.IllegalTransition` when a
+ * debt's final status is not one the transition table allows from its
+ * current one: the planner plans no such move, and none is written.
+ */
 const debtChanges = (
   current: CampaignDebts,
   plan: Reconciliation.ReconciliationPlan,
   contacts: ReadonlyArray<ContactRefresh>,
 ): Array<DebtChange> => {
-  const next = new Map<number, Mutable<DebtContact> & { balanceMinor: number; status: string }>();
+  const next = new Map<number, Mutable<DebtContact> & { balanceMinor: number; status: DebtStatus.Status }>();
   const byId = new Map(current.debts.map((debt) => [debt.id, debt]));
   const entry = (id: number) => {
     let state = next.get(id);
@@ -123,6 +128,9 @@ const debtChanges = (
       contact.email === state.email &&
       contact.phone === state.phone;
     if (!same && debt !== undefined) {
+      if (state.status !== debt.status && !DebtStatus.canTransition(debt.status, state.status)) {
+        throw new DebtStatus.IllegalTransition({ debtId: id, from: debt.status, to: state.status });
+      }
       // A contact field is sent only when it changes (a snapshot never clears one, docs/decisions/0355).
       const changed = (field: keyof DebtContact) => (state[field] === contact?.[field] ? null : state[field]);
       changes.push({
