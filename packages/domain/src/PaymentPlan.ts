@@ -170,10 +170,6 @@ export const sumMismatch = (plan: MinorPlan, remainingMinor: number, currency: s
     : `sum of pending installments (${Money.format(sum, currency)}) does not equal remaining_amount (${Money.format(remainingMinor, currency)})`;
 };
 
-/** Rule violations of a decoded plan for a row balance; empty when the plan is valid. */
-export const validatePlan = (plan: PaymentPlan, remainingMinor: number, currency: string): ReadonlyArray<FieldError> =>
-  Either.match(checkPlan(plan, remainingMinor, currency), { onLeft: (e) => e, onRight: () => [] });
-
 /** Sum of the paid installments of a plan, in minor units. */
 export const paidMinor = (plan: LocalPlan): number =>
   plan.installments.reduce((sum, item) => (item.status === "paid" ? sum + item.amountMinor : sum), 0);
