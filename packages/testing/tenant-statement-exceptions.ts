@@ -20,14 +20,6 @@ export const tenantStatementExceptions: ReadonlyArray<TenantStatementException> 
     reason: "the admin CLI checks a creditor or timeline id it was given (docs/decisions/0010)",
   },
   {
-    pattern: /^select company_id from snapshots where id = \$1$/,
-    reason: "findSnapshotCompany: the company of an apply job whose payload has no company_id, read once",
-  },
-  {
-    pattern: /\(select legacy\.company_id from snapshots legacy where legacy\.id = spent\.snapshot_id\)/,
-    reason: "findSpentSnapshotJobs: the company of a spent apply job whose payload has no company_id",
-  },
-  {
     pattern: /^with company as \( select e\.company_id from webhook_events e where /,
     reason: "the hourly purge finds the next company with purgeable events across companies (docs/decisions/0021)",
   },

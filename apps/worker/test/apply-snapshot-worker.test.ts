@@ -1,4 +1,4 @@
-import { createDatabase, createPool } from "@dc/db";
+import { createDatabase, createPool, snapshotQueueName } from "@dc/db";
 import { armFault, disarmFault, unavailableError, useTestDatabase } from "@dc/testing";
 import type { JobHelpers } from "graphile-worker";
 import { sql } from "kysely";
@@ -98,22 +98,13 @@ describe("apply_snapshot through the real worker", () => {
     expect(await ledgerViolations(db, campaign.companyId)).toEqual([]);
   });
 
-  it("applies a job whose payload names the snapshot only, without its company", async () => {
-    const campaign = await insertCampaign(db);
-    const id = await insertSnapshot(db, campaign, [[row("a", 10)]]);
-    await enqueueApply(db, id, campaign.campaignId, { legacyPayload: true });
-    await waitUntilApplied(id);
-    expect(await snapshotState(db, id)).toMatchObject({ status: "completed", counts: { rows: 1, created: 1 } });
-    expect(processed(id)).toMatchObject([{ outcome: "completed", companyId: campaign.companyId }]);
-  });
-
   it("applies nothing for a job that names another company than its snapshot's (DESIGN 6)", async () => {
     const campaign = await insertCampaign(db);
     const other = await insertCampaign(db);
     const id = await insertSnapshot(db, campaign, [[row("a", 10)]]);
     await sql`select graphile_worker.add_job('apply_snapshot',
       json_build_object('snapshot_id', ${id}::bigint, 'company_id', ${other.companyId}::bigint),
-      queue_name := ${`snapshots:campaign:${campaign.campaignId}`}, job_key := ${`apply_snapshot:${id}`},
+      queue_name := ${snapshotQueueName(campaign.campaignId)}, job_key := ${`apply_snapshot:${id}`},
       max_attempts := 10)`.execute(db);
     await waitUntilApplied(id);
     expect(processed(id)).toMatchObject([{ outcome: "not_found" }]);
@@ -125,8 +116,9 @@ describe("apply_snapshot through the real worker", () => {
     const campaign = await insertCampaign(db);
     const early = await insertSnapshot(db, campaign, [[row("a", 100)]]);
     // The earlier snapshot's job as after a failed attempt: due later, queue free.
-    await sql`select graphile_worker.add_job('apply_snapshot', json_build_object('snapshot_id', ${early}::bigint),
-      queue_name := ${`snapshots:campaign:${campaign.campaignId}`}, job_key := ${`apply_snapshot:${early}`},
+    await sql`select graphile_worker.add_job('apply_snapshot',
+      json_build_object('snapshot_id', ${early}::bigint, 'company_id', ${campaign.companyId}::bigint),
+      queue_name := ${snapshotQueueName(campaign.campaignId)}, job_key := ${`apply_snapshot:${early}`},
       max_attempts := 10, run_at := now() + interval '1 hour')`.execute(db);
     const late = await insertSnapshot(db, campaign, [[row("a", 40)]], { enqueue: true });
     await waitFor("the later job to be turned back", async () => {
@@ -194,17 +186,17 @@ describe("apply_snapshot on database errors", () => {
   it("throws for a retry and changes nothing, then marks processing_error on the last attempt", async () => {
     const campaign = await insertCampaign(db);
     const setup = await insertSnapshot(db, campaign, [[row("a", 10)]]);
-    await task({ snapshot_id: setup }, helpers(1));
+    await task({ snapshot_id: setup, company_id: campaign.companyId }, helpers(1));
     const before = await fingerprint(db, campaign.companyId);
     await sql`create function fail_payments() returns trigger language plpgsql as $$
       begin raise exception 'payments are unavailable'; end $$`.execute(db);
     await sql`create trigger fail_payments before insert on payments execute function fail_payments()`.execute(db);
     try {
       const id = await insertSnapshot(db, campaign, [[row("a", 4)]]);
-      await expect(task({ snapshot_id: id }, helpers(1))).rejects.toThrow("payments are unavailable");
+      await expect(task({ snapshot_id: id, company_id: campaign.companyId }, helpers(1))).rejects.toThrow("payments are unavailable");
       expect(await snapshotState(db, id)).toMatchObject({ status: "processing", core_applied: false, failure: null });
-      await expect(task({ snapshot_id: id }, helpers(9))).rejects.toThrow("payments are unavailable");
-      await expect(task({ snapshot_id: id }, helpers(10))).resolves.toBeUndefined();
+      await expect(task({ snapshot_id: id, company_id: campaign.companyId }, helpers(9))).rejects.toThrow("payments are unavailable");
+      await expect(task({ snapshot_id: id, company_id: campaign.companyId }, helpers(10))).resolves.toBeUndefined();
       expect(await snapshotState(db, id)).toMatchObject({
         status: "failed",
         core_applied: false,
@@ -224,39 +216,24 @@ describe("apply_snapshot on database errors", () => {
   });
 });
 
-describe("apply_snapshot when the company of an old job cannot be read", () => {
-  // A job whose payload names the snapshot only has its company read first (docs/decisions/0023).
-  const faulty = "apply-snapshot-company-read";
-  const faultyDb = createDatabase({ connectionString: url, max: 1, applicationName: faulty });
-  afterAll(async () => {
-    await faultyDb.destroy();
-  });
-  const helpers = (attempts: number): JobHelpers =>
-    ({ job: { id: "43", task_identifier: "apply_snapshot", attempts, max_attempts: 10 } }) as unknown as JobHelpers;
-
-  it("logs and counts the retry like any other database failure, and leaves the last attempt's job to the sweep", async () => {
-    const metrics = createWorkerMetrics(logger);
-    const task = applySnapshotTask({ db: faultyDb, clock: fixedClock(now), logger, metrics, ids: testIds });
+describe("apply_snapshot payloads", () => {
+  it("drops a job whose payload does not name the company, logging it and changing nothing", async () => {
+    const task = applySnapshotTask({
+      db,
+      clock: fixedClock(now),
+      logger,
+      metrics: createWorkerMetrics(logger),
+      ids: testIds,
+    });
     const campaign = await insertCampaign(db);
     const id = await insertSnapshot(db, campaign, [[row("a", 10)]]);
-    const lines = () =>
-      records
-        .filter((record) => record["snapshotId"] === id)
-        .map((record) => [record["msg"], record["attempt"], record["level"]]);
-
-    armFault(1, unavailableError, new Set([faulty]));
-    await expect(task({ snapshot_id: id }, helpers(1))).rejects.toThrow("administrator command");
-    expect((await disarmFault()).failed).toContain("select company_id from snapshots");
-    expect(lines()).toEqual([["snapshot not applied: will retry", 1, 40]]);
-    const text = await metrics.registry.metrics();
-    expect(sample(text, 'snapshot_apply_total{outcome="retry"}')).toBe(1);
-
-    // The last attempt cannot mark a snapshot whose company it could not read: the spent job is the sweep's.
-    armFault(1, unavailableError, new Set([faulty]));
-    await expect(task({ snapshot_id: id }, helpers(10))).rejects.toThrow("administrator command");
-    await disarmFault();
-    expect(lines().at(-1)).toEqual(["snapshot failure not recorded: left to the spent-job sweep", 10, 50]);
-    expect(await snapshotState(db, id)).toMatchObject({ status: "pending", failure: null });
+    const helpers = { job: { id: "payload-without-company", task_identifier: "apply_snapshot", attempts: 1, max_attempts: 10 } };
+    await task({ snapshot_id: id }, helpers as unknown as JobHelpers);
+    expect(records.filter((record) => record["jobId"] === "payload-without-company").map((record) => record["msg"])).toEqual([
+      "invalid job payload: job dropped without retry",
+    ]);
+    expect(await snapshotState(db, id)).toMatchObject({ status: "pending", core_applied: false });
+    expect(await debtsOf(db, campaign.campaignId)).toEqual([]);
   });
 });
 

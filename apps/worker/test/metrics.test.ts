@@ -5,6 +5,7 @@
  * once the worker stopped).
  */
 import { useTestDatabase } from "@dc/testing";
+import { snapshotQueueName } from "@dc/db";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "@dc/runtime";
@@ -85,8 +86,9 @@ describe("worker metrics", () => {
   it("counts a snapshot that must wait for an earlier one as a retry, and its job as retried", async () => {
     const campaign = await insertCampaign(db);
     const early = await insertSnapshot(db, campaign, [[row("a", 100)]]);
-    await sql`select graphile_worker.add_job('apply_snapshot', json_build_object('snapshot_id', ${early}::bigint),
-      queue_name := ${`snapshots:campaign:${campaign.campaignId}`}, job_key := ${`apply_snapshot:${early}`},
+    await sql`select graphile_worker.add_job('apply_snapshot',
+      json_build_object('snapshot_id', ${early}::bigint, 'company_id', ${campaign.companyId}::bigint),
+      queue_name := ${snapshotQueueName(campaign.campaignId)}, job_key := ${`apply_snapshot:${early}`},
       run_at := now() + interval '1 hour')`.execute(db);
     const late = await insertSnapshot(db, campaign, [[row("a", 40)]], { enqueue: true });
     try {

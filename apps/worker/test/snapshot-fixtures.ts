@@ -4,7 +4,7 @@
  * (chunks of raw rows, `pending`); and readers of the resulting state.
  */
 import { randomBytes } from "node:crypto";
-import { chunkIdentityColumns, type Database, makeIds } from "@dc/db";
+import { chunkIdentityColumns, type Database, makeIds, snapshotQueueName } from "@dc/db";
 import { type Kysely, sql } from "kysely";
 
 /** The id codec of snapshot tests (the worker's `ids`). */
@@ -130,24 +130,15 @@ export const insertSnapshot = async (
 
 /**
  * Adds the `apply_snapshot` job exactly as the api agreed to (queue, job key,
- * attempts, payload `{ snapshot_id, company_id }`); `{ legacyPayload: true }`
- * queues it without `company_id`, as older payloads are.
+ * attempts, payload `{ snapshot_id, company_id }`).
  */
-export const enqueueApply = async (
-  db: Kysely<Database>,
-  snapshotId: number,
-  campaignId: number,
-  options: { readonly legacyPayload?: boolean } = {},
-): Promise<string> => {
-  const payload =
-    options.legacyPayload === true
-      ? { snapshot_id: snapshotId }
-      : { snapshot_id: snapshotId, company_id: snapshotKey(snapshotId).companyId };
+export const enqueueApply = async (db: Kysely<Database>, snapshotId: number, campaignId: number): Promise<string> => {
+  const payload = { snapshot_id: snapshotId, company_id: snapshotKey(snapshotId).companyId };
   const { rows } = await sql<{ id: string }>`
     select id from graphile_worker.add_job(
       'apply_snapshot',
       ${JSON.stringify(payload)}::json,
-      queue_name := ${`snapshots:campaign:${campaignId}`},
+      queue_name := ${snapshotQueueName(campaignId)},
       job_key := ${`apply_snapshot:${snapshotId}`},
       max_attempts := 10
     )`.execute(db);

@@ -20,18 +20,11 @@ const sweep = () => failSpentSnapshots({ db, clock: fixedClock(now), logger });
 
 const jobKey = (snapshotId: number) => `apply_snapshot:${snapshotId}`;
 
-/**
- * A `pending` snapshot of a campaign of its own whose job is set as `job` says; `legacyPayload` queues
- * the job without `company_id` in its payload.
- */
-const snapshotWithJob = async (job: {
-  readonly attempts: number;
-  readonly locked: boolean;
-  readonly legacyPayload?: boolean;
-}): Promise<number> => {
+/** A `pending` snapshot of a campaign of its own whose job is set as `job` says. */
+const snapshotWithJob = async (job: { readonly attempts: number; readonly locked: boolean }): Promise<number> => {
   const campaign = await insertCampaign(db);
   const snapshotId = await insertSnapshot(db, campaign, [[]]);
-  await enqueueApply(db, snapshotId, campaign.campaignId, { legacyPayload: job.legacyPayload === true });
+  await enqueueApply(db, snapshotId, campaign.campaignId);
   await sql`
     update graphile_worker._private_jobs
     set attempts = ${job.attempts}, run_at = now() + interval '1 hour',
@@ -72,13 +65,6 @@ describe("the spent-job sweep", () => {
     expect(await sweep()).toEqual([lastAttemptRunning]);
     expect(await snapshotState(db, lastAttemptRunning)).toMatchObject({ status: "failed" });
     expect(await sweep()).toEqual([]);
-  });
-
-  it("fails the snapshot of a spent job queued before its payload named the company (the upgrade path)", async () => {
-    const spent = await snapshotWithJob({ attempts: 10, locked: false, legacyPayload: true });
-    expect(await sweep()).toEqual([spent]);
-    expect(await snapshotState(db, spent)).toMatchObject({ status: "failed", failure: { code: "processing_error" } });
-    expect(await attemptsOf(spent)).toBeUndefined();
   });
 
   it("reads the snapshot of a spent job within the company its payload names (DESIGN 6)", async () => {

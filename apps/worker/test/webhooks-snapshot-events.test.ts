@@ -358,9 +358,9 @@ describe("snapshots that record no debt event", () => {
     await sql`create trigger fail_debts before update on debts execute function fail_debts()`.execute(db);
     try {
       const id = await insertSnapshot(db, campaign, [secondRows]);
-      await expect(task({ snapshot_id: id }, helpers(9))).rejects.toThrow("debts are unavailable");
+      await expect(task({ snapshot_id: id, company_id: campaign.companyId }, helpers(9))).rejects.toThrow("debts are unavailable");
       expect(await eventsOf(db, campaign.companyId)).toEqual([]);
-      await expect(task({ snapshot_id: id }, helpers(10))).resolves.toBeUndefined();
+      await expect(task({ snapshot_id: id, company_id: campaign.companyId }, helpers(10))).resolves.toBeUndefined();
       const events = await eventsOf(db, campaign.companyId);
       expect(events.map((event) => event.type)).toEqual(["snapshot.failed"]);
       expect(events[0]?.body.data).toEqual(await snapshotEventData(db, campaign.companyId, id));

@@ -1,10 +1,9 @@
 /**
  * `apply_snapshot`: applies an accepted snapshot (payload
- * `{ snapshot_id, company_id }`, queued by the api in the campaign's queue;
- * a payload without `company_id` is still applied, its snapshot's company
- * read once by id, docs/decisions/0023). Logs one `snapshot processed`
- * line per run with its outcome, duration and counts, and records the same
- * run in the metrics (`snapshot_apply_*`).
+ * `{ snapshot_id, company_id }`, queued by the api in the campaign's queue,
+ * docs/decisions/0023). Logs one `snapshot processed` line per run with its
+ * outcome, duration and counts, and records the same run in the metrics
+ * (`snapshot_apply_*`).
  * A failure a retry may cure is thrown for graphile-worker to retry; on the
  * job's last attempt, or when a retry cannot help, the snapshot is marked
  * `failed` with `processing_error` and the job completes
@@ -18,7 +17,6 @@ import {
   type Database,
   type EventIds,
   findEarlierOpenSnapshot,
-  findSnapshotCompany,
   findSpentSnapshotJobs,
   markSnapshotApplyFailed,
   recordSnapshotEvent,
@@ -42,13 +40,10 @@ export const APPLY_SNAPSHOT = APPLY_SNAPSHOT_TASK;
 
 const positiveId = Schema.Number.pipe(Schema.int(), Schema.positive());
 
-/**
- * The job payload the api writes. `company_id` is optional only for the
- * jobs an older api queued before the upgrade.
- */
+/** The job payload the api writes (`enqueueApplySnapshot`). */
 export const ApplySnapshotPayload = Schema.Struct({
   snapshot_id: positiveId,
-  company_id: Schema.optional(positiveId),
+  company_id: positiveId,
 });
 
 /** Dependencies of the `apply_snapshot` task. */
@@ -96,24 +91,14 @@ const recordProcessingError = (
 
 /** The `apply_snapshot` task. */
 export const applySnapshotTask = ({ db, clock, logger, metrics, ids }: ApplySnapshotDependencies): Task =>
-  defineTask(ApplySnapshotPayload, logger, async ({ snapshot_id: snapshotId, company_id: named }, helpers) => {
+  defineTask(ApplySnapshotPayload, logger, async ({ snapshot_id: snapshotId, company_id: companyId }, helpers) => {
     const started = performance.now();
     const { job } = helpers;
     const log = logger.child({ task: APPLY_SNAPSHOT, jobId: job.id, snapshotId, attempt: job.attempts });
     const durationMs = (): number => Math.round(performance.now() - started);
     const seconds = (): number => (performance.now() - started) / 1000;
-    // Undefined until the company is known: read, for a job an older api queued, inside the try so a
-    // database failure there is retried, logged and counted like any other.
-    let key: SnapshotRowKey | undefined;
+    const key: SnapshotRowKey = { companyId, id: snapshotId };
     try {
-      // The upgrade path: a job an older api queued names the snapshot only.
-      const companyId = named ?? (await findSnapshotCompany(db, snapshotId));
-      if (companyId === undefined) {
-        log.info({ outcome: "not_found", snapshotId, durationMs: durationMs() }, "snapshot processed");
-        metrics.observeSnapshotApply({ outcome: "not_found", seconds: seconds() });
-        return;
-      }
-      key = { companyId, id: snapshotId };
       const earlier = await findEarlierOpenSnapshot(db, key);
       if (earlier !== undefined) {
         throw new WaitingForEarlierSnapshot({
@@ -141,8 +126,6 @@ export const applySnapshotTask = ({ db, clock, logger, metrics, ids }: ApplySnap
       }
       let marked: boolean;
       try {
-        // The company of an old job could not be read: nothing can be marked without it.
-        if (key === undefined) throw error;
         marked = await recordProcessingError(db, key, error, clock.now());
       } catch (recordError) {
         // Thrown, the job is left spent (graphile-worker will not run it again)

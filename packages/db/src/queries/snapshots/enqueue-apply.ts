@@ -8,11 +8,7 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../schema.ts";
 
-/**
- * The graphile-worker task that applies a snapshot (payload
- * `{ snapshot_id, company_id }`; a payload with `snapshot_id` only is still
- * applied, its company read once, docs/decisions/0023).
- */
+/** The graphile-worker task that applies a snapshot (payload `{ snapshot_id, company_id }`). */
 export const APPLY_SNAPSHOT_TASK = "apply_snapshot";
 
 /** Name of the queue that serialises a campaign's snapshots. */

@@ -23,8 +23,7 @@ export interface SpentSnapshotJob {
  * Reads graphile-worker's jobs (few: only those waiting or failed), then
  * each snapshot by its company and id, the company taken from the job's
  * payload (graphile-worker's `jobs` view does not show it, so the table
- * under it is read). For a job whose payload has no `company_id`, its snapshot's company is read once by id, as the task does
- * (`findSnapshotCompany`, docs/decisions/0023).
+ * under it is read).
  */
 export const findSpentSnapshotJobs = async (db: Kysely<Database>, limit = 100): Promise<Array<SpentSnapshotJob>> => {
   const { rows } = await sql<{ company_id: number; snapshot_id: number; job_id: string }>`
@@ -37,9 +36,7 @@ export const findSpentSnapshotJobs = async (db: Kysely<Database>, limit = 100): 
     )
     select s.company_id, s.id as snapshot_id, spent.id::text as job_id
     from spent
-    join snapshots s on s.company_id = coalesce(
-        spent.company_id, (select legacy.company_id from snapshots legacy where legacy.id = spent.snapshot_id)
-      ) and s.id = spent.snapshot_id
+    join snapshots s on s.company_id = spent.company_id and s.id = spent.snapshot_id
     where s.status in ('pending', 'processing')
     order by spent.id
     limit ${limit}

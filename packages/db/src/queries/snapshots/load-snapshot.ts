@@ -55,19 +55,6 @@ export const lockSnapshot = async (
   return rows[0];
 };
 
-/**
- * The company of snapshot `id`, or `undefined` when there is none: the
- * upgrade path of an `apply_snapshot` job queued before its payload named
- * the company (docs/decisions/0023). It reads by id alone, which no
- * index serves once the snapshots' key starts with `company_id` (and which
- * a distributed table answers by asking every shard): it runs once per such
- * job, never for a job queued since.
- */
-export const findSnapshotCompany = async (db: Kysely<Database>, id: number): Promise<number | undefined> => {
-  const { rows } = await sql<{ company_id: number }>`select company_id from snapshots where id = ${id}`.execute(db);
-  return rows[0]?.company_id;
-};
-
 /** Campaign settings that shape the debts a snapshot creates and the planner's configuration. */
 export interface CampaignToApply {
   readonly id: number;
