@@ -112,10 +112,3 @@ export const instantOfFilter = (value: string): string => {
   return `${Dates.utcDate(at)}T${Dates.utcTime(at)}.${String(micros % 1_000_000).padStart(6, "0")}Z`;
 };
 
-/** An ISO 8601 date-time string accepted in requests (any offset), kept as a string. */
-export const IsoDateTimeInput = Schema.String.pipe(
-  Schema.filter((value) => Dates.isWritableDateTime(value) || "expected an ISO 8601 date-time with offset, e.g. 2026-11-21T16:03:18+00:00"),
-).annotations({
-  jsonSchema: { type: "string", format: "date-time", examples: ["2026-11-21T16:03:18+00:00"] },
-  arbitrary: () => (fc) => plausibleDates(fc).map(formatIsoOffset),
-});

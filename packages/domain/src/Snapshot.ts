@@ -28,11 +28,6 @@ export type DeliveryMode = (typeof deliveryModes)[number];
 /** Schema of a snapshot delivery mode. */
 export const DeliveryMode = Schema.Literal(...deliveryModes).annotations({ identifier: "SnapshotDeliveryMode" });
 
-/** Rows of a snapshot break per-row or cross-row rules (`invalid_snapshot_row`). */
-export class InvalidSnapshotRows extends Data.TaggedError("InvalidSnapshotRows")<{
-  readonly errors: ReadonlyArray<RowError>;
-}> {}
-
 /** The request body itself is unusable: not an object, no `rows` array, extra keys or too many rows. */
 export class InvalidSnapshotBody extends Data.TaggedError("InvalidSnapshotBody")<{
   readonly reason: "invalid_body" | "too_many_rows";

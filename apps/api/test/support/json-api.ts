@@ -57,9 +57,6 @@ export const rowCounts = async (db: Kysely<Database>) => {
   };
 };
 
-/** A body just over `bytes` (413 tests). */
-export const oversize = (bytes: number) => JSON.stringify({ name: "x".repeat(bytes) });
-
 /** The 413 body of an operation whose body may hold `limitBytes` bytes (`payloadTooLargeMessage` in the contract). */
 export const payloadTooLargeBody = (limitBytes: number) => ({
   error: true,

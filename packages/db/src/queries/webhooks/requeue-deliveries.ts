@@ -9,9 +9,6 @@ import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Database } from "../../schema.ts";
 import { deliveryJobSpecs } from "./delivery-jobs.ts";
 
-/** Statuses a replay of an endpoint's failures picks up: given up on, or dropped while the endpoint was disabled. */
-export const REPLAYABLE_FAILURE_STATUSES = ["failed", "disabled"] as const;
-
 const requeue = async (trx: Kysely<Database>, targets: RawBuilder<unknown>): Promise<number> => {
   const { rows } = await sql<{ deliveries: number; jobs: number }>`
     with targets as (${targets}),
