@@ -1,3 +1,4 @@
+import { snapshotQueueName } from "@dc/db";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { expectContract } from "./support/contract-validator.ts";
@@ -57,7 +58,7 @@ describe("POST .../snapshots/{snapshotReference}/finalize", () => {
     expect(await kit.jobs(s.campaign.id)).toEqual([
       {
         id: expect.any(Number),
-        queue_name: `snapshots:campaign:${s.campaign.id}`,
+        queue_name: snapshotQueueName(s.campaign.id),
         key: `apply_snapshot:${row.id}`,
         max_attempts: 10,
         snapshot_id: row.id,

@@ -1,4 +1,4 @@
-import { chunkIdentityColumns } from "@dc/db";
+import { chunkIdentityColumns, snapshotQueueName } from "@dc/db";
 import { describe, expect, it } from "vitest";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";
@@ -47,8 +47,8 @@ describe("concurrency and ordering", () => {
     expect(first.accepted_seq).toBeLessThan(second.accepted_seq);
     const jobs = await kit.jobs(campaign.id);
     expect(jobs.map((job) => [job.queue_name, job.snapshot_id])).toEqual([
-      [`snapshots:campaign:${campaign.id}`, first.id],
-      [`snapshots:campaign:${campaign.id}`, second.id],
+      [snapshotQueueName(campaign.id), first.id],
+      [snapshotQueueName(campaign.id), second.id],
     ]);
   });
 });

@@ -1,3 +1,4 @@
+import { snapshotQueueName } from "@dc/db";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { expectContract } from "./support/contract-validator.ts";
@@ -68,7 +69,7 @@ describe("PUT /campaigns/{apiReference}/snapshots/{snapshotReference} (one reque
     expect(await kit.jobs(campaign.id)).toEqual([
       {
         id: expect.any(Number),
-        queue_name: `snapshots:campaign:${campaign.id}`,
+        queue_name: snapshotQueueName(campaign.id),
         key: `apply_snapshot:${snapshot.id}`,
         max_attempts: 10,
         snapshot_id: snapshot.id,

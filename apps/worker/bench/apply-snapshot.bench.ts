@@ -24,7 +24,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { availableParallelism, loadavg } from "node:os";
-import { chunkIdentityColumns, makeIds } from "@dc/db";
+import { chunkIdentityColumns, generateWebhookSecret, makeIds, makeWebhookSecretBox, snapshotQueueName } from "@dc/db";
 import { generateWebhookSecret, makeWebhookSecretBox } from "@dc/crypto";
 import {
   type BenchRowShape,
@@ -101,7 +101,7 @@ const insertSnapshot = async (campaign: Campaign, rows: ReadonlyArray<unknown>, 
     );
     if (enqueue) {
       await sql`select graphile_worker.add_job('apply_snapshot', json_build_object('snapshot_id', ${id}::bigint, 'company_id', ${campaign.companyId}::bigint),
-        queue_name := ${`snapshots:campaign:${campaign.campaignId}`}, job_key := ${`apply_snapshot:${id}`}, max_attempts := 10)`.execute(
+        queue_name := ${snapshotQueueName(campaign.campaignId)}, job_key := ${`apply_snapshot:${id}`}, max_attempts := 10)`.execute(
         trx,
       );
     }

@@ -5,7 +5,7 @@
  * The poll is set to a minute here, so only the hand-off can start the later
  * jobs within the wait below.
  */
-import { enqueueApplySnapshot } from "@dc/db";
+import { enqueueApplySnapshot, snapshotQueueName } from "@dc/db";
 import { useTestDatabase } from "@dc/testing";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,7 +66,7 @@ describe("snapshots of one campaign queued at once", () => {
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect((await debtsOf(db, campaign.campaignId)).map((debt) => debt.balance_minor)).toEqual([1000]);
     const { rows: left } =
-      await sql`select 1 from graphile_worker.jobs where queue_name = ${`snapshots:campaign:${campaign.campaignId}`}`.execute(
+      await sql`select 1 from graphile_worker.jobs where queue_name = ${snapshotQueueName(campaign.campaignId)}`.execute(
         db,
       );
     expect(left).toEqual([]);

@@ -7,6 +7,7 @@
  * hours, and the stale-lock sweep, which only looked at jobs, never did.
  */
 import { useTestDatabase } from "@dc/testing";
+import { snapshotQueueName } from "@dc/db";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixedClock } from "@dc/runtime";
@@ -52,7 +53,7 @@ const holdTransaction = async (work: (trx: typeof db) => Promise<void>) => {
 const queueLock = async (campaignId: number): Promise<string | null | undefined> => {
   const { rows } = await sql<{ locked_by: string | null }>`
     select locked_by from graphile_worker._private_job_queues
-    where queue_name = ${`snapshots:campaign:${campaignId}`}`.execute(db);
+    where queue_name = ${snapshotQueueName(campaignId)}`.execute(db);
   return rows[0]?.locked_by;
 };
 
@@ -135,6 +136,6 @@ describe("a job run a second time after its lock was released", () => {
     expect(await queueLock(campaign.campaignId)).toBe("pool-running");
     await sql`delete from graphile_worker._private_jobs where key = ${`apply_snapshot:${id}`}`.execute(db);
     await sql`update graphile_worker._private_job_queues set locked_by = null, locked_at = null
-      where queue_name = ${`snapshots:campaign:${campaign.campaignId}`}`.execute(db);
+      where queue_name = ${snapshotQueueName(campaign.campaignId)}`.execute(db);
   });
 });

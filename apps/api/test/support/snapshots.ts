@@ -5,6 +5,7 @@
  * completion, simulated by updating the snapshot row (the worker runs apart).
  */
 import { createHash } from "node:crypto";
+import { snapshotQueueName } from "@dc/db";
 import { sql } from "kysely";
 import { expect } from "vitest";
 import type { CreatedTenant } from "../../src/admin/tenants.ts";
@@ -74,7 +75,7 @@ export const snapshotTestKit = (t: TestApi) => {
     (
       await sql<Omit<Job, "snapshot_id">>`
         select id::int as id, queue_name, key, max_attempts from graphile_worker.jobs
-        where task_identifier = 'apply_snapshot' and queue_name = ${`snapshots:campaign:${campaignId}`}
+        where task_identifier = 'apply_snapshot' and queue_name = ${snapshotQueueName(campaignId)}
         order by id`.execute(t.db)
     ).rows.map((job) => ({ ...job, snapshot_id: Number(job.key.replace("apply_snapshot:", "")) }));
 

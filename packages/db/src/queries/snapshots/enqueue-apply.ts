@@ -55,7 +55,7 @@ export const enqueueApplySnapshot = async (
     select graphile_worker.add_job(
       'apply_snapshot',
       json_build_object('snapshot_id', ${snapshot.id}::bigint, 'company_id', ${snapshot.companyId}::bigint),
-      queue_name := 'snapshots:campaign:' || ${snapshot.campaignId}::bigint,
+      queue_name := ${snapshotQueueName(snapshot.campaignId)}::text,
       job_key := 'apply_snapshot:' || ${snapshot.id}::bigint,
       max_attempts := 10,
       run_at := clock_timestamp(),
