@@ -33,6 +33,7 @@ import { DebtStatus, Reconciliation, type Snapshot } from "@dc/domain";
 import type { Kysely } from "kysely";
 import type { Clock } from "@dc/runtime";
 import { isTransactionConflict, SnapshotUnprocessable } from "./errors.ts";
+import { phaseTimer } from "./phase-timer.ts";
 import { readSnapshotRows } from "./read-rows.ts";
 import { recordAppliedSnapshotEvents } from "./snapshot-events.ts";
 
@@ -57,7 +58,7 @@ export interface PhaseTimings {
   readonly validateMs: number;
   /** `Reconciliation.plan`. */
   readonly planMs: number;
-  /** Every write of the plan and the snapshot's completion, webhook events included. */
+  /** The plan's write statements and the snapshot's completion, webhook events included. */
   readonly writeMs: number;
   /** Building and recording the webhook events (part of `writeMs`). */
   readonly eventsMs: number;
@@ -139,51 +140,48 @@ const applyLocked = async (
   }
   const campaign = await lockCampaign(trx, scope.companyId, scope.campaignId);
   if (campaign === undefined) throw new SnapshotUnprocessable({ message: `campaign ${scope.campaignId} not found` });
-  let started = performance.now();
-  let readMs = 0;
-  let validateMs = 0;
-  let planMs = 0;
+  const { timed, rounded } = phaseTimer(["read", "validate", "plan", "write", "events"]);
   const campaignWork = await withWholeCampaignJoins(trx, async () => {
-    const chunks = await loadSnapshotChunks(trx, scope.companyId, snapshotId);
     // The debts are read while the rows are validated: PostgreSQL builds the
     // answer as JavaScript checks rows, instead of one waiting for the other.
     const statements = statementQueue();
-    const loading = statements.run("loadDebts", () => loadCampaignDebts(trx, scope.companyId, scope.campaignId));
-    await new Promise((resolve) => setImmediate(resolve));
-    const readChunksMs = performance.now() - started;
-    started = performance.now();
-    let read: ReturnType<typeof readSnapshotRows>;
-    try {
-      read = readSnapshotRows(chunks, snapshot.received_chunk_count);
-    } catch (error) {
-      throw (await statements.firstFailure()) ?? error;
-    }
-    validateMs = performance.now() - started;
-    started = performance.now();
-    const current = await loading;
-    readMs = readChunksMs + (performance.now() - started);
-    started = performance.now();
-    const result = Reconciliation.plan(current.debts, read.rows, {
-      allowExpensiveDestinations: campaign.allow_expensive_destinations,
+    const { chunks, loading } = await timed("read", async () => {
+      const chunks = await loadSnapshotChunks(trx, scope.companyId, snapshotId);
+      const loading = statements.run("loadDebts", () => loadCampaignDebts(trx, scope.companyId, scope.campaignId));
+      await new Promise((resolve) => setImmediate(resolve));
+      return { chunks, loading };
     });
-    planMs = performance.now() - started;
-    started = performance.now();
+    const read = await timed("validate", async () => {
+      try {
+        return readSnapshotRows(chunks, snapshot.received_chunk_count);
+      } catch (error) {
+        throw (await statements.firstFailure()) ?? error;
+      }
+    });
+    const current = await timed("read", () => loading);
+    const result = await timed("plan", () =>
+      Reconciliation.plan(current.debts, read.rows, {
+        allowExpensiveDestinations: campaign.allow_expensive_destinations,
+      }),
+    );
     const errors = [...read.errors, ...(Reconciliation.isRejected(result) ? result.errors : [])].sort(
       (a, b) => a.row_index - b.row_index,
     );
     if (errors.length > 0 || Reconciliation.isRejected(result)) return { outcome: "rejected" as const, errors };
-    const applied = await applyReconciliationPlan(
-      trx,
-      {
-        ...scope,
-        creditorId: campaign.creditor_id,
-        timelineId: campaign.timeline_id,
-        integrationClientPk: snapshot.integration_client_pk,
-        now,
-      },
-      current,
-      result,
-      contactRefreshes(current, read.rows),
+    const applied = await timed("write", () =>
+      applyReconciliationPlan(
+        trx,
+        {
+          ...scope,
+          creditorId: campaign.creditor_id,
+          timelineId: campaign.timeline_id,
+          integrationClientPk: snapshot.integration_client_pk,
+          now,
+        },
+        current,
+        result,
+        contactRefreshes(current, read.rows),
+      ),
     );
     return { outcome: "applied" as const, result, applied };
   });
@@ -199,15 +197,13 @@ const applyLocked = async (
     return { ...scope, outcome: "failed", code: "invalid_snapshot_row", errorCount: errors.length };
   }
   const { result, applied } = campaignWork;
-  await markSnapshotCompleted(trx, key, { counts: result.counts, warnings: result.warnings, now });
-  const eventsStarted = performance.now();
-  const recorded = await recordAppliedSnapshotEvents(
-    trx,
-    ids,
-    { companyId: scope.companyId, snapshotId, now },
-    applied,
-  );
-  const eventsMs = performance.now() - eventsStarted;
+  const recorded = await timed("write", async () => {
+    await markSnapshotCompleted(trx, key, { counts: result.counts, warnings: result.warnings, now });
+    return timed("events", () =>
+      recordAppliedSnapshotEvents(trx, ids, { companyId: scope.companyId, snapshotId, now }, applied),
+    );
+  });
+  const ms = rounded();
   return {
     ...scope,
     outcome: "completed",
@@ -217,11 +213,11 @@ const applyLocked = async (
     webhookEvents: recorded.events,
     webhookDeliveries: recorded.deliveries,
     phases: {
-      readMs: Math.round(readMs),
-      validateMs: Math.round(validateMs),
-      planMs: Math.round(planMs),
-      writeMs: Math.round(performance.now() - started),
-      eventsMs: Math.round(eventsMs),
+      readMs: ms.read,
+      validateMs: ms.validate,
+      planMs: ms.plan,
+      writeMs: ms.write,
+      eventsMs: ms.events,
       statementMs: applied.statementMs,
     },
   };
