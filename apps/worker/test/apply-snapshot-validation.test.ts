@@ -254,6 +254,17 @@ describe("updateSnapshotDebts", () => {
   });
 });
 
+/** What `applyReconciliationPlan` needs to apply a plan of snapshot `snapshotId` to `campaign`. */
+const applyContext = (campaign: CampaignFixture, snapshotId: number) => ({
+  companyId: campaign.companyId,
+  campaignId: campaign.campaignId,
+  creditorId: campaign.creditorId,
+  timelineId: campaign.timelineId,
+  snapshotId,
+  integrationClientPk: campaign.clientPk,
+  now,
+});
+
 describe("applyReconciliationPlan", () => {
   const installment = (amount: number) => ({
     external_reference: "i-1",
@@ -282,15 +293,7 @@ describe("applyReconciliationPlan", () => {
     const plan = Reconciliation.plan(current.debts, rows, { allowExpensiveDestinations: false });
     if (Reconciliation.isRejected(plan)) throw new Error("rejected");
     expect([plan.creations.length, plan.balanceChanges.length, plan.planReplacements.length]).toEqual([1, 2, 1]);
-    const context = {
-      companyId: campaign.companyId,
-      campaignId: campaign.campaignId,
-      creditorId: campaign.creditorId,
-      timelineId: campaign.timelineId,
-      snapshotId,
-      integrationClientPk: campaign.clientPk,
-      now,
-    };
+    const context = applyContext(campaign, snapshotId);
     const apply = () => db.transaction().execute((trx) => applyReconciliationPlan(trx, context, current, plan));
     return { campaign, apply };
   };
@@ -349,15 +352,7 @@ describe("applyReconciliationPlan and the debt status transitions", () => {
       ...planned,
       statusChanges: [{ debtId: b.id, from: DebtStatus.inProgress, to: DebtStatus.pending }],
     };
-    const context = {
-      companyId: campaign.companyId,
-      campaignId: campaign.campaignId,
-      creditorId: campaign.creditorId,
-      timelineId: campaign.timelineId,
-      snapshotId,
-      integrationClientPk: campaign.clientPk,
-      now,
-    };
+    const context = applyContext(campaign, snapshotId);
     const before = await fingerprint(db, campaign.companyId);
     const failure = db.transaction().execute((trx) => applyReconciliationPlan(trx, context, current, illegal));
     await expect(failure).rejects.toBeInstanceOf(DebtStatus.IllegalTransition);
