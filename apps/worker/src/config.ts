@@ -99,7 +99,7 @@ export interface Config {
 }
 
 /** The environment cannot run a worker; `message` names every offending variable. */
-export class ConfigError extends Data.TaggedError("ConfigError")<{ readonly message: string }> {}
+class ConfigError extends Data.TaggedError("ConfigError")<{ readonly message: string }> {}
 
 /**
  * Decodes the environment (by default `process.env`). Empty values count as

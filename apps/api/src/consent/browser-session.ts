@@ -18,7 +18,7 @@ import { hashSecret } from "../oauth/secrets.ts";
 import type { AppServices } from "../services.ts";
 
 /** A sign-in lasts one hour at most, whatever happens in it. */
-export const SESSION_SECONDS = 3600;
+const SESSION_SECONDS = 3600;
 
 const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/;
 

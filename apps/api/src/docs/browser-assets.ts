@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 
 /** Where the reference page finds its OpenAPI document. */
-export const DOCUMENT_PATH = "/external-api/v1/openapi.json";
+const DOCUMENT_PATH = "/external-api/v1/openapi.json";
 
 // Loaded before Scalar. Scalar gives the page's nonce to most of the <style>
 // elements it creates, not all (its toast and theme styles); tagging every

@@ -35,7 +35,7 @@ export const issueDetails = (error: ParseResult.ParseError, prefix?: string): Re
  * few kilobytes, and a batch's entries are decoded one by one, each naming
  * all its problems.
  */
-export const ALL_ISSUES_MAX_BYTES = 64 * 1024;
+const ALL_ISSUES_MAX_BYTES = 64 * 1024;
 
 /**
  * Decodes `input` or throws ValidationFailed. Unknown body keys are rejected

@@ -47,7 +47,7 @@ const refusedRequests = new WeakMap<IncomingMessage, number>();
 export const refusalSentFor = (request: IncomingMessage): number | undefined => refusedRequests.get(request);
 
 /** The whole HTTP/1.1 response for a refusal, body included. */
-export const refusalResponse = (refusal: Refusal): string => {
+const refusalResponse = (refusal: Refusal): string => {
   const body = JSON.stringify(envelope(refusal.status, refusal.message, { error_code: refusal.errorCode }));
   return [
     `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ""}`,

@@ -16,7 +16,7 @@ import { isCodeVerifier, verifierMatches } from "./pkce.ts";
 import { hashSecret, newSecret, secretPrefixes } from "./secrets.ts";
 
 /** Well under RFC 6749's ten-minute maximum: the client redeems at once. */
-export const AUTHORIZATION_CODE_SECONDS = 5 * 60;
+const AUTHORIZATION_CODE_SECONDS = 5 * 60;
 
 /** Stores a new code for an approved request and returns it. */
 export const issueAuthorizationCode = async (

@@ -57,7 +57,7 @@ const parameterNames = [
 ] as const satisfies ReadonlyArray<keyof AuthorizationParameters>;
 
 /** The authorization-request parameters of a decoded query or form, without anything else. */
-export const authorizationParameters = (fields: AuthorizationParameters): Record<string, string> => {
+const authorizationParameters = (fields: AuthorizationParameters): Record<string, string> => {
   const parameters: Record<string, string> = {};
   for (const name of parameterNames) {
     const value = fields[name];

@@ -79,7 +79,7 @@ export const presentedCredentials = (
 };
 
 /** The active client the credentials authenticate, or invalid_client. */
-export const authenticateClient = async (
+const authenticateClient = async (
   services: AppServices,
   credentials: PresentedCredentials,
 ): Promise<OauthClient> => {

@@ -6,9 +6,9 @@ import type { Database } from "@dc/db";
 import type { Kysely, Transaction } from "kysely";
 import { hashSecret, newSecret, secretPrefixes } from "./secrets.ts";
 
-export const ACCESS_TOKEN_SECONDS = 3600;
+const ACCESS_TOKEN_SECONDS = 3600;
 /** A refresh token is single use and expires this long after it was issued. */
-export const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
+const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
 /** No refresh token of an authorization outlives this, counted from the user's approval. */
 export const AUTHORIZATION_MAX_SECONDS = 90 * 24 * 3600;
 

@@ -17,7 +17,7 @@ type TokenGrant = (
   fields: typeof TokenRequest.Type,
 ) => Promise<IssuedTokens>;
 
-export const tokenGrants = {
+const tokenGrants = {
   authorization_code: (services, client, fields) =>
     redeemAuthorizationCode(services, client, {
       code: fields.code,

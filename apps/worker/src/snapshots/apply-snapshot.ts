@@ -90,7 +90,7 @@ const TRANSACTION_ATTEMPTS = 3;
  * Contact fields of each row matched to a debt the plan may touch (not
  * cancelled), matched as the planner matches (docs/decisions/0355).
  */
-export const contactRefreshes = (
+const contactRefreshes = (
   current: CampaignDebts,
   rows: ReadonlyArray<Snapshot.ValidRow>,
 ): Array<ContactRefresh> => {

@@ -41,7 +41,7 @@ export const APPLY_SNAPSHOT = APPLY_SNAPSHOT_TASK;
 const positiveId = Schema.Number.pipe(Schema.int(), Schema.positive());
 
 /** The job payload the api writes (`enqueueApplySnapshot`). */
-export const ApplySnapshotPayload = Schema.Struct({
+const ApplySnapshotPayload = Schema.Struct({
   snapshot_id: positiveId,
   company_id: positiveId,
 });

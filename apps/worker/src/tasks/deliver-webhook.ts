@@ -27,7 +27,7 @@ export const DELIVER_WEBHOOK = DELIVER_WEBHOOK_TASK;
 
 const Key = Schema.Number.pipe(Schema.int(), Schema.positive());
 
-export const DeliverWebhookPayload = Schema.Struct({ company_id: Key, delivery_id: Key });
+const DeliverWebhookPayload = Schema.Struct({ company_id: Key, delivery_id: Key });
 
 export interface DeliverWebhookDependencies {
   readonly db: Kysely<Database>;

@@ -146,7 +146,7 @@ export const purgeExpired = async (db: Kysely<Database>, now: Date): Promise<Pur
 };
 
 /** Cron adds `_cron` ({ ts, backfilled }) to the jobs it schedules; nothing else is accepted. */
-export const PurgeExpiredPayload = Schema.Union(
+const PurgeExpiredPayload = Schema.Union(
   Schema.Undefined,
   Schema.Null,
   Schema.Struct({

@@ -266,7 +266,7 @@ export const deliverWebhook = async (
  * (infrastructure failures): whether they reached the receiver is unknown,
  * and what failed is for the worker's log, not the company's history.
  */
-export const SPENT_JOB_ATTEMPT_ERROR = "internal error: the attempt could not be completed";
+const SPENT_JOB_ATTEMPT_ERROR = "internal error: the attempt could not be completed";
 
 /**
  * Settles spent job `jobId` of pending delivery `deliveryId` (its runs threw

@@ -11,7 +11,7 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
 /** The delay before retry n+1, by the number n of failed attempts so far (0-based). */
-export const RETRY_DELAYS_MS: ReadonlyArray<number> = [
+const RETRY_DELAYS_MS: ReadonlyArray<number> = [
   5 * SECOND,
   5 * MINUTE,
   30 * MINUTE,
@@ -24,7 +24,7 @@ export const RETRY_DELAYS_MS: ReadonlyArray<number> = [
   24 * HOUR,
 ];
 
-export const MAX_RETRY_AFTER_MS = 24 * HOUR;
+const MAX_RETRY_AFTER_MS = 24 * HOUR;
 const JITTER = 0.1;
 
 /**

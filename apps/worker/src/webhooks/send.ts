@@ -13,7 +13,7 @@ import https from "node:https";
 import type { LookupFunction } from "node:net";
 import type { ResolvedAddress } from "@dc/ssrf";
 
-export const MAX_RESPONSE_EXCERPT_BYTES = 1024;
+const MAX_RESPONSE_EXCERPT_BYTES = 1024;
 
 export interface SendRequest {
   readonly url: URL;
@@ -49,7 +49,7 @@ const pinnedLookup =
   };
 
 /** UTF-8 text of at most `MAX_RESPONSE_EXCERPT_BYTES` bytes (a cut character is dropped). */
-export const excerpt = (bytes: Buffer): string => {
+const excerpt = (bytes: Buffer): string => {
   let text = new TextDecoder("utf-8", { fatal: false }).decode(bytes.subarray(0, MAX_RESPONSE_EXCERPT_BYTES)).replace(/\u0000/g, "");
   while (Buffer.byteLength(text) > MAX_RESPONSE_EXCERPT_BYTES) text = text.slice(0, -1);
   if (text.endsWith("\uFFFD") && bytes.byteLength > MAX_RESPONSE_EXCERPT_BYTES) text = text.slice(0, -1);

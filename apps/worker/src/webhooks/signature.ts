@@ -5,7 +5,7 @@
  */
 import { createHmac } from "node:crypto";
 
-export const signWebhook = (key: Uint8Array, id: string, timestampSeconds: number, body: string): string =>
+const signWebhook = (key: Uint8Array, id: string, timestampSeconds: number, body: string): string =>
   `v1,${createHmac("sha256", key).update(`${id}.${timestampSeconds}.${body}`).digest("base64")}`;
 
 export const signatureHeader = (keys: ReadonlyArray<Uint8Array>, id: string, timestampSeconds: number, body: string): string =>
