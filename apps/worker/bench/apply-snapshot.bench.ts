@@ -24,7 +24,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { availableParallelism, loadavg } from "node:os";
-import { chunkIdentityColumns, generateWebhookSecret, makeIds, makeWebhookSecretBox, snapshotQueueName } from "@dc/db";
+import { chunkIdentityColumns, makeIds, snapshotQueueName } from "@dc/db";
 import { generateWebhookSecret, makeWebhookSecretBox } from "@dc/crypto";
 import {
   type BenchRowShape,

@@ -39,7 +39,6 @@ const CAMPAIGN_IDENTITY_KEYS: ReadonlySet<string> = new Set([
   "debts_campaign_invoice_reference_key",
 ]);
 
-  error instanceof SnapshotUnprocessable || error instanceof DebtStatus.IllegalTransition || isDataException(error);
 /**
  * Serialization failures, deadlocks and debts changed under the plan (a
  * plan ended or a balance changed, or an identity taken since the read):
