@@ -1,5 +1,5 @@
-import { createDatabase, createPool, snapshotQueueName } from "@dc/db";
-import { armFault, disarmFault, unavailableError, useTestDatabase } from "@dc/testing";
+import { createPool, snapshotQueueName } from "@dc/db";
+import { useTestDatabase } from "@dc/testing";
 import type { JobHelpers } from "graphile-worker";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
