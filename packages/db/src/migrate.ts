@@ -26,6 +26,8 @@ import * as idempotencyKeys from "./migrations/0019-idempotency-keys.ts";
 import * as tenantKeys from "./migrations/0020-tenant-keys.ts";
 import * as referenceIndexes from "./migrations/0021-reference-indexes.ts";
 import * as dropQueueWakeupTrigger from "./migrations/0022-drop-queue-wakeup-trigger.ts";
+import * as foreignKeys from "./migrations/0023-foreign-keys.ts";
+import * as validateForeignKeys from "./migrations/0024-validate-foreign-keys.ts";
 import { MigrationFailed, migrationFailedMessage, MigrationLockUnavailable } from "./migration-failures.ts";
 import { type MigrationLockPolicy, type MigrationPosition, withLockRetries } from "./migration-locks.ts";
 
@@ -49,6 +51,8 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0020-tenant-keys": tenantKeys,
   "0021-reference-indexes": referenceIndexes,
   "0022-drop-queue-wakeup-trigger": dropQueueWakeupTrigger,
+  "0023-foreign-keys": foreignKeys,
+  "0024-validate-foreign-keys": validateForeignKeys,
 };
 
 /**

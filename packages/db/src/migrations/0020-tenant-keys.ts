@@ -186,7 +186,7 @@ const onDeleteClause = ({ onDelete, column }: Reference, scoped: boolean): strin
  * definition (`pg_get_functiondef`, SET options included) and undone the
  * same way; a definition that does not hold `from` fails the migration.
  */
-interface FunctionEdit {
+export interface FunctionEdit {
   readonly fn: string;
   readonly from: string;
   readonly to: string;
@@ -200,7 +200,7 @@ const lockByPrimaryKey = (parent: string, named: string, companies: string): Fun
 
 const writtenCompanies = "array(select distinct company_id from written)";
 
-const functionEdits: ReadonlyArray<FunctionEdit> = [
+export const functionEdits: ReadonlyArray<FunctionEdit> = [
   { ...lockByPrimaryKey("creditors", "creditors_named", "companies_named"), fn: "debts_check_references" },
   { ...lockByPrimaryKey("campaigns", "campaigns_named", "companies_named"), fn: "debts_check_references" },
   { ...lockByPrimaryKey("timelines", "timelines_named", "companies_named"), fn: "debts_check_references" },
@@ -220,7 +220,7 @@ const functionEdits: ReadonlyArray<FunctionEdit> = [
 
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
-const editFunction = (fn: string, from: string, to: string) => `
+export const editFunction = (fn: string, from: string, to: string) => `
 do $edit$
 declare
   definition text := pg_get_functiondef(${literal(fn)}::regproc);
