@@ -1,8 +1,7 @@
 /**
- * The company, creditor, campaign and timeline of debts are checked per
- * inserting statement, and per changed row on update (migration 0011,
- * decision 0364): the guarantees of the foreign keys they replace, plus
- * each parent belonging to the debt's company.
+ * The company, creditor, campaign and timeline of debts are foreign keys
+ * (migration 0023, decision 0364); the creditor, campaign and timeline are
+ * named within the debt's company.
  */
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
@@ -120,8 +119,9 @@ describe("debt references", () => {
     expect(await debtCount(kept.companyId)).toBe(2);
   });
 
-  it("refuse to change the id of a creditor, campaign or timeline", async () => {
+  it("refuse to change the id of a creditor, campaign or timeline that debts name", async () => {
     const t = await tenant();
+    await insertDebts(t);
     for (const table of ["creditors", "campaigns", "timelines"]) {
       const id = table === "creditors" ? t.creditorId : table === "campaigns" ? t.campaignId : t.timelineId;
       expect(await sqlState(sql`update ${sql.table(table)} set id = default where id = ${id}`.execute(db))).toBe("23503");

@@ -1,7 +1,6 @@
 /**
  * The company and integration references of payments, payment plans and
- * installments are checked per statement (migration 0010, decision 0361):
- * the same guarantees as the foreign keys they replace.
+ * installments are foreign keys (migration 0023, decision 0361).
  */
 import { type Kysely, sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
@@ -48,7 +47,7 @@ const paymentCount = async (companyId: number) =>
   Number((await sql<{ n: string }>`select count(*) as n from payments where company_id = ${companyId}`.execute(db)).rows[0]?.n);
 
 
-describe("ledger references checked per statement", () => {
+describe("ledger references", () => {
   it("write payments, plans and installments of an existing company and client", async () => {
     const t = await tenant();
     await insertPayments(db, t, 500);
@@ -106,8 +105,9 @@ describe("ledger references checked per statement", () => {
     expect(rows).toEqual([{ integration_client_pk: null }, { integration_client_pk: null }]);
   });
 
-  it("refuse to change the id of a company or a client", async () => {
+  it("refuse to change the id of a company or a client that payments name", async () => {
     const t = await tenant();
+    await insertPayments(db, t);
     expect(await sqlState(sql`update companies set id = default where id = ${t.companyId}`.execute(db))).toBe("23503");
     expect(await sqlState(sql`update oauth_clients set id = default where id = ${t.clientPk}`.execute(db))).toBe("23503");
   });

@@ -122,15 +122,19 @@ describe("migrateToLatest over two pending migrations", () => {
           { migrationName: "0020-tenant-keys", direction: "Up", status: "Success" },
           { migrationName: "0021-reference-indexes", direction: "Up", status: "Success" },
           { migrationName: "0022-drop-queue-wakeup-trigger", direction: "Up", status: "Success" },
+          { migrationName: "0023-foreign-keys", direction: "Up", status: "Success" },
+          { migrationName: "0024-validate-foreign-keys", direction: "Up", status: "Success" },
         ]);
         // Only 0021 was retried: 0020 ran once, and stayed applied.
         expect(retries).toEqual([
           { attempt: 1, retries: 5, migration: "0021-reference-indexes", lockTimeoutMs: 1_000, pauseMs: 1_000 },
         ]);
-        expect((await appliedMigrations(db)).slice(-3)).toEqual([
+        expect((await appliedMigrations(db)).slice(-5)).toEqual([
           "0020-tenant-keys",
           "0021-reference-indexes",
           "0022-drop-queue-wakeup-trigger",
+          "0023-foreign-keys",
+          "0024-validate-foreign-keys",
         ]);
       } finally {
         await Promise.all([migrator.destroy(), blocker.destroy(), third.destroy()]);

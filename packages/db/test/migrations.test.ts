@@ -119,6 +119,43 @@ describe("migrations", () => {
     expect(cascaded.rows).toEqual([{ n: 0 }]);
   });
 
+  it("undo 0023's foreign keys back to the reference triggers exactly as 0010 to 0022 leave them, and redo them", async () => {
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    const catalog = async () => {
+      const functions = await sql<{ definition: string }>`
+        select pg_get_functiondef(p.oid) as definition from pg_proc p
+        where p.pronamespace = 'public'::regnamespace and p.prokind = 'f' order by p.proname`.execute(db);
+      const triggers = await sql<{ definition: string }>`
+        select pg_get_triggerdef(t.oid) as definition from pg_trigger t
+        join pg_class c on c.oid = t.tgrelid
+        where c.relnamespace = 'public'::regnamespace and not t.tgisinternal order by t.tgname`.execute(db);
+      const constraints = await sql<{ definition: string }>`
+        select conrelid::regclass || ' ' || conname || ' ' || pg_get_constraintdef(oid) as definition from pg_constraint
+        where connamespace = 'public'::regnamespace order by conrelid::regclass::text, conname`.execute(db);
+      const indexes = await sql<{ definition: string }>`
+        select indexdef as definition from pg_indexes where schemaname = 'public' order by indexname`.execute(db);
+      return [functions, triggers, constraints, indexes].map(({ rows }) => rows.map(({ definition }) => definition));
+    };
+    const referenceTriggers = async () =>
+      (
+        await sql<{ name: string }>`
+          select tgname as name from pg_trigger where tgname in ('debts_references_insert', 'companies_payments_cascade')
+          order by 1`.execute(db)
+      ).rows.map(({ name }) => name);
+    expect(await referenceTriggers()).toEqual([]);
+    // 0010, 0011 and 0013 as released, then 0020's edits of their functions.
+    expect((await migrator.migrateTo("0019-idempotency-keys")).error).toBeUndefined();
+    expect((await migrator.migrateTo("0022-drop-queue-wakeup-trigger")).error).toBeUndefined();
+    const released = await catalog();
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    expect((await migrator.migrateTo("0022-drop-queue-wakeup-trigger")).error).toBeUndefined();
+    expect(await referenceTriggers()).toEqual(["companies_payments_cascade", "debts_references_insert"]);
+    expect(await catalog()).toEqual(released);
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    expect(await referenceTriggers()).toEqual([]);
+    expect(await isSchemaCurrent(db)).toBe(true);
+  });
+
   it("undo 0021's reference indexes and redo them", async () => {
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
     const present = async () => {

@@ -1,8 +1,9 @@
 /**
- * The webhook outbox's references (an event's and a delivery's company, a
- * delivery's endpoint and event, an attempt's delivery) are checked per
- * statement within the row's company (migrations 0013 and 0016, decision
- * 0367), with the deletes their foreign keys cascaded.
+ * The webhook outbox's references within the row's company: an event's and
+ * a delivery's company and a delivery's endpoint and event are foreign keys
+ * (migration 0023, decision 0367); an attempt's delivery is checked per
+ * statement by triggers (migration 0016, decision 0021), with the delete
+ * a foreign key would cascade.
  */
 import { type Kysely, sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
@@ -51,7 +52,7 @@ const count = async (table: "webhook_events" | "webhook_deliveries" | "webhook_d
     }>`select count(*)::int4 as n from ${sql.table(table)} where company_id = ${companyId}`.execute(db)
   ).rows[0]?.n;
 
-describe("webhook outbox references checked per statement", () => {
+describe("webhook outbox references", () => {
   it("refuse a delivery naming another company's endpoint or event, or none, writing nothing", async () => {
     const t = await tenant();
     const other = await tenant();
@@ -205,5 +206,18 @@ describe("webhook outbox references checked per statement", () => {
     );
     expect(state).toBe("55P03");
     expect(await count("webhook_deliveries", t.companyId)).toBe(2);
+  });
+
+  it("leave the attempts' check the only statement-level reference check, its plan pinned to primary-key probes", async () => {
+    const { rows } = await sql<{ name: string; config: ReadonlyArray<string> | null }>`
+      select distinct p.proname as name, p.proconfig as config
+      from pg_trigger t join pg_proc p on p.oid = t.tgfoid
+      where not t.tgisinternal and p.prosrc like '%foreign_key_violation%'
+      order by name`.execute(db);
+    expect(rows).toEqual([
+      { name: "parent_key_is_fixed", config: null },
+      { name: "webhook_delivery_attempts_delivery_id_check", config: ["enable_seqscan=off", "enable_nestloop=on"] },
+      { name: "webhook_delivery_attempts_delivery_id_check_changed", config: null },
+    ]);
   });
 });

@@ -1,7 +1,6 @@
 /**
  * A plan's debt, an installment's plan and a payment's installment are
- * checked per statement within the row's company (migration 0013, decision
- * 0367): the guarantees of the foreign keys they replace, plus tenancy.
+ * foreign keys within the row's company (migration 0023, decision 0367).
  */
 import { type Kysely, sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
@@ -60,7 +59,7 @@ const tenant = async () => {
 
 const count = async (query: ReturnType<typeof sql<{ n: number }>>) => (await query.execute(db)).rows[0]?.n;
 
-describe("plan, installment and payment references checked per statement", () => {
+describe("plan, installment and payment references", () => {
   it("write a plan, its installments and their payments when every parent is the row's company's", async () => {
     const t = await tenant();
     expect(await count(sql`select count(*)::int4 as n from installments where payment_plan_id = ${t.planId}`)).toBe(2);
@@ -168,25 +167,5 @@ describe("plan, installment and payment references checked per statement", () =>
     );
     expect(state).toBe("55P03");
     expect(await count(sql`select count(*)::int4 as n from payment_plans where debt_id = ${t.debtId}`)).toBe(2);
-  });
-
-  it("run every statement-level reference check with its plan pinned to primary-key probes", async () => {
-    const { rows } = await sql<{ name: string; config: ReadonlyArray<string> | null }>`
-      select distinct p.proname as name, p.proconfig as config
-      from pg_trigger t join pg_proc p on p.oid = t.tgfoid
-      where not t.tgisinternal and t.tgnewtable is not null and p.proname like '%check%'
-      order by name`.execute(db);
-    expect(rows.map((row) => row.name)).toEqual([
-      "debts_check_references",
-      "installments_payment_plan_id_check",
-      "ledger_check_company_reference",
-      "payment_plans_debt_id_check",
-      "payments_check_client_reference",
-      "payments_installment_id_check",
-      "webhook_deliveries_endpoint_id_check",
-      "webhook_deliveries_event_id_check",
-      "webhook_delivery_attempts_delivery_id_check",
-    ]);
-    for (const row of rows) expect(row.config, row.name).toEqual(["enable_seqscan=off", "enable_nestloop=on"]);
   });
 });

@@ -25,7 +25,12 @@
  * migration's commit on; the rows already stored were checked by the
  * triggers.
  *
- * `parent_key_is_fixed()` stays: 0016's webhook deliveries still use it.
+ * Two functions of those migrations stay: `parent_key_is_fixed()`, which
+ * 0016's webhook deliveries still use, and 0011's `companies_debts_cascade`,
+ * which deletes a company's debts before the company row goes. The debt
+ * counters' delete trigger (0014) adds its deltas to `creditor_debt_stats`
+ * with an upsert, which the counters' own foreign key to the company
+ * refuses once the company is gone, as it is when the keys' cascade runs.
  */
 import { type Kysely, sql } from "kysely";
 import * as ledgerReferenceChecks from "./0010-ledger-reference-checks.ts";
@@ -98,7 +103,6 @@ const checkFunctions = [
   "oauth_clients_release_payments",
   "debts_check_references",
   "debts_check_changed_references",
-  "companies_delete_debts",
   "debt_parents_still_named",
   "companies_delete_webhook_outbox",
   ...relationFunctions,
@@ -130,12 +134,14 @@ ${sql.raw(foreignKeys.map(addForeignKey).join("\n"))}
  * The triggers as 0010, 0011 and 0013 created them and 0020 edited them:
  * their own `up` drops these foreign keys by name and creates them again.
  * `parent_key_is_fixed()` goes and comes back with 0010, and 0016's trigger
- * on webhook deliveries with it; 0013 creates its two lookup indexes again.
+ * on webhook deliveries with it; `companies_delete_debts()` comes back with
+ * 0011; 0013 creates its two lookup indexes again.
  */
 export const down = async (db: Kysely<unknown>): Promise<void> => {
   await sql`
 drop trigger webhook_deliveries_key_is_fixed on webhook_deliveries;
 drop function parent_key_is_fixed();
+drop function companies_delete_debts() cascade;
 drop index payment_plans_debt_idx;
 drop index payments_installment_idx;
 `.execute(db);
