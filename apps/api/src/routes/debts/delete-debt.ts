@@ -1,8 +1,8 @@
 /**
  * DELETE /debts/{id}: permanent. Followups, requests and detections go with
- * it through their foreign keys, its plans and their installments through
- * the per-statement reference triggers (decision 0367); payments have no
- * foreign key to debts and stay for accounting. A debt managed by a
+ * it through their foreign keys, and so do its plans and their installments
+ * (decision 0367); payments have no foreign key to debts and stay for
+ * accounting, their installment cleared. A debt managed by a
  * campaign's snapshots is 403 (docs/decisions/0108): the next snapshot owns
  * it, and settles it when it is omitted. `debt.deleted` is recorded in the
  * delete's transaction, its payload read before the row goes.
