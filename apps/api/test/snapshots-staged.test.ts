@@ -345,11 +345,11 @@ describe("PUT .../snapshots/{snapshotReference}/chunks/{chunkIndex}", () => {
     expect(await kit.snapshotRow(s.companyId, s.reference)).toMatchObject({ status: "uploading" });
   });
 
-  it("answers 404 Snapshot not found for a reference never started, and 409 for a one-request reference", async () => {
+  it("answers 404 Snapshot not found for chunk 1 of a reference never started, and 409 for a one-request reference", async () => {
     const { companyId, campaign, token } = await kit.setup();
     const unknown = await kit.send(
       "PUT",
-      kit.path(campaign.api_reference, "never-started", "/chunks/0"),
+      kit.path(campaign.api_reference, "never-started", "/chunks/1"),
       token,
       rowsFrom(0, 1),
     );

@@ -28,6 +28,7 @@ import * as referenceIndexes from "./migrations/0021-reference-indexes.ts";
 import * as dropQueueWakeupTrigger from "./migrations/0022-drop-queue-wakeup-trigger.ts";
 import * as foreignKeys from "./migrations/0023-foreign-keys.ts";
 import * as validateForeignKeys from "./migrations/0024-validate-foreign-keys.ts";
+import * as undeclaredSnapshotRowCount from "./migrations/0025-undeclared-snapshot-row-count.ts";
 import { MigrationFailed, migrationFailedMessage, MigrationLockUnavailable } from "./migration-failures.ts";
 import { type MigrationLockPolicy, type MigrationPosition, withLockRetries } from "./migration-locks.ts";
 
@@ -53,6 +54,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0022-drop-queue-wakeup-trigger": dropQueueWakeupTrigger,
   "0023-foreign-keys": foreignKeys,
   "0024-validate-foreign-keys": validateForeignKeys,
+  "0025-undeclared-snapshot-row-count": undeclaredSnapshotRowCount,
 };
 
 /**

@@ -371,7 +371,8 @@ export interface SnapshotsTable {
   delivery_mode: "staged" | "one_request";
   status: "pending" | "uploading" | "processing" | "completed" | "failed";
   body_sha256: Buffer | null;
-  expected_row_count: number;
+  /** Null while a staged snapshot opened by its chunk 0 has no declared count (migration 0023). */
+  expected_row_count: number | null;
   received_row_count: Generated<number>;
   received_chunk_count: Generated<number>;
   next_chunk_index: Generated<number>;

@@ -32,9 +32,9 @@ describe("snapshots", () => {
         const now = new Date(Date.UTC(2030, 0, 1, 0, chunkIndex));
         // Named with another company, the snapshot is not found: a chunk is counted only on its own company's.
         expect(
-          await recordChunk(trx, { snapshotId, companyId: companyId + 1, chunkIndex, rowCount: 10, now }),
+          await recordChunk(trx, { snapshotId, companyId: companyId + 1, chunkIndex, rowCount: 10, maxRows: 1_000_000, now }),
         ).toBeUndefined();
-        expect(await recordChunk(trx, { snapshotId, companyId, chunkIndex, rowCount: 10, now })).toBeDefined();
+        expect(await recordChunk(trx, { snapshotId, companyId, chunkIndex, rowCount: 10, maxRows: 1_000_000, now })).toBeDefined();
       }
       // This transaction's own counts, read before its commit: no statistics collector involved.
       const { rows: counts } = await sql<{ updated: number; hot: number }>`

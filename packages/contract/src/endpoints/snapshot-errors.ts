@@ -79,7 +79,7 @@ export const snapshotErrorCases = {
   snapshotNotFound: api(
     404,
     snapshotMessages.snapshotNotFound,
-    "No snapshot under this reference in the campaign (start a staged snapshot first)",
+    "No snapshot under this reference in the campaign (a staged snapshot is opened by its start or by chunk 0)",
   ),
   referenceConflict: api(
     409,

@@ -44,7 +44,8 @@ const settledAnswer = (snapshot: Snapshot, apiReference: string) => {
       true,
     );
   }
-  if (snapshot.received_row_count !== snapshot.expected_row_count) {
+  // An undeclared count is declared by the finalization itself: the rows received (docs/decisions/0580).
+  if (snapshot.expected_row_count !== null && snapshot.received_row_count !== snapshot.expected_row_count) {
     throw new Conflict({
       errorCode: snapshotErrorCodes.incomplete,
       message: snapshotMessages.incomplete(snapshot.received_row_count, snapshot.expected_row_count),

@@ -39,7 +39,8 @@ export const acknowledgement = (snapshot: Snapshot, apiReference: string): Snaps
   delivery_mode: snapshot.delivery_mode,
   status: snapshot.status,
   core_applied: snapshot.core_applied,
-  expected_row_count: snapshot.expected_row_count,
+  // Undeclared (opened by its chunk 0, docs/decisions/0580): the rows received are the rows declared so far.
+  expected_row_count: snapshot.expected_row_count ?? snapshot.received_row_count,
   received_row_count: snapshot.received_row_count,
   received_chunk_count: snapshot.received_chunk_count,
   next_chunk_index: snapshot.next_chunk_index,

@@ -2,10 +2,12 @@
  * POST /campaigns/{apiReference}/snapshots/{snapshotReference}/start: opens a
  * staged snapshot (`uploading`) declaring its row count (docs/decisions/0301).
  * The unique reference decides between concurrent starts; a retry with the
- * same count is answered with the current state.
+ * same count is answered with the current state. On a snapshot its chunk 0
+ * opened without a count, the start declares it, if the rows received fit
+ * (docs/decisions/0580).
  */
 import { type Endpoints, snapshotErrorCodes, snapshotMessages } from "@dc/contract";
-import { insertSnapshotUnlessExists } from "@dc/db";
+import { declareRowCount, insertSnapshotUnlessExists, type Snapshot } from "@dc/db";
 import { Conflict } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { acknowledgement, acknowledgementReply } from "./snapshot-ack.ts";
@@ -33,7 +35,16 @@ export const startStagedSnapshot: HandlerOf<Endpoints["startStagedSnapshot"]> = 
   if (created !== undefined) {
     return acknowledgementReply(201, snapshotMessages.started, acknowledgement(created, campaign.api_reference), false);
   }
-  const existing = await readSnapshot(services, principal, campaign, params.snapshotReference);
+  const stored = await readSnapshot(services, principal, campaign, params.snapshotReference);
+  const existing: Snapshot =
+    stored.expected_row_count === null && stored.delivery_mode === "staged"
+      ? ((await declareRowCount(services.db, {
+          id: stored.id,
+          companyId: principal.companyId,
+          expectedRowCount: body.expected_row_count,
+          now: services.clock.now(),
+        })) ?? (await readSnapshot(services, principal, campaign, params.snapshotReference)))
+      : stored;
   if (existing.delivery_mode !== "staged") {
     throw new Conflict({
       errorCode: snapshotErrorCodes.deliveryModeConflict,

@@ -8,7 +8,9 @@ import { type Kysely, sql } from "kysely";
 import type { Database, Snapshot } from "../../schema.ts";
 
 /**
- * `uploading` -> `pending`, only with every declared row received. The
+ * `uploading` -> `pending`, only with every declared row received; a
+ * snapshot whose count is undeclared declares the rows it received
+ * (docs/decisions/0580). The
  * acceptance sequence is drawn again: a staged snapshot is accepted when
  * finalized, which is also when its job joins the campaign's queue.
  */
@@ -20,6 +22,7 @@ export const markSnapshotPending = (
     .updateTable("snapshots")
     .set({
       status: "pending",
+      expected_row_count: (eb) => eb.fn.coalesce("expected_row_count", "received_row_count"),
       finalized_at: snapshot.now,
       updated_at: snapshot.now,
       accepted_seq: sql<number>`default`,
@@ -27,7 +30,7 @@ export const markSnapshotPending = (
     .where("company_id", "=", snapshot.companyId)
     .where("id", "=", snapshot.id)
     .where("status", "=", "uploading")
-    .whereRef("received_row_count", "=", "expected_row_count")
+    .where((eb) => eb("received_row_count", "=", eb.fn.coalesce("expected_row_count", "received_row_count")))
     .returningAll()
     .executeTakeFirst();
 
@@ -40,6 +43,7 @@ export const markSnapshotFailed = (
     .updateTable("snapshots")
     .set({
       status: "failed",
+      expected_row_count: (eb) => eb.fn.coalesce("expected_row_count", "received_row_count"),
       failure: JSON.stringify(snapshot.failure),
       finalized_at: snapshot.now,
       completed_at: snapshot.now,

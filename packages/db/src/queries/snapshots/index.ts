@@ -1,4 +1,5 @@
 /** Snapshot persistence: the records, their chunks and the job that applies them. */
+export * from "./declare-row-count.ts";
 export * from "./enqueue-apply.ts";
 export * from "./expire-staged.ts";
 export * from "./finalize-snapshot.ts";

@@ -15,7 +15,8 @@ export interface NewSnapshot {
   readonly status: "pending" | "uploading";
   /** SHA-256 of the exact one-request body; null for staged delivery. */
   readonly bodySha256: Buffer | null;
-  readonly expectedRowCount: number;
+  /** Null for a staged snapshot opened by its chunk 0: no count declared yet (docs/decisions/0580). */
+  readonly expectedRowCount: number | null;
   readonly receivedRowCount: number;
   readonly receivedChunkCount: number;
   readonly nextChunkIndex: number;

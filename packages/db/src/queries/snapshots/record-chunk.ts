@@ -1,7 +1,8 @@
 /**
  * Counts an accepted chunk on its snapshot. The update is conditional: the
  * snapshot must still be `uploading`, expect exactly this index next and have
- * room for its rows. `undefined` means a concurrent request changed the
+ * room for its rows: within its declared `expected_row_count`, or within
+ * `maxRows` while no count is declared. `undefined` means a concurrent request changed the
  * snapshot first (the caller rolls back and answers from the new state).
  */
 import type { Kysely } from "kysely";
@@ -14,6 +15,8 @@ export const recordChunk = (
     readonly companyId: number;
     readonly chunkIndex: number;
     readonly rowCount: number;
+    /** The most rows a staged snapshot holds: the bound while its count is undeclared. */
+    readonly maxRows: number;
     readonly now: Date;
   },
 ): Promise<Snapshot | undefined> =>
@@ -29,6 +32,12 @@ export const recordChunk = (
     .where("id", "=", chunk.snapshotId)
     .where("status", "=", "uploading")
     .where("next_chunk_index", "=", chunk.chunkIndex)
-    .where((eb) => eb(eb("received_row_count", "+", chunk.rowCount), "<=", eb.ref("expected_row_count")))
+    .where((eb) =>
+      eb(
+        eb("received_row_count", "+", chunk.rowCount),
+        "<=",
+        eb.fn.coalesce("expected_row_count", eb.val(chunk.maxRows)),
+      ),
+    )
     .returningAll()
     .executeTakeFirst();

@@ -40,7 +40,8 @@ const eventData = (row: SnapshotRow): Record<string, unknown> => ({
   delivery_mode: row.delivery_mode,
   status: row.status,
   core_applied: row.core_applied,
-  expected_row_count: row.expected_row_count,
+  // Undeclared only on a snapshot opened by its chunk 0 that expired: its rows are all it declared.
+  expected_row_count: row.expected_row_count ?? row.received_row_count,
   received_row_count: row.received_row_count,
   received_chunk_count: row.received_chunk_count,
   next_chunk_index: row.next_chunk_index,
