@@ -1,3 +1,4 @@
+import { Subscription } from "@dc/domain";
 import { describe, expect, it } from "vitest";
 import { createUser } from "../src/admin/companies.ts";
 import { NotFound } from "../src/http/api-error.ts";
@@ -63,14 +64,38 @@ describe("GET /company/statistics", () => {
 });
 
 describe("GET /company/credits", () => {
-  it("returns the balance and the subscription, expires_at null when open-ended", async () => {
+  it("returns the balance and the starter subscription of a new company, ending a month after its creation", async () => {
+    const created = await t.db
+      .selectFrom("companies")
+      .select("created_at")
+      .where("id", "=", acmeCompany)
+      .executeTakeFirstOrThrow();
     const response = await t.get(CREDITS, token);
     expect(response.status).toBe(200);
     expect(await expectContract(response, "get", CREDITS)).toEqual({
       error: false,
       message: "Company credits retrieved successfully",
-      data: { current_credits: 100, subscription: { plan: "starter", status: "active", expires_at: null } },
+      data: {
+        current_credits: 100,
+        subscription: {
+          plan: "starter",
+          status: "active",
+          expires_at: Subscription.addMonths(created.created_at, 1).toISOString().replace(/\.\d{3}Z$/, "+00:00"),
+        },
+      },
     });
+  });
+
+  it("ends the current period at the next monthly anniversary of the company's creation", async () => {
+    const initech = await t.tenant("Initech");
+    // The clock reads 2026-11-21T10:00Z: the anniversary of 31 October has passed, November's falls on its last day.
+    await t.db
+      .updateTable("companies")
+      .set({ created_at: new Date("2025-08-31T12:00:00Z") })
+      .where("id", "=", rows.companyOf(initech))
+      .execute();
+    const { data } = await expectContract(await t.get(CREDITS, await t.token(initech)), "get", CREDITS);
+    expect(data.subscription).toEqual({ plan: "starter", status: "active", expires_at: "2026-11-30T12:00:00+00:00" });
   });
 
   it("shows the company's own plan, a negative balance and an ISO 8601 expiry", async () => {

@@ -18,3 +18,4 @@ export * as Retention from "./Retention.ts";
 export * as Snapshot from "./Snapshot.ts";
 export * as SnapshotErrors from "./SnapshotErrors.ts";
 export * as SnapshotRow from "./SnapshotRow.ts";
+export * as Subscription from "./Subscription.ts";

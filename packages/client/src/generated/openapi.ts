@@ -138,7 +138,7 @@ export interface paths {
         };
         /**
          * Read the credit balance
-         * @description The company's current credits and subscription. Calls cost 1 to 5 credits by duration, SMS 1 per message, WhatsApp 1 to 2 per message, e-mail nothing.
+         * @description The company's current credits and subscription. Calls cost 1 to 5 credits by duration, SMS 1 per message, WhatsApp 1 to 2 per message, e-mail nothing. A new company is on the `starter` plan, `active`, renewed monthly on the anniversary of its creation (docs/decisions/0581).
          *
          *     Required scope: `company:read`.
          */
@@ -668,7 +668,7 @@ export interface paths {
         put?: never;
         /**
          * Start a staged snapshot
-         * @description Opens a staged snapshot declaring `expected_row_count` (0 to 1000000); it is `uploading` until finalized. Then send the chunks in order and finalize. A staged snapshot not finalized within 7 days of its start or its last chunk expires: it becomes `failed` with failure code `snapshot_expired` (and a `snapshot.failed` webhook event), and a new chunk or a finalize is then 409 `snapshot_expired`. A retry with the same `expected_row_count` answers 200 with the snapshot's current state; another count is 409 `snapshot_reference_conflict`; a reference holding a one-request snapshot is 409 `snapshot_delivery_mode_conflict`. The `Location` header carries the snapshot status path (`status_url`).
+         * @description Opens a staged snapshot declaring `expected_row_count` (0 to 1000000); it is `uploading` until finalized. Then send the chunks in order and finalize. A staged snapshot not finalized within 7 days of its start or its last chunk expires: it becomes `failed` with failure code `snapshot_expired` (and a `snapshot.failed` webhook event), and a new chunk or a finalize is then 409 `snapshot_expired`. On a snapshot opened by its chunk 0 without a count, a start declares it (200) if the rows received fit, else 409 `snapshot_reference_conflict` (docs/decisions/0580). A retry with the same `expected_row_count` answers 200 with the snapshot's current state; another count is 409 `snapshot_reference_conflict`; a reference holding a one-request snapshot is 409 `snapshot_delivery_mode_conflict`. The `Location` header carries the snapshot status path (`status_url`).
          *
          *     Required scope: `debts:write`.
          */
@@ -689,7 +689,7 @@ export interface paths {
         get?: never;
         /**
          * Upload a chunk of a staged snapshot
-         * @description Stores one chunk (at most 20,000 rows, 10 MiB) of an `uploading` snapshot with the SHA-256 of its exact body bytes. No debt is modified. Row indexes in errors count over the whole snapshot. Chunks go strictly in order: an index above `next_chunk_index` is 409 `chunk_out_of_order`, in every state. An identical retry of an accepted index answers 200; other bytes for it are 409 `chunk_content_conflict`. Rows over all chunks may not exceed `expected_row_count` (422 `expected_row_count_exceeded`); after finalization a chunk at `next_chunk_index` is 409 `snapshot_already_finalized`. A staged snapshot not finalized within 7 days of its start or its last chunk expires: it becomes `failed` with failure code `snapshot_expired` (and a `snapshot.failed` webhook event), and a new chunk or a finalize is then 409 `snapshot_expired`. The body is stored as sent until 90 days after the snapshot completes or fails; its SHA-256, counts and outcome are kept for good, so identical retries are still recognised after that. The `Location` header carries the snapshot status path (`status_url`).
+         * @description Stores one chunk (at most 20,000 rows, 10 MiB) of an `uploading` snapshot with the SHA-256 of its exact body bytes. No debt is modified. Row indexes in errors count over the whole snapshot. Chunk 0 on a reference holding no snapshot opens a staged one (201) whose row count is undeclared: a later start declares it, or the finalization declares the rows received; until then `expected_row_count` shows the rows received and at most 1000000 rows are taken (docs/decisions/0580). Any other index there is 404. Chunks go strictly in order: an index above `next_chunk_index` is 409 `chunk_out_of_order`, in every state. An identical retry of an accepted index answers 200; other bytes for it are 409 `chunk_content_conflict`. Rows over all chunks may not exceed `expected_row_count` (422 `expected_row_count_exceeded`); after finalization a chunk at `next_chunk_index` is 409 `snapshot_already_finalized`. A staged snapshot not finalized within 7 days of its start or its last chunk expires: it becomes `failed` with failure code `snapshot_expired` (and a `snapshot.failed` webhook event), and a new chunk or a finalize is then 409 `snapshot_expired`. The body is stored as sent until 90 days after the snapshot completes or fails; its SHA-256, counts and outcome are kept for good, so identical retries are still recognised after that. The `Location` header carries the snapshot status path (`status_url`).
          *
          *     Required scope: `debts:write`.
          */
@@ -712,7 +712,7 @@ export interface paths {
         put?: never;
         /**
          * Finalize a staged snapshot
-         * @description Closes an `uploading` snapshot once `received_row_count` equals `expected_row_count` (else 409 `snapshot_incomplete`), validates the rules across all chunks (duplicate identities, duplicate invoice references, one stream) and makes it `pending`: it is then applied asynchronously like a one-request snapshot. Rows breaking a cross-chunk rule are a 422 `invalid_snapshot_row` naming each row, and the snapshot becomes `failed` with that `failure` (its chunks cannot change). A repeated finalize answers 202 while pending or processing and 200 once completed or failed, except for an expired snapshot: 409 `snapshot_expired`. No request body. The `Location` header carries the snapshot status path (`status_url`).
+         * @description Closes an `uploading` snapshot once `received_row_count` equals `expected_row_count` (else 409 `snapshot_incomplete`; a snapshot opened by its chunk 0 with no declared count declares the rows received), validates the rules across all chunks (duplicate identities, duplicate invoice references, one stream) and makes it `pending`: it is then applied asynchronously like a one-request snapshot. Rows breaking a cross-chunk rule are a 422 `invalid_snapshot_row` naming each row, and the snapshot becomes `failed` with that `failure` (its chunks cannot change). A repeated finalize answers 202 while pending or processing and 200 once completed or failed, except for an expired snapshot: 409 `snapshot_expired`. No request body. The `Location` header carries the snapshot status path (`status_url`).
          *
          *     Required scope: `debts:write`.
          */
@@ -1275,8 +1275,11 @@ export interface components {
             subscription: {
                 plan: string;
                 status: string;
-                /** @description Null for a subscription without end */
-                expires_at: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T16:03:18+00:00
+                 */
+                expires_at: string;
             };
         };
         CompanyCreditsResponse: {
@@ -8699,7 +8702,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Campaign not found: Unknown id, or an id of another company. Snapshot not found: No snapshot under this reference in the campaign (start a staged snapshot first) */
+            /** @description Campaign not found: Unknown id, or an id of another company. Snapshot not found: No snapshot under this reference in the campaign (a staged snapshot is opened by its start or by chunk 0) */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9426,7 +9429,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Campaign not found: Unknown id, or an id of another company. Snapshot not found: No snapshot under this reference in the campaign (start a staged snapshot first) */
+            /** @description Campaign not found: Unknown id, or an id of another company. Snapshot not found: No snapshot under this reference in the campaign (a staged snapshot is opened by its start or by chunk 0) */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9648,7 +9651,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Campaign not found: Unknown id, or an id of another company. Snapshot not found: No snapshot under this reference in the campaign (start a staged snapshot first) */
+            /** @description Campaign not found: Unknown id, or an id of another company. Snapshot not found: No snapshot under this reference in the campaign (a staged snapshot is opened by its start or by chunk 0) */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

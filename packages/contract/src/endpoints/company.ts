@@ -67,7 +67,11 @@ export const CompanyCredits = Schema.Struct({
   subscription: Schema.Struct({
     plan: Schema.String,
     status: Schema.String,
-    expires_at: Schema.NullOr(IsoOffsetDateTime).annotations({ description: "Null for a subscription without end" }),
+    expires_at: IsoOffsetDateTime.annotations({
+      description:
+        "End of the current subscription period: the end set for the company, or else the next monthly anniversary " +
+        "of its creation, when the plan renews (docs/decisions/0581)",
+    }),
   }),
 }).annotations({ identifier: "CompanyCredits" });
 
@@ -80,7 +84,8 @@ export const getCompanyCredits = endpoint({
   summary: "Read the credit balance",
   description:
     "The company's current credits and subscription. Calls cost 1 to 5 credits by duration, SMS 1 per message, " +
-    "WhatsApp 1 to 2 per message, e-mail nothing.",
+    "WhatsApp 1 to 2 per message, e-mail nothing. A new company is on the `starter` plan, `active`, renewed monthly " +
+    "on the anniversary of its creation (docs/decisions/0581).",
   success: {
     status: 200,
     description: "The credit balance and subscription",

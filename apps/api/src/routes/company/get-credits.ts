@@ -1,12 +1,18 @@
-/** GET /company/credits: the credit balance and the subscription of the token's company. */
+/**
+ * GET /company/credits: the credit balance and the subscription of the
+ * token's company. A subscription without a stored end renews monthly from the
+ * company's creation; its `expires_at` is the end of the current period
+ * (docs/decisions/0581).
+ */
 import { companyMessages, type Endpoints, messages } from "@dc/contract";
+import { Subscription } from "@dc/domain";
 import { NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 
 export const getCompanyCredits: HandlerOf<Endpoints["getCompanyCredits"]> = async ({ principal, services }) => {
   const company = await services.db
     .selectFrom("companies")
-    .select(["current_credits", "subscription_plan", "subscription_status", "subscription_expires_at"])
+    .select(["current_credits", "subscription_plan", "subscription_status", "subscription_expires_at", "created_at"])
     .where("id", "=", principal.companyId)
     .executeTakeFirst();
   if (company === undefined) throw new NotFound({ message: messages.companyNotFound });
@@ -19,7 +25,8 @@ export const getCompanyCredits: HandlerOf<Endpoints["getCompanyCredits"]> = asyn
         subscription: {
           plan: company.subscription_plan,
           status: company.subscription_status,
-          expires_at: company.subscription_expires_at,
+          expires_at:
+            company.subscription_expires_at ?? Subscription.periodEnd(company.created_at, services.clock.now()),
         },
       },
     },
