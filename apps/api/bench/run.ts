@@ -102,7 +102,12 @@ const main = async () => {
     const page450 = await measure({ name: "GET /debts/by-creditor/{id}?limit=20 page 450 (last page)", url: `${base}/external-api/v1/debts/by-creditor/${seeded.regularCreditorId}?limit=20&page=450`, headers: auth, durationSeconds: duration });
     const page500Big = await measure({ name: "GET /debts/by-creditor/{big}?limit=20 page 500", url: `${base}/external-api/v1/debts/by-creditor/${seeded.bigCreditorId}?limit=20&page=500`, headers: auth, durationSeconds: duration });
     const deepCeiling = await measure({ name: "ceiling: the page 500 query alone (no auth, no total)", url: `http://127.0.0.1:${naivePort}/page-only/${seeded.companyKey}/${seeded.bigCreditorKey}?page=500&limit=20`, durationSeconds: duration });
-    const active = await measure({ name: "GET /debts?status=active&limit=100", url: `${base}/external-api/v1/debts?status=active&limit=100`, headers: auth, durationSeconds: duration });
+    // The same 100-debt page uncompressed and in brotli (docs/decisions/0582), in alternating slices: the cost of compression.
+    const activePair = await measurePair(
+      { name: "GET /debts?status=active&limit=100", url: `${base}/external-api/v1/debts?status=active&limit=100`, headers: auth, durationSeconds: duration },
+      { name: "GET /debts?status=active&limit=100, Accept-Encoding: br, gzip", url: `${base}/external-api/v1/debts?status=active&limit=100`, headers: { ...auth, "accept-encoding": "br, gzip" }, durationSeconds: duration },
+    );
+    const active = activePair.floor;
     const create = await measure({
       name: "POST /debts",
       url: `${base}/external-api/v1/debts`,
@@ -144,6 +149,7 @@ const main = async () => {
         row(page500Big, `p50 ${page500Big.p50} ms (target < 15 ms)`),
         row(deepCeiling, "ceiling of any OFFSET page 500"),
         row(active, ""),
+        row(activePair.measured, `${medianOf(activePair.ratios).toFixed(2)}x the uncompressed throughput, median of ${PAIR_SLICES} slice pairs (${activePair.ratios.map((r) => r.toFixed(2)).join(", ")})`),
         row(create, ""),
         "",
         `- Page 500 of the 100,000-debt creditor from one connection (sequential requests, so no queueing): p50 ${deepPageAlone.p50} ms, p99 ${deepPageAlone.p99} ms (target < 15 ms). At 50 connections the p50 above is mostly time spent waiting in line: by Little's law it is about 50 / throughput, so a p50 under 15 ms at 50 connections would need more than 3,300 req/s, ${(3300 / floorPage1.requestsPerSecond).toFixed(1)} times the naive floor's page 1 on this machine.`,

@@ -5,6 +5,7 @@ import Koa from "koa";
 import { mountAuthorizationPages } from "./consent/mount.ts";
 import { mountDocs } from "./docs/mount.ts";
 import { MethodNotAllowed, OAuthFailure, RouteNotFound } from "./http/api-error.ts";
+import { compressResponses, type Precompressed, precompress, sendPrecompressed } from "./http/compression.ts";
 import type { Handlers } from "./http/handler.ts";
 import type { InFlight } from "./http/in-flight.ts";
 import { refuseRepeatedHost } from "./http/parser-refusals.ts";
@@ -28,9 +29,10 @@ export const createApp = (services: AppServices, inFlight: InFlight, handlers: H
   // Errors are rendered by requestContext; Koa's default stderr printing would duplicate them.
   app.silent = true;
   const router = buildRouter(services, handlers, inFlight);
-  const document = openApiDocument();
-  router.get("/external-api/v1/openapi.json", (ctx) => {
-    ctx.body = document;
+  let document: Promise<Precompressed> | undefined;
+  router.get("/external-api/v1/openapi.json", async (ctx) => {
+    document ??= precompress(Buffer.from(JSON.stringify(openApiDocument())));
+    sendPrecompressed(ctx, await document, "application/json; charset=utf-8");
   });
   mountAuthorizationPages(router, services);
   mountDocs(router, services);
@@ -46,6 +48,8 @@ export const createApp = (services: AppServices, inFlight: InFlight, handlers: H
       if (inFlight.stopping()) ctx.set("Connection", "close");
     }
   });
+  // Outside requestContext, so the error bodies it renders are compressed too.
+  app.use(compressResponses());
   app.use(requestContext(services.logger, metrics.observeRequest, (path) => oauthErrorPaths.has(path)));
   app.use(async (ctx, next) => {
     ctx.set("X-Content-Type-Options", "nosniff");
