@@ -12,7 +12,7 @@
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { cp, mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
@@ -47,6 +47,8 @@ interface Stage {
   readonly base: string;
   readonly environment: Record<string, string>;
   readonly runs: string[];
+  /** Paths under `/app` that `COPY --from=install` takes from the install stage. */
+  readonly fromInstall: string[];
   command?: [string, ...string[]];
   healthCheck?: [string, ...string[]];
 }
@@ -74,7 +76,7 @@ const stagesOf = (dockerfile: string): Stage[] => {
     const stage = stages.at(-1);
     switch (keyword.toUpperCase()) {
       case "FROM":
-        stages.push({ base: rest[0] ?? "", environment: {}, runs: [] });
+        stages.push({ base: rest[0] ?? "", environment: {}, runs: [], fromInstall: [] });
         break;
       case "ENV": {
         const setting = /^([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"]*)"|(\S*))$/.exec(argument);
@@ -85,6 +87,16 @@ const stagesOf = (dockerfile: string): Stage[] => {
       case "RUN":
         stage?.runs.push(argument);
         break;
+      case "COPY": {
+        const parts = rest.filter((part) => !part.startsWith("--"));
+        if (stage !== undefined && rest.includes("--from=install")) {
+          for (const source of parts.slice(0, -1)) {
+            if (!source.startsWith("/app/")) throw new Error(`cannot read ${instruction}: sources outside /app`);
+            stage.fromInstall.push(source.slice("/app/".length));
+          }
+        }
+        break;
+      }
       case "CMD":
         if (stage === undefined) throw new Error(`${instruction} before FROM`);
         stage.command = execForm(instruction, argument);
@@ -123,13 +135,33 @@ const dockerIgnored = (root: string): ((file: string) => boolean) => {
   return (file) => patterns.some((pattern) => pattern.test(file));
 };
 
+/**
+ * Removes from `directory` everything but `kept` (paths relative to it) and
+ * the folders leading to them: what the runtime stage leaves of the install
+ * stage. Without a `COPY --from=install`, the whole directory is kept.
+ */
+const keepOnly = async (directory: string, kept: ReadonlyArray<string>): Promise<void> => {
+  if (kept.length === 0) return;
+  const prune = async (relative: string): Promise<void> => {
+    for (const entry of await readdir(join(directory, relative), { withFileTypes: true })) {
+      const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
+      if (kept.includes(path)) continue;
+      if (entry.isDirectory() && kept.some((keep) => keep.startsWith(`${path}/`))) await prune(path);
+      else await rm(join(directory, path), { recursive: true, force: true });
+    }
+  };
+  await prune("");
+};
+
 /** The image's `node` is this process's Node, checked to be the image's version. */
 const thisNode = (program: string): string => (program === "node" ? process.execPath : program);
 
 /**
  * Builds `dockerfile`'s image as a directory: its first stage's `RUN`s (but
  * the global pnpm install: the repository's own pnpm, the same version, runs
- * instead, offline) with that stage's `ENV`, then the last stage's settings.
+ * instead, offline) with that stage's `ENV`, then keeps only the paths the
+ * last stage copies from it (`COPY --from=install /app/...`), with that
+ * stage's settings.
  */
 export const installAsImage = async (dockerfile: string): Promise<ImageInstall> => {
   const root = repositoryRoot(dirname(dockerfile));
@@ -165,6 +197,7 @@ export const installAsImage = async (dockerfile: string): Promise<ImageInstall> 
         maxBuffer: 64 * 1024 * 1024,
       });
     }
+    await keepOnly(directory, runtime.fromInstall);
   } catch (error) {
     await rm(directory, { recursive: true, force: true });
     throw error;
