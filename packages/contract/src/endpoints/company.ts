@@ -70,7 +70,7 @@ export const CompanyCredits = Schema.Struct({
     expires_at: IsoOffsetDateTime.annotations({
       description:
         "End of the current subscription period: the end set for the company, or else the next monthly anniversary " +
-        "of its creation, when the plan renews (docs/decisions/0581)",
+        "of its creation, when the plan renews",
     }),
   }),
 }).annotations({ identifier: "CompanyCredits" });
@@ -85,7 +85,7 @@ export const getCompanyCredits = endpoint({
   description:
     "The company's current credits and subscription. Calls cost 1 to 5 credits by duration, SMS 1 per message, " +
     "WhatsApp 1 to 2 per message, e-mail nothing. A new company is on the `starter` plan, `active`, renewed monthly " +
-    "on the anniversary of its creation (docs/decisions/0581).",
+    "on the anniversary of its creation.",
   success: {
     status: 200,
     description: "The credit balance and subscription",

@@ -105,7 +105,7 @@ export const startStagedSnapshot = endpoint({
     `Opens a staged snapshot declaring \`expected_row_count\` (0 to ${MAX_STAGED_ROWS}); it is \`uploading\` until ` +
     `finalized. Then send the chunks in order and finalize. ${expiryNote} ` +
     "On a snapshot opened by its chunk 0 without a count, a start declares it (200) if the rows received fit, else 409 " +
-    "`snapshot_reference_conflict` (docs/decisions/0580). A retry with the same `expected_row_count` answers 200 " +
+    "`snapshot_reference_conflict`. A retry with the same `expected_row_count` answers 200 " +
     "with the snapshot's current state; another count is 409 `snapshot_reference_conflict`; a reference holding a " +
     `one-request snapshot is 409 \`snapshot_delivery_mode_conflict\`. ${locationNote}`,
   params: SnapshotParams,
@@ -142,7 +142,7 @@ export const uploadSnapshotChunk = endpoint({
     "bytes. No debt is modified. Row indexes in errors count over the whole snapshot. Chunk 0 on a reference holding " +
     "no snapshot opens a staged one (201) whose row count is undeclared: a later start declares it, or the finalization " +
     "declares the rows received; until then `expected_row_count` shows the rows received and at most " +
-    `${MAX_STAGED_ROWS} rows are taken (docs/decisions/0580). Any other index there is 404. Chunks go strictly in order: ` +
+    `${MAX_STAGED_ROWS} rows are taken. Any other index there is 404. Chunks go strictly in order: ` +
     "an index above `next_chunk_index` is 409 `chunk_out_of_order`, in every state. An identical retry of an accepted " +
     "index answers 200; other bytes for it are 409 `chunk_content_conflict`. Rows over all chunks may not exceed " +
     "`expected_row_count` (422 `expected_row_count_exceeded`); after finalization a chunk at `next_chunk_index` is 409 " +
