@@ -212,6 +212,8 @@ describe.each(["api", "worker"])("apps/%s/Dockerfile", (app) => {
     expect(installAt).toBeGreaterThan(0);
     expect(sourcesAt).toBeGreaterThan(installAt);
     expect(install[installAt]).toContain("--frozen-lockfile --prod");
+    // No TypeScript compiler ships: nothing the apps run loads it.
+    expect(install[installAt]).toMatch(/ && rm -rf node_modules\/\.pnpm\/typescript@\*$/);
     const copiedBefore = install
       .slice(0, installAt)
       .filter((instruction) => /^COPY\s/.test(instruction))

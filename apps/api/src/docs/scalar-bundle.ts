@@ -1,13 +1,15 @@
 /**
- * The Scalar API reference renderer, served from the installed
- * `@scalar/api-reference` package (its self-contained browser build), never
- * from a CDN. Read and gzipped once, on first use; browsers revalidate it by
- * an ETag of its content.
+ * The Scalar API reference renderer, served from its self-contained browser
+ * build: the installed `@scalar/api-reference` package's, or the copy the api
+ * image ships instead of the package; never from a CDN. Read and gzipped
+ * once, on first use; browsers revalidate it by an ETag of its content.
  */
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 
@@ -19,8 +21,21 @@ export interface StaticAsset {
 
 const require = createRequire(import.meta.url);
 
-/** `dist/browser/standalone.js` of the installed package (its `exports` do not list it, so it is found from the main entry). */
-const bundlePath = (): string => join(dirname(require.resolve("@scalar/api-reference")), "browser", "standalone.js");
+/**
+ * The api image's copy of the bundle (apps/api/Dockerfile), which ships
+ * without the package and its dependencies; in a workspace install, none.
+ */
+const prebuilt = fileURLToPath(new URL("../../static/scalar-standalone.js", import.meta.url));
+
+/**
+ * The prebuilt copy when there is one, else `dist/browser/standalone.js` of
+ * the installed package (its `exports` do not list it, so it is found from
+ * the main entry).
+ */
+const bundlePath = (): string =>
+  existsSync(prebuilt)
+    ? prebuilt
+    : join(dirname(require.resolve("@scalar/api-reference")), "browser", "standalone.js");
 
 let loading: Promise<StaticAsset> | undefined;
 
