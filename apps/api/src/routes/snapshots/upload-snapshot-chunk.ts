@@ -90,6 +90,16 @@ interface Context {
   readonly digest: Buffer;
 }
 
+/** A one-request snapshot under the reference takes no chunk: 409 `snapshot_delivery_mode_conflict`. */
+const requireStaged = (snapshot: Snapshot): void => {
+  if (snapshot.delivery_mode !== "staged") {
+    throw new Conflict({
+      errorCode: snapshotErrorCodes.deliveryModeConflict,
+      message: snapshotMessages.deliveryModeConflict(snapshot.delivery_mode),
+    });
+  }
+};
+
 /** The answer for an index already stored (200 replay or 409), or undefined when it is not. */
 const answerStoredChunk = async (context: Context, snapshot: Snapshot) => {
   const stored = await findChunkDigest(
@@ -141,12 +151,7 @@ export const uploadSnapshotChunk: HandlerOf<Endpoints["uploadSnapshotChunk"]> = 
     throw new NotFound({ message: snapshotMessages.snapshotNotFound });
   const context: Context = { services, principal, campaign, index: params.chunkIndex, digest };
   if (found !== undefined) {
-    if (found.delivery_mode !== "staged") {
-      throw new Conflict({
-        errorCode: snapshotErrorCodes.deliveryModeConflict,
-        message: snapshotMessages.deliveryModeConflict(found.delivery_mode),
-      });
-    }
+    requireStaged(found);
     const replay = await answerStoredChunk(context, found);
     if (replay !== undefined) return replay;
     const refused = refusal(found, params.chunkIndex);
@@ -201,12 +206,7 @@ export const uploadSnapshotChunk: HandlerOf<Endpoints["uploadSnapshotChunk"]> = 
   }
   // Another request stored this index or changed the snapshot first: answer from the state it left.
   const current = await readSnapshot(services, principal, campaign, params.snapshotReference);
-  if (current.delivery_mode !== "staged") {
-    throw new Conflict({
-      errorCode: snapshotErrorCodes.deliveryModeConflict,
-      message: snapshotMessages.deliveryModeConflict(current.delivery_mode),
-    });
-  }
+  requireStaged(current);
   const answer = await answerStoredChunk(context, current);
   if (answer !== undefined) return answer;
   const refusedNow = refusal(current, params.chunkIndex);
