@@ -145,13 +145,17 @@ describe("the migrator behind a transaction holding a lock it needs", () => {
       expect(results).toEqual([
         { migrationName: "0021-reference-indexes", direction: "Up", status: "Success" },
         { migrationName: "0022-drop-queue-wakeup-trigger", direction: "Up", status: "Success" },
-        { migrationName: "0023-undeclared-snapshot-row-count", direction: "Up", status: "Success" },
+        { migrationName: "0023-foreign-keys", direction: "Up", status: "Success" },
+        { migrationName: "0024-validate-foreign-keys", direction: "Up", status: "Success" },
+        { migrationName: "0025-undeclared-snapshot-row-count", direction: "Up", status: "Success" },
       ]);
       expect(retries.map(({ attempt }) => attempt)).toEqual([1]);
-      expect((await appliedMigrations()).slice(-3)).toEqual([
+      expect((await appliedMigrations()).slice(-5)).toEqual([
         "0021-reference-indexes",
         "0022-drop-queue-wakeup-trigger",
-        "0023-undeclared-snapshot-row-count",
+        "0023-foreign-keys",
+        "0024-validate-foreign-keys",
+        "0025-undeclared-snapshot-row-count",
       ]);
       expect(await referenceIndexes()).toEqual([
         "debts_timeline_idx",
