@@ -2,13 +2,25 @@
  * One page of a filtered query and the total of the filtered set (contract
  * 4.9: filters apply before pagination), read in one statement, so from one
  * snapshot: a write committed meanwhile is in both or in neither
- * (docs/decisions/0003).
+ * (docs/decisions/0003). The list queries build on it; the api turns the
+ * total into the contract's pagination.
  */
-import { type PaginationQuery, paginationOf } from "@dc/contract";
 import { type QueryExecutorProvider, type SelectQueryBuilder, sql } from "kysely";
 
 const TOTAL = "page_of_rows_total";
 const IN_PAGE = "page_of_rows_in_page";
+
+/** Which page of how many rows: `page` counts from 1. */
+export interface PageRequest {
+  readonly page: number;
+  readonly limit: number;
+}
+
+/** The rows of one page and the size of the whole filtered set. */
+export interface Page<Row> {
+  readonly rows: Row[];
+  readonly total: number;
+}
 
 /**
  * Counts `filtered` and reads the page that `select` cuts from it, as
@@ -22,11 +34,11 @@ const IN_PAGE = "page_of_rows_in_page";
  * read once in its order.
  *
  * @example
- * const { rows, pagination } = await pageOfRows(
+ * const { rows, total } = await pageOfRows(
  *   db,
  *   db.selectFrom("creditors").where("company_id", "=", companyId),
  *   (creditors) => creditors.select(["id", "name"]).orderBy("id"),
- *   query,
+ *   { page: 1, limit: 20 },
  * );
  */
 export const pageOfRows = async <DB, TB extends keyof DB, PageDB, PageTB extends keyof PageDB, Row extends object>(
@@ -36,13 +48,13 @@ export const pageOfRows = async <DB, TB extends keyof DB, PageDB, PageTB extends
   filtered: SelectQueryBuilder<DB, TB, object>,
   /** Selects and orders the page's rows from `filtered` (joins allowed: they are not counted). */
   select: (filtered: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<PageDB, PageTB, Row>,
-  query: PaginationQuery,
-) => {
+  request: PageRequest,
+): Promise<Page<Row>> => {
   const count = filtered.select(sql<number>`count(*)`.as(TOTAL));
   const page = select(filtered)
     .select(sql<true>`true`.as(IN_PAGE))
-    .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
+    .limit(request.limit)
+    .offset((request.page - 1) * request.limit);
   const result = await sql<Record<string, unknown>>`
     select p.*, c.${sql.ref(TOTAL)} from ${count} as c left join lateral ${page} as p on true
   `.execute(db);
@@ -50,5 +62,5 @@ export const pageOfRows = async <DB, TB extends keyof DB, PageDB, PageTB extends
   const rows = result.rows
     .filter((row) => row[IN_PAGE] === true)
     .map(({ [TOTAL]: _total, [IN_PAGE]: _inPage, ...fields }) => fields as Row);
-  return { rows, total, pagination: paginationOf(query, total) };
+  return { rows, total };
 };
