@@ -5,21 +5,16 @@
  * exactly in SQL (packages/db creditor-totals.ts).
  */
 import { creditorMessages, type Endpoints, messages } from "@dc/contract";
-import { creditorTotals } from "@dc/db";
+import { creditorTotals, findCreditor } from "@dc/db";
 import { NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
-import { creditorColumns, presentCreditor } from "./creditor-json.ts";
+import { presentCreditor } from "../../presenters/present-creditor.ts";
 
 export const getCreditor: HandlerOf<Endpoints["getCreditor"]> = async ({ params, principal, services }) => {
   const creditorId = services.ids.decode("creditor", params.id);
   if (creditorId === undefined) throw new NotFound({ message: messages.creditorNotFound });
   const [row, totals] = await Promise.all([
-    services.db
-      .selectFrom("creditors")
-      .select(creditorColumns)
-      .where("id", "=", creditorId)
-      .where("company_id", "=", principal.companyId)
-      .executeTakeFirst(),
+    findCreditor(services.db, principal.companyId, creditorId),
     creditorTotals(services.db, principal.companyId, creditorId),
   ]);
   if (row === undefined) throw new NotFound({ message: messages.creditorNotFound });

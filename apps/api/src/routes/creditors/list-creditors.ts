@@ -1,15 +1,16 @@
 /** GET /creditors: the company's creditors, oldest first. */
-import type { Endpoints } from "@dc/contract";
+import { type Endpoints, paginationOf } from "@dc/contract";
+import { listCreditors as listCompanyCreditors } from "@dc/db";
 import type { HandlerOf } from "../../http/handler.ts";
-import { pageOfRows } from "../../http/page-of-rows.ts";
-import { creditorColumns, presentCreditor } from "./creditor-json.ts";
+import { presentCreditor } from "../../presenters/present-creditor.ts";
 
 export const listCreditors: HandlerOf<Endpoints["listCreditors"]> = async ({ query, principal, services }) => {
-  const { rows, pagination } = await pageOfRows(
-    services.db,
-    services.db.selectFrom("creditors").where("company_id", "=", principal.companyId),
-    (creditors) => creditors.select(creditorColumns).orderBy("id"),
-    query,
-  );
-  return { body: { error: false, data: rows.map((row) => presentCreditor(services.ids, row)), pagination } };
+  const { rows, total } = await listCompanyCreditors(services.db, principal.companyId, query);
+  return {
+    body: {
+      error: false,
+      data: rows.map((row) => presentCreditor(services.ids, row)),
+      pagination: paginationOf(query, total),
+    },
+  };
 };

@@ -6,8 +6,8 @@
  * once, the double nearest the exact total, however large it is.
  */
 import { type Kysely, sql } from "kysely";
-import type { Database } from "../schema.ts";
-import { majorUnitsOf } from "./minor-factor.ts";
+import type { Database } from "../../schema.ts";
+import { majorUnitsOf } from "../minor-factor.ts";
 
 export interface CreditorTotals {
   readonly debts: number;
