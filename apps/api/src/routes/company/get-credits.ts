@@ -5,16 +5,13 @@
  * (docs/decisions/0581).
  */
 import { companyMessages, type Endpoints, messages } from "@dc/contract";
+import { findCompanyCredits } from "@dc/db";
 import { Subscription } from "@dc/domain";
 import { NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 
 export const getCompanyCredits: HandlerOf<Endpoints["getCompanyCredits"]> = async ({ principal, services }) => {
-  const company = await services.db
-    .selectFrom("companies")
-    .select(["current_credits", "subscription_plan", "subscription_status", "subscription_expires_at", "created_at"])
-    .where("id", "=", principal.companyId)
-    .executeTakeFirst();
+  const company = await findCompanyCredits(services.db, principal.companyId);
   if (company === undefined) throw new NotFound({ message: messages.companyNotFound });
   return {
     body: {

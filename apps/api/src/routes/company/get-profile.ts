@@ -1,6 +1,7 @@
 /** GET /company/profile: the profile of the token's company. */
 import type { CompanyProfile } from "@dc/contract";
 import { messages } from "@dc/contract";
+import { findCompanyProfile } from "@dc/db";
 import { NotFound } from "../../http/api-error.ts";
 import type { HandlerInput, Reply } from "../../http/handler.ts";
 
@@ -10,11 +11,7 @@ export const getCompanyProfile = async ({
 }: HandlerInput<unknown, unknown, unknown, true>): Promise<
   Reply<{ error: false; message: string; data: typeof CompanyProfile.Type }>
 > => {
-  const company = await services.db
-    .selectFrom("companies")
-    .select(["id", "name", "email", "phone", "created_at"])
-    .where("id", "=", principal.companyId)
-    .executeTakeFirst();
+  const company = await findCompanyProfile(services.db, principal.companyId);
   if (company === undefined) throw new NotFound({ message: messages.companyNotFound });
   return {
     body: {

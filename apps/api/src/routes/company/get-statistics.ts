@@ -1,25 +1,11 @@
 /** GET /company/statistics: all-time counts of the company's debts and followups, in one query. */
 import { companyMessages, type Endpoints, messages } from "@dc/contract";
+import { countCompanyRecords } from "@dc/db";
 import { NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 
 export const getCompanyStatistics: HandlerOf<Endpoints["getCompanyStatistics"]> = async ({ principal, services }) => {
-  const row = await services.db
-    .selectFrom("companies as c")
-    .select((eb) => [
-      eb
-        .selectFrom("debts")
-        .select((sub) => sub.fn.countAll<number>().as("n"))
-        .where("debts.company_id", "=", principal.companyId)
-        .as("debts"),
-      eb
-        .selectFrom("followups")
-        .select((sub) => sub.fn.countAll<number>().as("n"))
-        .where("followups.company_id", "=", principal.companyId)
-        .as("followups"),
-    ])
-    .where("c.id", "=", principal.companyId)
-    .executeTakeFirst();
+  const row = await countCompanyRecords(services.db, principal.companyId);
   if (row === undefined) throw new NotFound({ message: messages.companyNotFound });
   return {
     body: {

@@ -1,0 +1,11 @@
+/** A page of a company's users, oldest first, with their total; never a credential. */
+import type { Db } from "../executor.ts";
+import { pageOfRows, type PageRequest } from "../page-of-rows.ts";
+
+export const listUsers = (db: Db, companyId: number, page: PageRequest) =>
+  pageOfRows(
+    db,
+    db.selectFrom("users").where("company_id", "=", companyId),
+    (users) => users.select(["id", "email", "name", "role", "created_at", "disabled_at"]).orderBy("id"),
+    page,
+  );
