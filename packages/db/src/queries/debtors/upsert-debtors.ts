@@ -5,9 +5,9 @@
  * the first debt that names it.
  */
 import { type Kysely, sql } from "kysely";
-import type { Database, PersonColumns } from "../schema.ts";
-import { compareKeys } from "./insert-debts.ts";
-import { personColumnTypes } from "./person-columns.ts";
+import type { Database, PersonColumns } from "../../schema.ts";
+import { compareKeys } from "../debts/insert-debts.ts";
+import { personColumnTypes } from "../person-columns.ts";
 
 /** A debtor to find or create: its reference and the person columns of the first debt naming it. */
 export interface DebtorSeed extends Readonly<PersonColumns> {
