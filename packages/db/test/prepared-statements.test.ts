@@ -7,7 +7,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase, PREPARED, withServerSetting } from "../src/connection.ts";
-import { listDebtPage } from "../src/queries/list-debts.ts";
+import { listDebtPage } from "../src/queries/debts/list-debts.ts";
 import { useTestDatabase } from "../../testing/index.ts";
 
 const { url } = await useTestDatabase();

@@ -9,7 +9,7 @@ import { findDebtView } from "@dc/db";
 import { Money } from "@dc/domain";
 import { Conflict, ValidationFailed } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
-import { presentDebt } from "./debt-json.ts";
+import { presentDebt } from "../../presenters/present-debt.ts";
 import { prepareDebts } from "./prepare-debts.ts";
 import { writeDebts } from "./write-debts.ts";
 

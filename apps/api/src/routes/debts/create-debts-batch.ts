@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { BatchDebtEntry, debtMessages, type Endpoints } from "@dc/contract";
+import { insertImportBatch, recordImportSummary } from "@dc/db";
 import { Money } from "@dc/domain";
 import { Either, Schema } from "effect";
 import { issueDetails } from "../../http/decode.ts";
@@ -68,19 +69,11 @@ export const createDebtsBatch: HandlerOf<Endpoints["createDebtsBatch"]> = async 
   const importId = randomUUID();
   const batchName = body.batch_name ?? null;
   return transaction(async (trx) => {
-    await trx
-      .insertInto("import_batches")
-      .values({ id: importId, company_id: companyId, batch_name: batchName, created_at: now })
-      .execute();
+    await insertImportBatch(trx, { id: importId, companyId, batchName, now });
     const valid = outcomes.filter((outcome) => outcome.kind === "valid");
     const written = await writeDebts(trx, services.ids, companyId, now, valid, importId);
     const result = batchResult(services.ids, { importId, batchName, total: body.debts.length }, outcomes, written);
-    await trx
-      .updateTable("import_batches")
-      .set({ summary: JSON.stringify(result.summary) })
-      .where("id", "=", importId)
-      .where("company_id", "=", companyId)
-      .execute();
+    await recordImportSummary(trx, companyId, importId, result.summary);
     return { body: { error: false as const, message: debtMessages.batchProcessed, data: result } };
   });
 };

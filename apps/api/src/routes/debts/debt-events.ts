@@ -6,8 +6,7 @@
  * not at all. Payloads come from `@dc/db`'s builders, read in that
  * transaction, so they are the committed state in the api's public shape.
  */
-import { type Database, debtEventData, recordEvents, subscribedWebhookEventTypes } from "@dc/db";
-import type { Kysely } from "kysely";
+import { type Db, debtEventData, recordEvents, subscribedWebhookEventTypes } from "@dc/db";
 import type { Ids } from "../../ids.ts";
 
 /**
@@ -16,7 +15,7 @@ import type { Ids } from "../../ids.ts";
  * number. Nothing is read when no endpoint of the company wants the type.
  */
 export const recordDebtEvents = async (
-  trx: Kysely<Database>,
+  trx: Db,
   ids: Ids,
   companyId: number,
   type: "debt.created" | "debt.updated",

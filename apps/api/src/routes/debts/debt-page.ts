@@ -8,7 +8,7 @@ import { type DebtFilters, type DebtScope, listDebtPage } from "@dc/db";
 import { DebtStatus } from "@dc/domain";
 import { NotFound, ValidationFailed } from "../../http/api-error.ts";
 import type { AppServices } from "../../services.ts";
-import { presentDebt } from "./debt-json.ts";
+import { presentDebt } from "../../presenters/present-debt.ts";
 
 export const filtersOf = (query: DebtListQuery): DebtFilters => {
   const details: Record<string, string> = {};

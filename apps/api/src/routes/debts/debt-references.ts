@@ -4,8 +4,13 @@
  * creditors and (non-archived) timelines are its own, the api debts already
  * holding an internal_id, and the invoices a credit note may reference.
  */
-import type { Database } from "@dc/db";
-import { type Kysely, sql } from "kysely";
+import {
+  type Db,
+  findActiveTimelineIds,
+  findApiDebtsByInternalId,
+  findCreditorIds,
+  findInvoiceCurrencies,
+} from "@dc/db";
 
 export interface References {
   readonly firstCreditor: number | null;
@@ -32,50 +37,17 @@ export interface Wanted {
 }
 
 /** Four queries, run together, whatever the number of entries. */
-export const lookupReferences = async (
-  db: Kysely<Database>,
-  companyId: number,
-  wanted: Wanted,
-): Promise<References> => {
+export const lookupReferences = async (db: Db, companyId: number, wanted: Wanted): Promise<References> => {
   const creditorIds = distinct(wanted.creditorIds);
   const timelineIds = distinct(wanted.timelineIds);
   const internalIds = distinct(wanted.internalIds);
   const creditedReferences = distinct(wanted.creditedReferences);
-  const [creditors, timelines, existing, invoices] = await Promise.all([
-    sql<{ first_id: number | null; found: string[] }>`
-      select min(id)::int8 as first_id, coalesce(array_agg(id) filter (where id = any(${creditorIds}::int8[])), '{}') as found
-      from creditors where company_id = ${companyId}
-    `.execute(db),
-    timelineIds.length === 0
-      ? Promise.resolve([])
-      : db
-          .selectFrom("timelines")
-          .select("id")
-          .where("company_id", "=", companyId)
-          .where("id", "in", timelineIds)
-          .where("archived_at", "is", null)
-          .execute(),
-    internalIds.length === 0
-      ? Promise.resolve([])
-      : db
-          .selectFrom("debts")
-          .select(["id", "creditor_id", "internal_id"])
-          .where("company_id", "=", companyId)
-          .where("campaign_id", "is", null)
-          .where("internal_id", "in", internalIds)
-          .execute(),
-    creditedReferences.length === 0
-      ? Promise.resolve([])
-      : db
-          .selectFrom("debts")
-          .select(["creditor_id", "invoice_reference", "currency"])
-          .distinct()
-          .where("company_id", "=", companyId)
-          .where("is_credit_note", "=", false)
-          .where("invoice_reference", "in", creditedReferences)
-          .execute(),
+  const [creditorRow, timelines, existing, invoices] = await Promise.all([
+    findCreditorIds(db, companyId, creditorIds),
+    findActiveTimelineIds(db, companyId, timelineIds),
+    findApiDebtsByInternalId(db, companyId, internalIds),
+    findInvoiceCurrencies(db, companyId, creditedReferences),
   ]);
-  const creditorRow = creditors.rows[0];
   const invoiceCurrencies = new Map<string, Set<string>>();
   for (const row of invoices) {
     if (row.invoice_reference === null) continue;
@@ -85,7 +57,7 @@ export const lookupReferences = async (
   return {
     firstCreditor: creditorRow?.first_id ?? null,
     creditors: new Set((creditorRow?.found ?? []).map(Number)),
-    timelines: new Set(timelines.map((row) => row.id)),
+    timelines: new Set(timelines),
     internalIds: new Map(
       existing.flatMap((row) =>
         row.internal_id === null ? [] : [[referenceKey(row.creditor_id, row.internal_id), row.id] as const],

@@ -8,7 +8,7 @@
  * delete's transaction, its payload read before the row goes.
  */
 import { debtMessages, type Endpoints, messages } from "@dc/contract";
-import { deletedDebtEventData, recordEvent } from "@dc/db";
+import { deleteDebt as deleteCompanyDebt, deletedDebtEventData, lockDebtForDelete, recordEvent } from "@dc/db";
 import { AccessDenied, NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 
@@ -18,18 +18,12 @@ export const deleteDebt: HandlerOf<Endpoints["deleteDebt"]> = async ({ params, p
   const { companyId } = principal;
   const now = services.clock.now();
   await services.db.transaction().execute(async (trx) => {
-    const debt = await trx
-      .selectFrom("debts")
-      .select(["id", "campaign_id"])
-      .where("id", "=", debtId)
-      .where("company_id", "=", companyId)
-      .forUpdate()
-      .executeTakeFirst();
+    const debt = await lockDebtForDelete(trx, companyId, debtId);
     if (debt === undefined) throw new NotFound({ message: debtMessages.notFoundOrInvalid });
     if (debt.campaign_id !== null) throw new AccessDenied({ message: messages.debtAccessDenied });
     const data = (await deletedDebtEventData(trx, services.ids, companyId, [debtId], now)).get(debtId);
     if (data === undefined) throw new Error(`debt ${debtId} is not readable before its delete`);
-    await trx.deleteFrom("debts").where("id", "=", debtId).where("company_id", "=", companyId).execute();
+    await deleteCompanyDebt(trx, companyId, debtId);
     await recordEvent(trx, { companyId, type: "debt.deleted", data, occurredAt: now });
   });
   return { body: { error: false, message: debtMessages.deleted } };

@@ -3,7 +3,7 @@ import { debtMessages, type Endpoints, messages } from "@dc/contract";
 import { findDebtView } from "@dc/db";
 import { NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
-import { presentDebt } from "./debt-json.ts";
+import { presentDebt } from "../../presenters/present-debt.ts";
 
 export const getDebt: HandlerOf<Endpoints["getDebt"]> = async ({ params, principal, services }) => {
   const debtId = services.ids.decode("debt", params.id);

@@ -1,16 +1,13 @@
 /**
  * GET /debts/{id}/payments (docs/decisions/0112): a page of the payments recorded on
  * the debt, plus, for a grouped debt, the installment payments recorded on
- * any debt of its group (the shared plan debt). Direct payments stay visible
- * only on the debt they paid. Payments outlive deleted debts, so they are
- * matched by key, never joined to debts.
+ * any debt of its group (the shared plan debt); see `listDebtPayments`.
  */
 import type { Endpoints } from "@dc/contract";
-import { messages } from "@dc/contract";
+import { messages, paginationOf } from "@dc/contract";
+import { findDebtKey, listDebtPayments as listPaymentsOfDebt } from "@dc/db";
 import { Money } from "@dc/domain";
-import { sql } from "kysely";
 import { NotFound } from "../../http/api-error.ts";
-import { pageOfRows } from "../../http/page-of-rows.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 
 export const listDebtPayments: HandlerOf<Endpoints["listDebtPayments"]> = async ({
@@ -22,55 +19,11 @@ export const listDebtPayments: HandlerOf<Endpoints["listDebtPayments"]> = async 
   const { companyId } = principal;
   const debtId = services.ids.decode("debt", params.id);
   if (debtId === undefined) throw new NotFound({ message: messages.debtNotFound });
-  const debt = await services.db
-    .selectFrom("debts")
-    .select(["id", "group_id"])
-    .where("id", "=", debtId)
-    .where("company_id", "=", companyId)
-    .executeTakeFirst();
+  const debt = await findDebtKey(services.db, companyId, debtId);
   if (debt === undefined) throw new NotFound({ message: messages.debtNotFound });
-  let payments = services.db
-    .selectFrom("payments as p")
-    .where("p.company_id", "=", companyId)
-    .where((eb) =>
-      debt.group_id === null
-        ? eb("p.debt_id", "=", debtId)
-        : eb.or([
-            eb("p.debt_id", "=", debtId),
-            eb.and([
-              eb("p.installment_id", "is not", null),
-              eb(
-                "p.debt_id",
-                "in",
-                eb
-                  .selectFrom("debts as g")
-                  .select("g.id")
-                  .where("g.company_id", "=", companyId)
-                  .where("g.group_id", "=", debt.group_id),
-              ),
-            ]),
-          ]),
-    );
-  if (query.external_payment_id !== undefined)
-    payments = payments.where("p.external_payment_id", "=", query.external_payment_id);
-  const { rows, pagination } = await pageOfRows(
+  const { rows, total } = await listPaymentsOfDebt(
     services.db,
-    payments,
-    (filtered) =>
-      filtered
-        .select([
-          "p.id",
-          "p.debt_id",
-          "p.installment_id",
-          "p.external_payment_id",
-          "p.provider",
-          "p.amount_minor",
-          "p.currency",
-          "p.status",
-          "p.paid_at",
-        ])
-        .orderBy("p.paid_at", "desc")
-        .orderBy(sql`p.id`, "desc"),
+    { companyId, debtId, groupId: debt.group_id, externalPaymentId: query.external_payment_id },
     query,
   );
   return {
@@ -87,7 +40,7 @@ export const listDebtPayments: HandlerOf<Endpoints["listDebtPayments"]> = async 
         status: row.status,
         paid_at: row.paid_at,
       })),
-      pagination,
+      pagination: paginationOf(query, total),
     },
   };
 };

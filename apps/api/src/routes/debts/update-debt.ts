@@ -9,22 +9,24 @@
 import { debtMessages, type Endpoints, messages } from "@dc/contract";
 import { Money } from "@dc/domain";
 import {
-  type Database,
   type Debt,
   type DebtorSeed,
   type DebtUpdate,
+  findActiveTimelineIds,
   findDebtView,
+  lockDebt,
   personColumns,
   personColumnsOf,
+  shareDebtCampaign,
+  updateDebt as updateCompanyDebt,
   upsertDebtorsByReference,
   violatedUniqueConstraint,
 } from "@dc/db";
-import { type Kysely, sql } from "kysely";
 import { Conflict, NotFound, ValidationFailed } from "../../http/api-error.ts";
 import { retriedTransaction } from "../../http/retried-transaction.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { recordDebtEvents } from "./debt-events.ts";
-import { presentDebt } from "./debt-json.ts";
+import { presentDebt } from "../../presenters/present-debt.ts";
 import { messagesFor } from "./prepare-debts.ts";
 
 type Body = Parameters<HandlerOf<Endpoints["updateDebt"]>>[0]["body"];
@@ -47,23 +49,6 @@ const seedOf = (reference: string, debt: Debt): DebtorSeed => ({
   debtor_reference: reference,
   ...personColumnsOf(debt),
 });
-
-/**
- * A new identity for a campaign debt waits for an apply of its campaign in
- * progress, and an apply starting meanwhile waits for it: the worker holds
- * the campaign's row (`for no key update`) while it plans from the
- * identities it read and writes, and this takes it `for share`, before the
- * debt's row, in the worker's order. Without it, an apply created a debt
- * under an identity given to another debt since its read (a duplicate key,
- * then a retry), or deadlocked with the update (docs/decisions/0353).
- */
-const waitForCampaignApply = async (trx: Kysely<Database>, companyId: number, debtId: number): Promise<void> => {
-  await sql`
-    select 1 from campaigns c
-    where c.company_id = ${companyId}
-      and c.id = (select d.campaign_id from debts d where d.id = ${debtId} and d.company_id = ${companyId})
-    for share of c`.execute(trx);
-};
 
 export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({ params, body, rawBody, principal, services }) => {
   const { companyId } = principal;
@@ -100,14 +85,10 @@ export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({ params, b
   // The answer is read in the same transaction: a failure after the update must not leave it written
   // under a 500, and a debt deleted just after the commit must not turn the update into a 404.
   const found = await retriedTransaction(services.db, async (trx) => {
-    if (changesIdentity) await waitForCampaignApply(trx, companyId, debtId);
-    const current = await trx
-      .selectFrom("debts")
-      .selectAll()
-      .where("id", "=", debtId)
-      .where("company_id", "=", companyId)
-      .forUpdate()
-      .executeTakeFirst();
+    // A new identity for a campaign debt waits for an apply of its campaign in progress,
+    // taking the campaign's row before the debt's, in the worker's order (docs/decisions/0353).
+    if (changesIdentity) await shareDebtCampaign(trx, companyId, debtId);
+    const current = await lockDebt(trx, companyId, debtId);
     if (current === undefined) throw new NotFound({ message: messages.debtNotFound });
     const next = { ...current, ...changes } as typeof current;
     const blank = (value: string | null) => value === null || value.trim() === "";
@@ -115,13 +96,7 @@ export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({ params, b
       throw new ValidationFailed({ details: { lastname: messagesFor.nameRequired } });
     }
     if (typeof timelineKey === "number") {
-      const timeline = await trx
-        .selectFrom("timelines")
-        .select("id")
-        .where("id", "=", timelineKey)
-        .where("company_id", "=", companyId)
-        .where("archived_at", "is", null)
-        .executeTakeFirst();
+      const [timeline] = await findActiveTimelineIds(trx, companyId, [timelineKey]);
       if (timeline === undefined) throw new ValidationFailed({ details: { timeline_id: messagesFor.unknownTimeline } });
     }
     if (body.debtor_reference !== undefined) {
@@ -133,12 +108,7 @@ export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({ params, b
       }
     }
     try {
-      await trx
-        .updateTable("debts")
-        .set({ ...changes, updated_at: now })
-        .where("id", "=", debtId)
-        .where("company_id", "=", companyId)
-        .execute();
+      await updateCompanyDebt(trx, companyId, debtId, { ...changes, updated_at: now });
     } catch (error) {
       const index = violatedUniqueConstraint(error);
       if (index === "debts_api_internal_id_key" || index === "debts_campaign_internal_id_key") {

@@ -5,9 +5,7 @@
  * outbox statement). An entry whose internal_id a concurrent request took in
  * the meantime is reported as not inserted, and has no event.
  */
-import type { Database } from "@dc/db";
-import { allocateDebtIds, insertDebts, upsertDebtorsByReference } from "@dc/db";
-import type { Kysely } from "kysely";
+import { allocateDebtIds, type Db, insertDebts, upsertDebtorsByReference } from "@dc/db";
 import type { Ids } from "../../ids.ts";
 import { recordDebtEvents } from "./debt-events.ts";
 import type { Outcome } from "./prepare-debts.ts";
@@ -21,7 +19,7 @@ export interface Written {
 }
 
 export const writeDebts = async (
-  trx: Kysely<Database>,
+  trx: Db,
   publicIds: Ids,
   companyId: number,
   now: Date,

@@ -12,7 +12,7 @@
  */
 import { type Kysely, sql } from "kysely";
 import type { Database, Debt } from "../../../schema.ts";
-import { debtViewsOf, type RawDebtView, toDebtView } from "../../debt-views.ts";
+import { debtViewsOf, type RawDebtView, toDebtView } from "../../debts/debt-views.ts";
 import { debtJson } from "./debt-data.ts";
 import type { EventIds } from "./wire.ts";
 

@@ -5,7 +5,7 @@
  */
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../../schema.ts";
-import { debtViewsOf, type DebtView, presentDebtView, type RawDebtView, toDebtView } from "../../debt-views.ts";
+import { debtViewsOf, type DebtView, presentDebtView, type RawDebtView, toDebtView } from "../../debts/debt-views.ts";
 import { type EventIds, isoOffset } from "./wire.ts";
 
 /**

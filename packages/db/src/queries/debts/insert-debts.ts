@@ -8,8 +8,8 @@
  * skipped, never an error (`debts_api_internal_id_key`, migration 0002).
  */
 import { type Kysely, sql } from "kysely";
-import type { Database, PersonColumns } from "../schema.ts";
-import { personColumnTypes } from "./person-columns.ts";
+import type { Database, PersonColumns } from "../../schema.ts";
+import { personColumnTypes } from "../person-columns.ts";
 
 /** One debt to insert, person columns included; `id` comes from `allocateDebtIds`. */
 export interface DebtInsertRow extends Readonly<PersonColumns> {
@@ -85,15 +85,6 @@ const columns: ReadonlyArray<readonly [keyof DebtInsertRow, string]> = [
 const toParameter = (value: DebtInsertRow[keyof DebtInsertRow]) =>
   value instanceof Date ? value.toISOString() : value;
 
-/** Reserves `count` debt ids in one round trip (the identity sequence; gaps are harmless). */
-export const allocateDebtIds = async (db: Kysely<Database>, count: number): Promise<number[]> => {
-  if (count === 0) return [];
-  const { rows } = await sql<{ id: number }>`
-    select nextval(pg_get_serial_sequence('debts', 'id')) as id from generate_series(1, ${count})
-  `.execute(db);
-  return rows.map((row) => Number(row.id));
-};
-
 /** Code-unit order of two optional strings, absent last: the same total order in every process. */
 export const compareKeys = (a: string | null, b: string | null): number =>
   a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1;
@@ -108,7 +99,10 @@ export const compareKeys = (a: string | null, b: string | null): number =>
  * same ids in different orders would wait on each other, a deadlock that
  * fails one of them with a 500. In one order, one simply waits.
  */
-export const insertDebts = async (db: Kysely<Database>, unsorted: ReadonlyArray<DebtInsertRow>): Promise<Set<number>> => {
+export const insertDebts = async (
+  db: Kysely<Database>,
+  unsorted: ReadonlyArray<DebtInsertRow>,
+): Promise<Set<number>> => {
   if (unsorted.length === 0) return new Set();
   const rows = [...unsorted].sort(
     (a, b) => a.company_id - b.company_id || a.creditor_id - b.creditor_id || compareKeys(a.internal_id, b.internal_id),

@@ -7,7 +7,7 @@
 import { DebtStatus, type Ids, Money } from "@dc/domain";
 import { type RawBuilder, sql } from "kysely";
 import type { IdCodec } from "@dc/crypto";
-import type { Debt } from "../schema.ts";
+import type { Debt } from "../../schema.ts";
 
 export interface DebtView extends Debt {
   readonly creditor_name: string;

@@ -10,10 +10,10 @@
  *   status set and a currency, otherwise from a count on the same predicates.
  */
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import { PREPARED } from "../connection.ts";
-import type { Database } from "../schema.ts";
+import { PREPARED } from "../../connection.ts";
+import type { Database } from "../../schema.ts";
 import { type DebtView, debtViewsOf, type RawDebtView, toDebtView } from "./debt-views.ts";
-import { minorFactorOf } from "./minor-factor.ts";
+import { minorFactorOf } from "../minor-factor.ts";
 
 export type DebtScope =
   | { readonly kind: "company" }
@@ -142,19 +142,4 @@ export const listDebtPage = async (db: Kysely<Database>, request: DebtPageReques
     collectionAgency: first?.collection_agency ?? false,
     rows: rows.filter((row) => row.id !== null && row.id !== undefined).map((row) => toDebtView(row as RawDebtView)),
   };
-};
-
-/** One debt of the company as a view, or undefined (unknown or another company's). */
-export const findDebtView = async (
-  db: Kysely<Database>,
-  companyId: number,
-  debtId: number,
-): Promise<{ readonly view: DebtView; readonly collectionAgency: boolean } | undefined> => {
-  const page = sql`select id from debts where id = ${debtId} and company_id = ${companyId}`;
-  const { rows } = await sql<RawDebtView & { collection_agency: boolean }>`${sql.raw(PREPARED)}
-    select v.*, (select is_collection_agency from companies where id = ${companyId}) as collection_agency
-    from (${debtViewsOf(companyId, page)}) as v
-  `.execute(db);
-  const row = rows[0];
-  return row === undefined ? undefined : { view: toDebtView(row), collectionAgency: row.collection_agency };
 };
