@@ -4,9 +4,8 @@
  * by the domain's cost rule. The balance, the ledger row and the followup's
  * `processed_at`/`credits_charged` change in the caller's transaction.
  */
-import type { Database } from "@dc/db";
+import { type DbTransaction, debitCredits, insertFollowupCharge } from "@dc/db";
 import { Followup } from "@dc/domain";
-import type { Transaction } from "kysely";
 
 export interface Charge {
   /** Set when this write is the followup's first execution. */
@@ -40,24 +39,10 @@ export const chargeFor = (
  * charge of the company waits for it: callers make this their last statement.
  */
 export const recordCharge = async (
-  trx: Transaction<Database>,
+  trx: DbTransaction,
   charge: { readonly companyId: number; readonly followupId: number; readonly credits: number; readonly now: Date },
 ): Promise<void> => {
   if (charge.credits <= 0) return;
-  await trx
-    .insertInto("credit_transactions")
-    .values({
-      company_id: charge.companyId,
-      followup_id: charge.followupId,
-      delta: -charge.credits,
-      reason: "followup_executed",
-      created_at: charge.now,
-    })
-    .execute();
-  // The balance may go negative: the activity already happened and its record must not be lost.
-  await trx
-    .updateTable("companies")
-    .set((eb) => ({ current_credits: eb("current_credits", "-", charge.credits) }))
-    .where("id", "=", charge.companyId)
-    .execute();
+  await insertFollowupCharge(trx, charge);
+  await debitCredits(trx, charge.companyId, charge.credits);
 };

@@ -4,11 +4,12 @@
  * records `followup.created`, all in one transaction.
  */
 import { type Endpoints, followupMessages, messages } from "@dc/contract";
+import { addFollowupCount, debtExistsAnywhere, insertFollowup } from "@dc/db";
 import { AccessDenied, NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { chargeFor, recordCharge } from "./charge-credits.ts";
 import { recordFollowupEvent } from "./followup-events.ts";
-import { followupColumns, followupPresenter } from "./present-followup.ts";
+import { followupPresenter } from "../../presenters/present-followup.ts";
 
 export const createFollowup: HandlerOf<Endpoints["createFollowup"]> = async ({
   body,
@@ -23,46 +24,35 @@ export const createFollowup: HandlerOf<Endpoints["createFollowup"]> = async ({
   const charge = chargeFor({ status: body.status, type: body.type, durationMs: body.duration_ms }, false, now);
 
   return transaction(async (trx) => {
-    const debt = await trx
-      .updateTable("debts")
-      .set((eb) => ({ followups_count: eb("followups_count", "+", 1) }))
-      .where("id", "=", debtId)
-      .where("company_id", "=", principal.companyId)
-      .returning("id")
-      .executeTakeFirst();
+    const debt = await addFollowupCount(trx, principal.companyId, debtId);
     if (debt === undefined) {
       // The one lookup across companies: the contract answers 403 for a debt of
       // another company and 404 for no debt at all (docs/decisions/0150).
-      const elsewhere = await trx.selectFrom("debts").select("id").where("id", "=", debtId).executeTakeFirst();
-      throw elsewhere === undefined
+      throw !(await debtExistsAnywhere(trx, debtId))
         ? new NotFound({ message: messages.debtNotFound })
         : new AccessDenied({ message: messages.debtAccessDenied });
     }
-    const inserted = await trx
-      .insertInto("followups")
-      .values({
-        company_id: principal.companyId,
-        debt_id: debtId,
-        status: body.status,
-        type: body.type,
-        call_date: body.call_date ?? null,
-        scheduled_at: body.scheduled_at ?? null,
-        summary: body.summary ?? null,
-        notes: body.notes ?? null,
-        call_id: body.call_id ?? null,
-        audio_object_key: body.audio_url ?? null,
-        duration_ms: body.duration_ms ?? null,
-        disconnection_reason: body.disconnection_reason ?? null,
-        direction: body.direction ?? null,
-        phone_number_used: body.phone_number_used ?? null,
-        is_retry: body.is_retry,
-        processed_at: charge.processed_at ?? null,
-        credits_charged: charge.credits_charged ?? 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning(followupColumns)
-      .executeTakeFirstOrThrow();
+    const inserted = await insertFollowup(trx, {
+      company_id: principal.companyId,
+      debt_id: debtId,
+      status: body.status,
+      type: body.type,
+      call_date: body.call_date ?? null,
+      scheduled_at: body.scheduled_at ?? null,
+      summary: body.summary ?? null,
+      notes: body.notes ?? null,
+      call_id: body.call_id ?? null,
+      audio_object_key: body.audio_url ?? null,
+      duration_ms: body.duration_ms ?? null,
+      disconnection_reason: body.disconnection_reason ?? null,
+      direction: body.direction ?? null,
+      phone_number_used: body.phone_number_used ?? null,
+      is_retry: body.is_retry,
+      processed_at: charge.processed_at ?? null,
+      credits_charged: charge.credits_charged ?? 0,
+      created_at: now,
+      updated_at: now,
+    });
     await recordFollowupEvent(trx, services.ids, principal.companyId, "followup.created", inserted.id, now);
     // Last: the company's balance row stays locked until commit.
     await recordCharge(trx, {

@@ -4,13 +4,12 @@
  * commit (docs/webhooks.md, "Where events are recorded"): committed together or not at
  * all. The payload is `@dc/db`'s builder, read in that transaction.
  */
-import { type Database, followupEventData, recordEvent, subscribedWebhookEventTypes } from "@dc/db";
-import type { Kysely } from "kysely";
+import { type Db, followupEventData, recordEvent, subscribedWebhookEventTypes } from "@dc/db";
 import type { Ids } from "../../ids.ts";
 
 /** Records `type` for followup `followupId`; nothing is read when no endpoint of the company wants the type. */
 export const recordFollowupEvent = async (
-  trx: Kysely<Database>,
+  trx: Db,
   ids: Ids,
   companyId: number,
   type: "followup.created" | "followup.updated",

@@ -1,9 +1,10 @@
 /** GET /followups/debt/{debtId}: the followups of one debt of the company. */
 import { type Endpoints, messages, paginationOf } from "@dc/contract";
+import { findDebtKey } from "@dc/db";
 import { NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { followupPage } from "./followup-page.ts";
-import { followupPresenter } from "./present-followup.ts";
+import { followupPresenter } from "../../presenters/present-followup.ts";
 
 export const listFollowupsByDebt: HandlerOf<Endpoints["listFollowupsByDebt"]> = async ({
   params,
@@ -13,15 +14,7 @@ export const listFollowupsByDebt: HandlerOf<Endpoints["listFollowupsByDebt"]> = 
   ctx,
 }) => {
   const debtId = services.ids.decode("debt", params.debtId);
-  const debt =
-    debtId === undefined
-      ? undefined
-      : await services.db
-          .selectFrom("debts")
-          .select("id")
-          .where("id", "=", debtId)
-          .where("company_id", "=", principal.companyId)
-          .executeTakeFirst();
+  const debt = debtId === undefined ? undefined : await findDebtKey(services.db, principal.companyId, debtId);
   if (debt === undefined) throw new NotFound({ message: messages.debtNotFound });
   const { rows, total } = await followupPage(services, principal.companyId, { ...query, debtId: debt.id });
   const present = followupPresenter(services, ctx);

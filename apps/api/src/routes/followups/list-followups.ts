@@ -3,7 +3,7 @@ import { type Endpoints, paginationOf } from "@dc/contract";
 import { ValidationFailed } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { followupPage } from "./followup-page.ts";
-import { followupPresenter } from "./present-followup.ts";
+import { followupPresenter } from "../../presenters/present-followup.ts";
 
 export const listFollowups: HandlerOf<Endpoints["listFollowups"]> = async ({ query, principal, services, ctx }) => {
   const { debt_id, ...filters } = query;

@@ -5,22 +5,21 @@
  * same transaction.
  */
 import { type Endpoints, followupMessages } from "@dc/contract";
-import type { Database } from "@dc/db";
+import { type FollowupUpdate, lockFollowup, updateFollowup as updateCompanyFollowup } from "@dc/db";
 import type { Followup } from "@dc/domain";
-import type { Updateable } from "kysely";
 import { NotFound, ValidationFailed } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { chargeFor, recordCharge } from "./charge-credits.ts";
 import { recordFollowupEvent } from "./followup-events.ts";
-import { followupColumns, followupPresenter } from "./present-followup.ts";
+import { followupPresenter } from "../../presenters/present-followup.ts";
 
 type Input = Parameters<HandlerOf<Endpoints["updateFollowup"]>>[0];
 type Body = Input["body"];
 
 /** The columns a body sets; `audio_url` is stored as the media's object key. */
-const changedColumns = (body: Body): Updateable<Database["followups"]> => {
+const changedColumns = (body: Body): FollowupUpdate => {
   const { audio_url, ...rest } = body;
-  const columns: Updateable<Database["followups"]> = {};
+  const columns: FollowupUpdate = {};
   for (const [name, value] of Object.entries(rest)) {
     if (value !== undefined) Object.assign(columns, { [name]: value });
   }
@@ -44,13 +43,7 @@ export const updateFollowup: HandlerOf<Endpoints["updateFollowup"]> = async ({
   const now = services.clock.now();
 
   const row = await services.db.transaction().execute(async (trx) => {
-    const current = await trx
-      .selectFrom("followups")
-      .select(["status", "type", "duration_ms", "processed_at"])
-      .where("id", "=", followupId)
-      .where("company_id", "=", principal.companyId)
-      .forUpdate()
-      .executeTakeFirst();
+    const current = await lockFollowup(trx, principal.companyId, followupId);
     if (current === undefined) throw new NotFound({ message: followupMessages.notFound });
     const charge = chargeFor(
       {
@@ -61,13 +54,11 @@ export const updateFollowup: HandlerOf<Endpoints["updateFollowup"]> = async ({
       current.processed_at !== null,
       now,
     );
-    const updated = await trx
-      .updateTable("followups")
-      .set({ ...changes, ...charge, updated_at: now })
-      .where("id", "=", followupId)
-      .where("company_id", "=", principal.companyId)
-      .returning(followupColumns)
-      .executeTakeFirstOrThrow();
+    const updated = await updateCompanyFollowup(trx, principal.companyId, followupId, {
+      ...changes,
+      ...charge,
+      updated_at: now,
+    });
     await recordFollowupEvent(trx, services.ids, principal.companyId, "followup.updated", followupId, now);
     // Last: the company's balance row stays locked until commit.
     await recordCharge(trx, { companyId: principal.companyId, followupId, credits: charge.credits_charged ?? 0, now });

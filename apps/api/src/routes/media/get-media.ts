@@ -4,6 +4,7 @@
  * the expiry, and only then is the database asked where the media lives.
  */
 import { type Endpoints, mediaMessages } from "@dc/contract";
+import { findFollowupMedia } from "@dc/db";
 import { AccessDenied, Gone, NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { mediaSigner, parseMediaKey } from "../../media/signed-urls.ts";
@@ -15,12 +16,7 @@ export const getMedia: HandlerOf<Endpoints["getMedia"]> = async ({ params, query
   if (verdict === "expired") throw new Gone({ message: mediaMessages.expired });
   const media = parseMediaKey(services.ids, params.key);
   if (media === undefined) throw new NotFound({ message: mediaMessages.notFound });
-  const row = await services.db
-    .selectFrom("followups")
-    .select(["audio_object_key", "pdf_object_key"])
-    .where("id", "=", media.followupId)
-    .where("company_id", "=", media.companyId)
-    .executeTakeFirst();
+  const row = await findFollowupMedia(services.db, media.companyId, media.followupId);
   const location = httpUrl(media.kind === "audio" ? row?.audio_object_key : row?.pdf_object_key);
   if (location === undefined) throw new NotFound({ message: mediaMessages.notFound });
   return {

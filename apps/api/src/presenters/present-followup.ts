@@ -4,25 +4,20 @@
  * replaced by pre-signed links (1 hour).
  */
 import type { Endpoints } from "@dc/contract";
-import { followupResourceColumns, type FollowupResourceRow, presentFollowupRow } from "@dc/db";
+import { type FollowupResourceRow, presentFollowupRow } from "@dc/db";
 import type { Context } from "koa";
-import { publicBaseUrl } from "../../http/public-base-url.ts";
-import { mediaSigner } from "../../media/signed-urls.ts";
-import type { AppServices } from "../../services.ts";
+import { publicBaseUrl } from "../http/public-base-url.ts";
+import { mediaSigner } from "../media/signed-urls.ts";
+import type { AppServices } from "../services.ts";
 
 export type FollowupView = Endpoints["getFollowup"]["success"]["schema"]["Type"]["data"];
-
-/** The columns every followup response reads. */
-export const followupColumns = followupResourceColumns;
-
-export type FollowupRecord = FollowupResourceRow;
 
 /** Builds the presenter of one request (one clock reading, one base URL for every row). */
 export const followupPresenter = (services: AppServices, ctx: Context) => {
   const signer = mediaSigner(services.config.idEncryptionKey, services.ids);
   const baseUrl = publicBaseUrl(services, ctx);
   const now = services.clock.now();
-  return (row: FollowupRecord): FollowupView => {
+  return (row: FollowupResourceRow): FollowupView => {
     const media = (kind: "audio" | "pdf") =>
       signer.sign(baseUrl, { companyId: row.company_id, followupId: row.id, kind }, now);
     const audio = row.audio_object_key === null ? undefined : media("audio");
