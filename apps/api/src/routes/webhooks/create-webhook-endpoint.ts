@@ -6,11 +6,12 @@
  */
 import { type Endpoints, MAX_WEBHOOK_ENDPOINTS, webhookErrorCodes, webhookMessages } from "@dc/contract";
 import { generateWebhookSecret } from "@dc/crypto";
+import { countEndpoints, insertEndpoint, lockCompany } from "@dc/db";
 import { Conflict } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { assertWebhookDestination } from "../../webhooks/destination-policy.ts";
 import { webhookSecretBox } from "../../webhooks/secret-box.ts";
-import { endpointColumns, presentEndpoint } from "./endpoint-json.ts";
+import { presentWebhookEndpoint } from "../../presenters/present-webhook-endpoint.ts";
 
 export const createWebhookEndpoint: HandlerOf<Endpoints["createWebhookEndpoint"]> = async ({ body, principal, services }) => {
   await assertWebhookDestination(services, body.url);
@@ -19,35 +20,30 @@ export const createWebhookEndpoint: HandlerOf<Endpoints["createWebhookEndpoint"]
   const { key, secret } = generateWebhookSecret();
   const enabled = body.enabled ?? true;
   const row = await services.db.transaction().execute(async (trx) => {
-    await trx.selectFrom("companies").select("id").where("id", "=", companyId).forUpdate().executeTakeFirstOrThrow();
-    const { count } = await trx
-      .selectFrom("webhook_endpoints")
-      .select((eb) => eb.fn.countAll<number>().as("count"))
-      .where("company_id", "=", companyId)
-      .executeTakeFirstOrThrow();
-    if (Number(count) >= MAX_WEBHOOK_ENDPOINTS) {
+    await lockCompany(trx, companyId);
+    if ((await countEndpoints(trx, companyId)) >= MAX_WEBHOOK_ENDPOINTS) {
       throw new Conflict({ errorCode: webhookErrorCodes.limitReached, message: webhookMessages.limitReached });
     }
-    return trx
-      .insertInto("webhook_endpoints")
-      .values({
-        company_id: companyId,
-        url: body.url,
-        description: body.description ?? null,
-        event_types: [...(body.event_types ?? [])],
-        enabled,
-        ordered: body.ordered ?? false,
-        disabled_reason: enabled ? null : "manual",
-        disabled_at: enabled ? null : now,
-        secret_ciphertext: webhookSecretBox(services.config.idEncryptionKey).seal(companyId, key),
-        created_at: now,
-        updated_at: now,
-      })
-      .returning(endpointColumns)
-      .executeTakeFirstOrThrow();
+    return insertEndpoint(trx, {
+      company_id: companyId,
+      url: body.url,
+      description: body.description ?? null,
+      event_types: [...(body.event_types ?? [])],
+      enabled,
+      ordered: body.ordered ?? false,
+      disabled_reason: enabled ? null : "manual",
+      disabled_at: enabled ? null : now,
+      secret_ciphertext: webhookSecretBox(services.config.idEncryptionKey).seal(companyId, key),
+      created_at: now,
+      updated_at: now,
+    });
   });
   key.fill(0);
   return {
-    body: { error: false, message: webhookMessages.created, data: { ...presentEndpoint(services.ids, row, now), secret } },
+    body: {
+      error: false,
+      message: webhookMessages.created,
+      data: { ...presentWebhookEndpoint(services.ids, row, now), secret },
+    },
   };
 };

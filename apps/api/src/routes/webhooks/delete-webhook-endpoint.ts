@@ -4,19 +4,19 @@
  * transaction (a running one finds its delivery gone and stops).
  */
 import { type Endpoints, webhookMessages } from "@dc/contract";
-import { disablePendingDeliveries } from "@dc/db";
+import { deleteEndpoint, disablePendingDeliveries } from "@dc/db";
 import { allowBulkStatements } from "../../http/bulk-statements.ts";
 import type { HandlerOf } from "../../http/handler.ts";
-import { endpointIdOf, findEndpoint } from "./endpoint-json.ts";
+import { endpointIdOf, findEndpointOr404 } from "./endpoint-lookup.ts";
 
 export const deleteWebhookEndpoint: HandlerOf<Endpoints["deleteWebhookEndpoint"]> = async ({ params, principal, services }) => {
   const id = endpointIdOf(services.ids, params.id);
   const { companyId } = principal;
   await services.db.transaction().execute(async (trx) => {
-    await findEndpoint(trx, companyId, id, { forUpdate: true });
+    await findEndpointOr404(trx, companyId, id, { forUpdate: true });
     await allowBulkStatements(trx, services.config);
     await disablePendingDeliveries(trx, { companyId, endpointId: id, now: services.clock.now() });
-    await trx.deleteFrom("webhook_endpoints").where("company_id", "=", companyId).where("id", "=", id).execute();
+    await deleteEndpoint(trx, companyId, id);
   });
   return { body: { error: false, message: webhookMessages.deleted } };
 };

@@ -3,68 +3,23 @@
  * first, each with its event and its latest attempts: two statements whatever
  * the page's size, the page with its total, then the attempts.
  */
-import { type Endpoints, MAX_LISTED_ATTEMPTS, type WebhookEventType } from "@dc/contract";
-import { sql } from "kysely";
+import { type Endpoints, MAX_LISTED_ATTEMPTS, paginationOf, type WebhookEventType } from "@dc/contract";
+import { type AttemptRow, listEndpointDeliveries, listLatestAttempts } from "@dc/db";
 import type { HandlerOf } from "../../http/handler.ts";
-import { pageOfRows } from "../../http/page-of-rows.ts";
-import { endpointIdOf, findEndpoint } from "./endpoint-json.ts";
-
-interface AttemptRow {
-  readonly delivery_id: number;
-  readonly attempted_at: Date;
-  readonly status_code: number | null;
-  readonly duration_ms: number;
-  readonly error: string | null;
-  readonly response_body_excerpt: string | null;
-}
+import { endpointIdOf, findEndpointOr404 } from "./endpoint-lookup.ts";
 
 export const listWebhookDeliveries: HandlerOf<Endpoints["listWebhookDeliveries"]> = async ({ params, query, principal, services }) => {
   const { db } = services;
   const { companyId } = principal;
   const endpointId = endpointIdOf(services.ids, params.id);
-  await findEndpoint(db, companyId, endpointId);
-  let deliveries = db
-    .selectFrom("webhook_deliveries as d")
-    .where("d.company_id", "=", companyId)
-    .where("d.endpoint_id", "=", endpointId);
-  if (query.status !== undefined) deliveries = deliveries.where("d.status", "=", query.status);
-  const { rows, pagination } = await pageOfRows(
+  await findEndpointOr404(db, companyId, endpointId);
+  const { rows, total } = await listEndpointDeliveries(db, { companyId, endpointId, status: query.status }, query);
+  const attempts = await listLatestAttempts(
     db,
-    deliveries,
-    (filtered) =>
-      filtered
-        .innerJoin("webhook_events as e", (join) =>
-          join.onRef("e.company_id", "=", "d.company_id").onRef("e.id", "=", "d.event_id"),
-        )
-        .select([
-          "d.id",
-          "e.public_id",
-          "e.type",
-          "e.occurred_at",
-          "d.status",
-          "d.attempt_count",
-          "d.next_attempt_at",
-          "d.created_at",
-          "d.updated_at",
-          "d.completed_at",
-        ])
-        .orderBy("d.id", "desc"),
-    query,
+    companyId,
+    rows.map((row) => row.id),
+    MAX_LISTED_ATTEMPTS,
   );
-  const attempts =
-    rows.length === 0
-      ? []
-      : (
-          await sql<AttemptRow>`
-            select delivery_id, attempted_at, status_code, duration_ms, error, response_body_excerpt
-            from (
-              select a.*, row_number() over (partition by a.delivery_id order by a.id desc) as position
-              from webhook_delivery_attempts a
-              where a.company_id = ${companyId} and a.delivery_id = any (${rows.map((row) => row.id)}::bigint[])
-            ) latest
-            where position <= ${MAX_LISTED_ATTEMPTS}
-            order by delivery_id, position`.execute(db)
-        ).rows;
   const byDelivery = new Map<number, AttemptRow[]>();
   for (const attempt of attempts) byDelivery.set(attempt.delivery_id, [...(byDelivery.get(attempt.delivery_id) ?? []), attempt]);
   return {
@@ -88,7 +43,7 @@ export const listWebhookDeliveries: HandlerOf<Endpoints["listWebhookDeliveries"]
           response_body_excerpt: attempt.response_body_excerpt,
         })),
       })),
-      pagination,
+      pagination: paginationOf(query, total),
     },
   };
 };

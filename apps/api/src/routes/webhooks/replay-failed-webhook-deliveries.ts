@@ -8,7 +8,7 @@ import { replayFailedDeliveries } from "@dc/db";
 import { Conflict } from "../../http/api-error.ts";
 import { allowBulkStatements } from "../../http/bulk-statements.ts";
 import type { HandlerOf } from "../../http/handler.ts";
-import { endpointIdOf, findEndpoint } from "./endpoint-json.ts";
+import { endpointIdOf, findEndpointOr404 } from "./endpoint-lookup.ts";
 
 export const replayFailedWebhookDeliveries: HandlerOf<Endpoints["replayFailedWebhookDeliveries"]> = async ({
   params,
@@ -18,8 +18,9 @@ export const replayFailedWebhookDeliveries: HandlerOf<Endpoints["replayFailedWeb
   const endpointId = endpointIdOf(services.ids, params.id);
   const { companyId } = principal;
   const queued = await services.db.transaction().execute(async (trx) => {
-    const endpoint = await findEndpoint(trx, companyId, endpointId, { forUpdate: true });
-    if (!endpoint.enabled) throw new Conflict({ errorCode: webhookErrorCodes.endpointDisabled, message: webhookMessages.endpointDisabled });
+    const endpoint = await findEndpointOr404(trx, companyId, endpointId, { forUpdate: true });
+    if (!endpoint.enabled)
+      throw new Conflict({ errorCode: webhookErrorCodes.endpointDisabled, message: webhookMessages.endpointDisabled });
     await allowBulkStatements(trx, services.config);
     return replayFailedDeliveries(trx, { companyId, endpointId, now: services.clock.now() });
   });

@@ -8,10 +8,10 @@
  * a failed insert, and a purge that comes second skips it (0021).
  */
 import { type Endpoints, webhookErrorCodes, webhookMessages } from "@dc/contract";
-import { replayEvent } from "@dc/db";
+import { replayEvent, shareEvent } from "@dc/db";
 import { Conflict, NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
-import { endpointIdOf, findEndpoint } from "./endpoint-json.ts";
+import { endpointIdOf, findEndpointOr404 } from "./endpoint-lookup.ts";
 
 const EVENT_ID = /^evt_[0-9a-f]{32}$/;
 
@@ -20,21 +20,19 @@ export const replayWebhookEvent: HandlerOf<Endpoints["replayWebhookEvent"]> = as
   if (!EVENT_ID.test(params.eventId)) throw new NotFound({ message: webhookMessages.eventNotFound });
   const endpointId = query.endpoint_id === undefined ? undefined : endpointIdOf(services.ids, query.endpoint_id);
   const queued = await services.db.transaction().execute(async (trx) => {
-    const event = await trx
-      .selectFrom("webhook_events")
-      .select("id")
-      .where("company_id", "=", companyId)
-      .where("public_id", "=", params.eventId)
-      .forKeyShare()
-      .executeTakeFirst();
-    if (event === undefined) throw new NotFound({ message: webhookMessages.eventNotFound });
+    const eventId = await shareEvent(trx, companyId, params.eventId);
+    if (eventId === undefined) throw new NotFound({ message: webhookMessages.eventNotFound });
     if (endpointId !== undefined) {
-      const endpoint = await findEndpoint(trx, companyId, endpointId, { forUpdate: true });
-      if (!endpoint.enabled) throw new Conflict({ errorCode: webhookErrorCodes.endpointDisabled, message: webhookMessages.endpointDisabled });
+      const endpoint = await findEndpointOr404(trx, companyId, endpointId, { forUpdate: true });
+      if (!endpoint.enabled)
+        throw new Conflict({
+          errorCode: webhookErrorCodes.endpointDisabled,
+          message: webhookMessages.endpointDisabled,
+        });
     }
     return replayEvent(trx, {
       companyId,
-      eventId: event.id,
+      eventId,
       now: services.clock.now(),
       ...(endpointId === undefined ? {} : { endpointId }),
     });

@@ -6,10 +6,12 @@
  */
 import { type Endpoints, webhookMessages } from "@dc/contract";
 import { generateWebhookSecret } from "@dc/crypto";
+import { lockEndpointSecret, updateEndpoint } from "@dc/db";
 import { NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { webhookSecretBox } from "../../webhooks/secret-box.ts";
-import { endpointColumns, endpointIdOf, presentEndpoint } from "./endpoint-json.ts";
+import { presentWebhookEndpoint } from "../../presenters/present-webhook-endpoint.ts";
+import { endpointIdOf } from "./endpoint-lookup.ts";
 
 export const rotateWebhookSecret: HandlerOf<Endpoints["rotateWebhookSecret"]> = async ({ params, query, principal, services }) => {
   const id = endpointIdOf(services.ids, params.id);
@@ -19,29 +21,21 @@ export const rotateWebhookSecret: HandlerOf<Endpoints["rotateWebhookSecret"]> = 
   const sealed = webhookSecretBox(services.config.idEncryptionKey).seal(companyId, key);
   key.fill(0);
   const row = await services.db.transaction().execute(async (trx) => {
-    const current = await trx
-      .selectFrom("webhook_endpoints")
-      .select("secret_ciphertext")
-      .where("company_id", "=", companyId)
-      .where("id", "=", id)
-      .forUpdate()
-      .executeTakeFirst();
+    const current = await lockEndpointSecret(trx, companyId, id);
     if (current === undefined) throw new NotFound({ message: webhookMessages.endpointNotFound });
     const overlap = query.overlap_seconds > 0;
-    return trx
-      .updateTable("webhook_endpoints")
-      .set({
-        secret_ciphertext: sealed,
-        previous_secret_ciphertext: overlap ? current.secret_ciphertext : null,
-        previous_secret_expires_at: overlap ? new Date(now.getTime() + query.overlap_seconds * 1000) : null,
-        updated_at: now,
-      })
-      .where("company_id", "=", companyId)
-      .where("id", "=", id)
-      .returning(endpointColumns)
-      .executeTakeFirstOrThrow();
+    return updateEndpoint(trx, companyId, id, {
+      secret_ciphertext: sealed,
+      previous_secret_ciphertext: overlap ? current : null,
+      previous_secret_expires_at: overlap ? new Date(now.getTime() + query.overlap_seconds * 1000) : null,
+      updated_at: now,
+    });
   });
   return {
-    body: { error: false, message: webhookMessages.secretRotated, data: { ...presentEndpoint(services.ids, row, now), secret } },
+    body: {
+      error: false,
+      message: webhookMessages.secretRotated,
+      data: { ...presentWebhookEndpoint(services.ids, row, now), secret },
+    },
   };
 };
