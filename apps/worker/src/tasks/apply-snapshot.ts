@@ -14,7 +14,7 @@
 import {
   APPLY_SNAPSHOT_TASK,
   completeSpentJob,
-  type Database,
+  type Db,
   type EventIds,
   findEarlierOpenSnapshot,
   findSpentSnapshotJobs,
@@ -26,7 +26,6 @@ import {
 } from "@dc/db";
 import { Schema } from "effect";
 import type { Task } from "graphile-worker";
-import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { Clock } from "@dc/runtime";
 import { defineTask } from "../define-task.ts";
@@ -48,7 +47,7 @@ const ApplySnapshotPayload = Schema.Struct({
 
 /** Dependencies of the `apply_snapshot` task. */
 export interface ApplySnapshotDependencies {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics: WorkerMetrics;
@@ -71,7 +70,7 @@ const processingError = (error: unknown) =>
  * in the same transaction. Returns whether the snapshot was marked.
  */
 const recordProcessingError = (
-  db: Kysely<Database>,
+  db: Db,
   key: SnapshotRowKey,
   error: unknown,
   now: Date,

@@ -9,11 +9,10 @@
  * (`rescheduleSpentDeliveries`), so the delivery is never left pending for
  * good.
  */
-import { DELIVER_WEBHOOK_TASK, type Database, findSpentDeliveryJobs, type SpentDeliveryJob } from "@dc/db";
+import { DELIVER_WEBHOOK_TASK, type Db, findSpentDeliveryJobs, type SpentDeliveryJob } from "@dc/db";
 import { makeWebhookSecretBox } from "@dc/crypto";
 import { Schema } from "effect";
 import type { Task } from "graphile-worker";
-import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { Clock } from "@dc/runtime";
 import { defineTask } from "../define-task.ts";
@@ -30,7 +29,7 @@ const Key = Schema.Number.pipe(Schema.int(), Schema.positive());
 const DeliverWebhookPayload = Schema.Struct({ company_id: Key, delivery_id: Key });
 
 export interface DeliverWebhookDependencies {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly clock: Clock;
   readonly logger: Logger;
   /** Counts each run's delivery outcome; a run that throws is counted by the job metrics instead. */

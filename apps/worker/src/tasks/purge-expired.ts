@@ -7,8 +7,15 @@
  */
 import { Schema } from "effect";
 import type { Task } from "graphile-worker";
-import { type Kysely, sql } from "kysely";
-import { type Database, purgeIdempotencyKeysBatch } from "@dc/db";
+import {
+  type CredentialTable,
+  type Db,
+  deleteExpiredCounters,
+  deleteExpiredCredentials,
+  deleteUnusedGrants,
+  findExpiredCredentials,
+  purgeIdempotencyKeysBatch,
+} from "@dc/db";
 import type { Logger } from "pino";
 import type { Clock } from "@dc/runtime";
 import { defineTask } from "../define-task.ts";
@@ -35,22 +42,6 @@ export interface PurgeCounts {
   readonly idempotency_keys: number;
 }
 
-/** What one company has to purge, by id: read once, across companies, without locking anything. */
-interface CompanyExpired {
-  readonly company_id: number;
-  readonly access: ReadonlyArray<string>;
-  readonly refresh: ReadonlyArray<string>;
-  readonly codes: ReadonlyArray<string>;
-  readonly sessions: ReadonlyArray<string>;
-  /** Grants older than a day whose tokens and codes are all purged here (or gone). */
-  readonly grants: ReadonlyArray<string>;
-}
-
-const noIds = sql`'{}'::int8[]`;
-
-/** The ids of the `kind` rows among `expired`, as an int8[] (empty when none). */
-const idsOf = (kind: string) => sql`coalesce(array_agg(id) filter (where kind = ${kind}), ${noIds})`;
-
 /**
  * Deletes everything expired as of `now`: access and refresh tokens and
  * authorization codes expired more than a day before `now`, consent-page
@@ -62,27 +53,9 @@ const idsOf = (kind: string) => sql`coalesce(array_agg(id) filter (where kind = 
  * rate-limit counters belong to no company (their key names the subject)
  * and go in one statement. Safe to run concurrently and repeatedly.
  */
-export const purgeExpired = async (db: Kysely<Database>, now: Date): Promise<PurgeCounts> => {
-  const cutoff = sql`${new Date(now.getTime() - GRACE_MS).toISOString()}::timestamptz`;
-  const at = sql`${now.toISOString()}::timestamptz`;
-  const live = (table: string) => sql`
-    not exists (select 1 from ${sql.table(table)} t
-      where t.company_id = g.company_id and t.grant_id = g.id and t.expires_at >= ${cutoff})`;
-  const { rows: companies } = await sql<CompanyExpired>`
-    select company_id, ${idsOf("access")} as access, ${idsOf("refresh")} as refresh, ${idsOf("code")} as codes,
-      ${idsOf("session")} as sessions, ${idsOf("grant")} as grants
-    from (
-      select company_id, id, 'access' as kind from oauth_access_tokens where expires_at < ${cutoff}
-      union all select company_id, id, 'refresh' from oauth_refresh_tokens where expires_at < ${cutoff}
-      union all select company_id, id, 'code' from oauth_authorization_codes where expires_at < ${cutoff}
-      union all select company_id, id, 'session' from oauth_login_sessions where expires_at < ${at}
-      union all select company_id, id, 'grant' from oauth_grants g
-        where g.created_at < ${cutoff} and ${live("oauth_access_tokens")} and ${live("oauth_refresh_tokens")}
-          and ${live("oauth_authorization_codes")}
-    ) as expired
-    group by company_id
-    order by company_id
-  `.execute(db);
+export const purgeExpired = async (db: Db, now: Date): Promise<PurgeCounts> => {
+  const cutoff = new Date(now.getTime() - GRACE_MS);
+  const companies = await findExpiredCredentials(db, { cutoff, now });
   const counts = {
     oauth_access_tokens: 0,
     oauth_refresh_tokens: 0,
@@ -95,37 +68,14 @@ export const purgeExpired = async (db: Kysely<Database>, now: Date): Promise<Pur
   for (const expired of companies) {
     const companyId = Number(expired.company_id);
     const deleted = await db.transaction().execute(async (trx) => {
-      const remove = async (
-        table: "oauth_access_tokens" | "oauth_refresh_tokens" | "oauth_authorization_codes" | "oauth_login_sessions",
-        ids: ReadonlyArray<string>,
-        expiry: typeof cutoff,
-      ): Promise<number> => {
-        if (ids.length === 0) return 0;
-        // The expiry again: a row cannot un-expire, but the ids are only what the read saw.
-        const result = await sql`delete from ${sql.table(table)}
-          where company_id = ${companyId} and id = any (${ids}::int8[]) and expires_at < ${expiry}`.execute(trx);
-        return Number(result.numAffectedRows ?? 0n);
-      };
+      const remove = (table: CredentialTable, ids: ReadonlyArray<string>, expiry: Date) =>
+        deleteExpiredCredentials(trx, { table, companyId, ids, expiry });
       const access = await remove("oauth_access_tokens", expired.access, cutoff);
       const refresh = await remove("oauth_refresh_tokens", expired.refresh, cutoff);
       const codes = await remove("oauth_authorization_codes", expired.codes, cutoff);
-      const sessions = await remove("oauth_login_sessions", expired.sessions, at);
-      // After the tokens and codes, so a grant whose last token was purged above goes in the same run;
-      // checked again, since a token may have been issued from it since the read.
-      const grants =
-        expired.grants.length === 0
-          ? 0
-          : Number(
-              (
-                await sql`delete from oauth_grants g
-                  where g.company_id = ${companyId} and g.id = any (${expired.grants}::int8[])
-                    and not exists (select 1 from oauth_access_tokens t where t.company_id = g.company_id and t.grant_id = g.id)
-                    and not exists (select 1 from oauth_refresh_tokens t where t.company_id = g.company_id and t.grant_id = g.id)
-                    and not exists (select 1 from oauth_authorization_codes c where c.company_id = g.company_id and c.grant_id = g.id)`.execute(
-                  trx,
-                )
-              ).numAffectedRows ?? 0n,
-            );
+      const sessions = await remove("oauth_login_sessions", expired.sessions, now);
+      // After the tokens and codes, so a grant whose last token was purged above goes in the same run.
+      const grants = await deleteUnusedGrants(trx, companyId, expired.grants);
       return { access, refresh, codes, sessions, grants };
     });
     counts.oauth_access_tokens += deleted.access;
@@ -134,8 +84,7 @@ export const purgeExpired = async (db: Kysely<Database>, now: Date): Promise<Pur
     counts.oauth_login_sessions += deleted.sessions;
     counts.oauth_grants += deleted.grants;
   }
-  const counters = await db.deleteFrom("rate_limit_counters").where("expires_at", "<", now).executeTakeFirst();
-  counts.rate_limit_counters = Number(counters.numDeletedRows);
+  counts.rate_limit_counters = await deleteExpiredCounters(db, now);
   // A batch stops at one company's records, so a short batch may still leave other companies' for the next.
   for (;;) {
     const deleted = await purgeIdempotencyKeysBatch(db, { now, limit: IDEMPOTENCY_KEY_BATCH });
@@ -156,7 +105,7 @@ const PurgeExpiredPayload = Schema.Union(
 
 /** Dependencies of the `purge_expired` task. */
 export interface PurgeExpiredDependencies {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly clock: Clock;
   readonly logger: Logger;
   /** Default: `DEFAULT_RETENTION`. */
