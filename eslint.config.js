@@ -34,6 +34,10 @@ const onlyImports = (allowed, message) => ({
   ],
 });
 
+const statementsMessage =
+  "Statements live in packages/db/src/queries/<resource>/<verb>.ts; the apps call those (STYLE.md, One home per kind of code).";
+const kyselyImports = ["kysely", "kysely/*"];
+
 const restrict = (groups, message) => ({
   "no-restricted-imports": ["error", { patterns: [{ group: groups, message }] }],
 });
@@ -112,5 +116,50 @@ export default tseslint.config(
   {
     files: ["tooling/scripts/**/*.ts"],
     rules: restrict([...apps, ...testing], `${appsMessage} ${testingMessage}`),
+  },
+  // The apps hold no SQL: no kysely import, no statement built. The import blocks repeat
+  // the app restrictions above, since a later no-restricted-imports replaces them.
+  {
+    files: ["apps/api/src/routes/**/*.ts", "apps/worker/src/tasks/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]",
+          message: statementsMessage,
+        },
+        { selector: "TaggedTemplateExpression[tag.name='sql']", message: statementsMessage },
+        { selector: "TaggedTemplateExpression[tag.object.name='sql']", message: statementsMessage },
+        { selector: "CallExpression[callee.object.name='sql']", message: statementsMessage },
+      ],
+    },
+  },
+  {
+    files: ["apps/api/src/routes/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@dc/worker", "@dc/worker/*", ...testing], message: `${appsMessage} ${testingMessage}` },
+            { group: kyselyImports, message: statementsMessage },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["apps/worker/src/tasks/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@dc/api", "@dc/api/*", "koa", "@koa/*", ...testing], message: `${appsMessage} ${testingMessage}` },
+            { group: kyselyImports, message: statementsMessage },
+          ],
+        },
+      ],
+    },
   },
 );
