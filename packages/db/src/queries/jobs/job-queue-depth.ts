@@ -1,6 +1,6 @@
 /** The graphile-worker queue as the api's and the worker's `job_queue_depth` gauges report it. */
 import { type Kysely, sql } from "kysely";
-import type { Database } from "../schema.ts";
+import type { Database } from "../../schema.ts";
 
 /**
  * Name, help and labels of the `job_queue_depth` gauge: one series, whichever
