@@ -8,9 +8,8 @@
  * back short or the run's time budget is spent; the next hour goes on from
  * there.
  */
-import { type Database, expireStagedSnapshotsBatch, purgeSnapshotBodiesBatch, purgeWebhookEventsBatch } from "@dc/db";
+import { type Db, expireStagedSnapshotsBatch, purgeSnapshotBodiesBatch, purgeWebhookEventsBatch } from "@dc/db";
 import { Retention } from "@dc/domain";
-import type { Kysely } from "kysely";
 
 /** Days each kind of row is kept; 0 keeps it for good. */
 export interface RetentionSettings {
@@ -63,7 +62,7 @@ const daysBefore = (now: Date, days: number): Date => new Date(now.getTime() - d
  * rows). Database errors propagate.
  */
 export const purgeRetained = async (
-  db: Kysely<Database>,
+  db: Db,
   now: Date,
   settings: RetentionSettings,
   options: RetentionRunOptions = {},

@@ -2,9 +2,8 @@
  * Every task this worker runs, given in code (never loaded from files) and
  * bound to its dependencies.
  */
-import type { Database, EventIds } from "@dc/db";
+import type { Db, EventIds } from "@dc/db";
 import type { TaskList } from "graphile-worker";
-import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { Clock } from "@dc/runtime";
 import type { WorkerMetrics } from "./observability/metrics.ts";
@@ -16,7 +15,7 @@ import type { WebhookDeliverySettings } from "./webhooks/settings.ts";
 
 /** What tasks may use: the database, the time, the log, the metrics, the id codec. */
 export interface TaskDependencies {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics: WorkerMetrics;

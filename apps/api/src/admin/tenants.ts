@@ -4,8 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { allScopes } from "@dc/contract";
-import type { Database } from "@dc/db";
-import type { Kysely } from "kysely";
+import type { Db } from "@dc/db";
 import type { Ids } from "../ids.ts";
 import { createCampaign, createCreditor, createTimeline } from "./collection-setup.ts";
 import { createCompany, createUser } from "./companies.ts";
@@ -25,7 +24,7 @@ export interface CreatedTenant {
 
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "tenant";
 
-export const createTenant = async (db: Kysely<Database>, ids: Ids, name: string): Promise<CreatedTenant> => {
+export const createTenant = async (db: Db, ids: Ids, name: string): Promise<CreatedTenant> => {
   const suffix = randomBytes(3).toString("hex");
   const email = `admin+${suffix}@${slug(name)}.example`;
   const password = randomBytes(12).toString("base64url");

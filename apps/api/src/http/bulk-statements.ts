@@ -8,14 +8,15 @@
  * (docs/decisions/0020): the work may be long, a wait behind someone else
  * may not.
  */
-import type { Database } from "@dc/db";
-import { type Kysely, sql } from "kysely";
+import { allowBulkStatements as raiseStatementTimeout, type Db } from "@dc/db";
 import type { ApiConfig } from "../config.ts";
 
 export const allowBulkStatements = async (
-  trx: Kysely<Database>,
+  trx: Db,
   config: Pick<ApiConfig, "databaseStatementTimeoutMs" | "databaseBulkStatementTimeoutMs">,
 ): Promise<void> => {
-  await sql`select set_config('statement_timeout', ${String(config.databaseBulkStatementTimeoutMs)}, true),
-    set_config('lock_timeout', ${String(config.databaseStatementTimeoutMs)}, true)`.execute(trx);
+  await raiseStatementTimeout(trx, {
+    statementTimeoutMs: config.databaseBulkStatementTimeoutMs,
+    lockTimeoutMs: config.databaseStatementTimeoutMs,
+  });
 };

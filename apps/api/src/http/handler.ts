@@ -1,8 +1,7 @@
 /** The typed shape of an operation's handler, derived from its contract declaration. */
 import type { Endpoint, Endpoints, OperationId } from "@dc/contract";
-import type { Database } from "@dc/db";
+import type { DbTransaction } from "@dc/db";
 import type { Context } from "koa";
-import type { Transaction } from "kysely";
 import type { Principal } from "../auth/bearer.ts";
 import type { AppServices } from "../services.ts";
 
@@ -31,7 +30,7 @@ export interface HandlerInput<Params, Query, Body, Authenticated extends boolean
    * `work`: the key is claimed and the reply recorded in the same
    * transaction (docs/decisions/0024).
    */
-  readonly transaction: <R extends Reply<unknown>>(work: (trx: Transaction<Database>) => Promise<R>) => Promise<R>;
+  readonly transaction: <R extends Reply<unknown>>(work: (trx: DbTransaction) => Promise<R>) => Promise<R>;
 }
 
 export type HandlerOf<E> =

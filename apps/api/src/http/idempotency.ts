@@ -11,14 +11,13 @@ import { createHash } from "node:crypto";
 import { idempotencyKeyHeader, idempotentReplayedHeader } from "@dc/contract";
 import {
   claimIdempotencyKey,
-  type Database,
+  type Db, type DbTransaction,
   findRecordedAnswer,
   type KeyedRequest,
   recordAnswer,
   type RecordedAnswer,
 } from "@dc/db";
 import { IdempotencyKey } from "@dc/domain";
-import type { Kysely, Transaction } from "kysely";
 import type { Context } from "koa";
 import type { Clock } from "@dc/runtime";
 import { IdempotencyKeyReused, ServiceUnavailable, ValidationFailed } from "./api-error.ts";
@@ -60,7 +59,7 @@ export type Replay = Pick<RecordedAnswer, "status" | "body" | "headers">;
  * recorded with another request.
  */
 export const recordedReplay = async (
-  db: Kysely<Database>,
+  db: Db,
   request: KeyedRequest,
   now: Date,
 ): Promise<Replay | undefined> => {
@@ -100,7 +99,7 @@ export interface KeyedWrites {
    * concurrent request meanwhile, nothing of `work` is kept and
    * `ReplayInstead` carries the recorded answer out.
    */
-  readonly transaction: <R extends Reply<unknown>>(work: (trx: Transaction<Database>) => Promise<R>) => Promise<R>;
+  readonly transaction: <R extends Reply<unknown>>(work: (trx: DbTransaction) => Promise<R>) => Promise<R>;
   /** The JSON text recorded as the answer, once a keyed transaction committed. */
   readonly recordedBody: () => string | undefined;
 }
@@ -111,7 +110,7 @@ export interface KeyedWrites {
  * as `recordedBody`, so it is sent exactly as recorded) after it.
  */
 export const keyedWrites = (
-  db: Kysely<Database>,
+  db: Db,
   clock: Clock,
   request: KeyedRequest | undefined,
   encode: (body: unknown) => string | undefined,
@@ -119,7 +118,7 @@ export const keyedWrites = (
 ): KeyedWrites => {
   let recordedBody: string | undefined;
   const transaction = async <R extends Reply<unknown>>(
-    work: (trx: Transaction<Database>) => Promise<R>,
+    work: (trx: DbTransaction) => Promise<R>,
   ): Promise<R> => {
     if (request === undefined) return db.transaction().execute(work);
     try {

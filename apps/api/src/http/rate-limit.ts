@@ -4,8 +4,7 @@
  * (http/fast-paths/admission.ts) counts requests; this module describes a counted
  * request and gives one back.
  */
-import type { Database } from "@dc/db";
-import { type Kysely, sql } from "kysely";
+import { type Db, refundRateLimit as refundCounter } from "@dc/db";
 
 /** The fixed window of `windowSeconds` (aligned on the epoch, so on the hour) that holds `now`. */
 export const fixedWindow = (now: Date, windowSeconds: number) => {
@@ -29,15 +28,8 @@ export interface RateLimitState {
 }
 
 /** Gives back one request (an idempotent replay of an accepted decision is not counted). */
-export const refundRateLimit = async (db: Kysely<Database>, state: RateLimitState): Promise<void> => {
-  await db
-    .updateTable("rate_limit_counters")
-    .set({ count: sql<number>`count - 1` })
-    .where("key", "=", state.key)
-    .where("window_start", "=", state.windowStart)
-    .where("count", ">", 0)
-    .execute();
-};
+export const refundRateLimit = (db: Db, state: RateLimitState): Promise<void> =>
+  refundCounter(db, { key: state.key, windowStart: state.windowStart });
 
 /** The IETF RateLimit header fields of a limited response. */
 export const rateLimitHeaders = (state: RateLimitState): Record<string, string> => ({

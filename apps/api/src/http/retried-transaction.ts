@@ -5,13 +5,12 @@
  * debt, for one, can deadlock with the worker applying a snapshot of that
  * campaign; it must not answer 500 for it.
  */
-import { type Database, isRetryableConflict } from "@dc/db";
-import type { Kysely, Transaction } from "kysely";
+import { type Db, type DbTransaction, isRetryableConflict } from "@dc/db";
 
 /** Runs `work` in a transaction, up to `attempts` times while it fails with a retryable conflict. */
 export const retriedTransaction = async <T>(
-  db: Kysely<Database>,
-  work: (trx: Transaction<Database>) => Promise<T>,
+  db: Db,
+  work: (trx: DbTransaction) => Promise<T>,
   attempts = 3,
 ): Promise<T> => {
   for (let attempt = 1; ; attempt++) {

@@ -9,7 +9,7 @@
 import type { OauthClient } from "@dc/db";
 import type { AppServices } from "../services.ts";
 import type { ValidAuthorization } from "./authorization-request.ts";
-import { revokeGrant } from "./grants.ts";
+import { revokeGrant } from "@dc/db";
 import { AUTHORIZATION_MAX_SECONDS, type IssuedTokens, issueTokens } from "./issue-tokens.ts";
 import { invalidGrant, invalidRequest } from "./oauth-errors.ts";
 import { isCodeVerifier, verifierMatches } from "./pkce.ts";

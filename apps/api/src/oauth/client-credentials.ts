@@ -4,7 +4,7 @@
  * can always authenticate again.
  */
 import { parseScopeList } from "@dc/contract";
-import type { OauthClient } from "@dc/db";
+import { insertGrant, type OauthClient } from "@dc/db";
 import type { AppServices } from "../services.ts";
 import { type IssuedTokens, issueTokens } from "./issue-tokens.ts";
 import { invalidScope } from "./oauth-errors.ts";
@@ -27,21 +27,17 @@ export const clientCredentialsTokens = async (
   if (scopes.length === 0) throw invalidScope("The client may not request any scope");
   const now = services.clock.now();
   return services.db.transaction().execute(async (trx) => {
-    const grant = await trx
-      .insertInto("oauth_grants")
-      .values({
-        company_id: client.company_id,
-        client_pk: client.id,
-        grant_type: "client_credentials",
-        scopes: [...scopes],
-        created_at: now,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const grantId = await insertGrant(trx, {
+      companyId: client.company_id,
+      clientPk: client.id,
+      grantType: "client_credentials",
+      scopes,
+      now,
+    });
     return issueTokens(trx, {
       companyId: client.company_id,
       clientPk: client.id,
-      grantId: grant.id,
+      grantId,
       scopes,
       withRefreshToken: false,
       now,

@@ -2,8 +2,7 @@
  * Issuing an access token (and, where the grant allows, a refresh token)
  * inside one transaction. Lifetimes: docs/decisions/0201.
  */
-import type { Database } from "@dc/db";
-import type { Kysely, Transaction } from "kysely";
+import { type Db, insertAccessToken, insertRefreshToken } from "@dc/db";
 import { hashSecret, newSecret, secretPrefixes } from "./secrets.ts";
 
 const ACCESS_TOKEN_SECONDS = 3600;
@@ -35,38 +34,27 @@ export interface IssueRequest {
 
 /** Stores the hashes of new tokens for `grantId` and returns the tokens themselves. */
 export const issueTokens = async (
-  db: Kysely<Database> | Transaction<Database>,
+  db: Db,
   request: IssueRequest,
 ): Promise<IssuedTokens> => {
   const accessToken = newSecret(secretPrefixes.accessToken);
   const at = (seconds: number) => new Date(request.now.getTime() + seconds * 1000);
-  await db
-    .insertInto("oauth_access_tokens")
-    .values({
-      company_id: request.companyId,
-      client_pk: request.clientPk,
-      grant_id: request.grantId,
-      token_hash: hashSecret(accessToken),
-      scopes: [...request.scopes],
-      expires_at: at(ACCESS_TOKEN_SECONDS),
-      created_at: request.now,
-    })
-    .execute();
+  const owner = { companyId: request.companyId, clientPk: request.clientPk, grantId: request.grantId, now: request.now };
+  await insertAccessToken(db, {
+    ...owner,
+    tokenHash: hashSecret(accessToken),
+    scopes: request.scopes,
+    expiresAt: at(ACCESS_TOKEN_SECONDS),
+  });
   let refreshToken: string | undefined;
   if (request.withRefreshToken) {
     refreshToken = newSecret(secretPrefixes.refreshToken);
-    await db
-      .insertInto("oauth_refresh_tokens")
-      .values({
-        company_id: request.companyId,
-        client_pk: request.clientPk,
-        grant_id: request.grantId,
-        token_hash: hashSecret(refreshToken),
-        scopes: [...(request.refreshScopes ?? request.scopes)],
-        expires_at: new Date(Math.min(at(REFRESH_TOKEN_SECONDS).getTime(), request.notAfter?.getTime() ?? Infinity)),
-        created_at: request.now,
-      })
-      .execute();
+    await insertRefreshToken(db, {
+      ...owner,
+      tokenHash: hashSecret(refreshToken),
+      scopes: request.refreshScopes ?? request.scopes,
+      expiresAt: new Date(Math.min(at(REFRESH_TOKEN_SECONDS).getTime(), request.notAfter?.getTime() ?? Infinity)),
+    });
   }
   return {
     access_token: accessToken,

@@ -8,9 +8,8 @@
  * the original scope (RFC 6749 6). Lifetimes: docs/decisions/0201.
  */
 import { parseScopeList } from "@dc/contract";
-import type { OauthClient } from "@dc/db";
+import { findGrantUser, findRefreshTokenRotation, type OauthClient, revokeGrant, rotateRefreshToken } from "@dc/db";
 import type { AppServices } from "../services.ts";
-import { revokeGrant } from "./grants.ts";
 import { AUTHORIZATION_MAX_SECONDS, type IssuedTokens, issueTokens } from "./issue-tokens.ts";
 import { invalidGrant, invalidRequest, invalidScope } from "./oauth-errors.ts";
 import { hashSecret } from "./secrets.ts";
@@ -33,20 +32,9 @@ export const refreshTokens = async (
   const tokenHash = hashSecret(presented);
 
   const outcome = await services.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable("oauth_refresh_tokens")
-      .set({ rotated_at: now })
-      .where("token_hash", "=", tokenHash)
-      .where("rotated_at", "is", null)
-      .where("revoked_at", "is", null)
-      .returningAll()
-      .executeTakeFirst();
+    const row = await rotateRefreshToken(trx, tokenHash, now);
     if (row === undefined) {
-      const rotated = await trx
-        .selectFrom("oauth_refresh_tokens")
-        .select(["grant_id", "rotated_at"])
-        .where("token_hash", "=", tokenHash)
-        .executeTakeFirst();
+      const rotated = await findRefreshTokenRotation(trx, tokenHash);
       if (rotated !== undefined && rotated.rotated_at !== null) {
         await revokeGrant(trx, rotated.grant_id, now);
         return { kind: "reused" } as const;
@@ -56,12 +44,7 @@ export const refreshTokens = async (
     // Each failed check throws, which rolls the rotation back.
     if (row.client_pk !== client.id) throw invalidGrant("The refresh token was issued to another client");
     if (row.expires_at.getTime() <= now.getTime()) throw invalidGrant("The refresh token has expired");
-    const grant = await trx
-      .selectFrom("oauth_grants as g")
-      .leftJoin("users as u", "u.id", "g.user_id")
-      .select(["g.id", "g.created_at", "g.revoked_at", "g.grant_type", "g.user_id", "u.disabled_at"])
-      .where("g.id", "=", row.grant_id)
-      .executeTakeFirstOrThrow();
+    const grant = await findGrantUser(trx, row.grant_id);
     if (grant.revoked_at !== null) throw invalidGrant("The authorization of this refresh token has been revoked");
     if (grant.grant_type !== "authorization_code" || grant.user_id === null || grant.disabled_at !== null) {
       throw invalidGrant("The user who approved this authorization can no longer sign in");

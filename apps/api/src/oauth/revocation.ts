@@ -3,9 +3,8 @@
  * client's own tokens are affected; anything else is silently a no-op, so the
  * answer never tells whether a token exists.
  */
-import type { OauthClient } from "@dc/db";
+import { findRefreshTokenGrant, type OauthClient, revokeAccessToken, revokeGrant } from "@dc/db";
 import type { AppServices } from "../services.ts";
-import { revokeGrant } from "./grants.ts";
 import { hashSecret } from "./secrets.ts";
 
 /**
@@ -17,21 +16,10 @@ export const revokeClientToken = async (services: AppServices, client: OauthClie
   if (token.length > 512) return;
   const tokenHash = hashSecret(token);
   const now = services.clock.now();
-  const refresh = await services.db
-    .selectFrom("oauth_refresh_tokens")
-    .select("grant_id")
-    .where("token_hash", "=", tokenHash)
-    .where("client_pk", "=", client.id)
-    .executeTakeFirst();
-  if (refresh !== undefined) {
-    await revokeGrant(services.db, refresh.grant_id, now);
+  const grantId = await findRefreshTokenGrant(services.db, client.id, tokenHash);
+  if (grantId !== undefined) {
+    await revokeGrant(services.db, grantId, now);
     return;
   }
-  await services.db
-    .updateTable("oauth_access_tokens")
-    .set({ revoked_at: now })
-    .where("token_hash", "=", tokenHash)
-    .where("client_pk", "=", client.id)
-    .where("revoked_at", "is", null)
-    .execute();
+  await revokeAccessToken(services.db, client.id, tokenHash, now);
 };

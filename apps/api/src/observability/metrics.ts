@@ -3,8 +3,7 @@
  * and status, plus gauges read from PostgreSQL at scrape time (the job queue
  * and snapshots by status), which every api process reports alike.
  */
-import { type Database, jobQueueDepth, jobQueueDepthGauge } from "@dc/db";
-import { type Kysely, sql } from "kysely";
+import { countSnapshotsByStatus, type Db, jobQueueDepth, jobQueueDepthGauge } from "@dc/db";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 export interface ApiMetrics {
@@ -12,7 +11,7 @@ export interface ApiMetrics {
   readonly observeRequest: (labels: { method: string; route: string; status: number }, seconds: number) => void;
 }
 
-export const createApiMetrics = (db: Kysely<Database>): ApiMetrics => {
+export const createApiMetrics = (db: Db): ApiMetrics => {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -43,7 +42,7 @@ export const createApiMetrics = (db: Kysely<Database>): ApiMetrics => {
     labelNames: ["status"] as const,
     registers: [registry],
     async collect() {
-      const { rows } = await sql<{ status: string; count: string }>`select status, count(*) as count from snapshots group by status`.execute(db);
+      const rows = await countSnapshotsByStatus(db);
       this.reset();
       for (const row of rows) this.set({ status: row.status }, Number(row.count));
     },

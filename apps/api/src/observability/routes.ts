@@ -10,8 +10,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type Router from "@koa/router";
-import { isSchemaCurrent } from "@dc/db";
-import { sql } from "kysely";
+import { isSchemaCurrent, pingDatabase } from "@dc/db";
 import { authorizationHeader } from "../auth/authorization-header.ts";
 import { bearerToken } from "../auth/bearer.ts";
 import { RouteNotFound } from "../http/api-error.ts";
@@ -25,7 +24,7 @@ export const mountOperationalRoutes = (router: Router, services: AppServices, me
   router.get("/readyz", async (ctx) => {
     const checks = { database: false, migrations: false };
     try {
-      await sql`select 1`.execute(services.db);
+      await pingDatabase(services.db);
       checks.database = true;
       checks.migrations = await isSchemaCurrent(services.db);
     } catch (error) {

@@ -5,9 +5,8 @@
  * from PostgreSQL at scrape time, and Node.js process metrics. Served by
  * server.ts (docs/operations.md).
  */
-import { type Database, jobQueueDepth, jobQueueDepthGauge } from "@dc/db";
+import { type Db, jobQueueDepth, jobQueueDepthGauge } from "@dc/db";
 import type { WorkerEventMap, WorkerEvents } from "graphile-worker";
-import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { DeliveryOutcome } from "../webhooks/deliver.ts";
@@ -53,7 +52,7 @@ export interface WorkerMetrics {
    * depth through `db` at scrape time, until the returned function is called
    * (before `db` is destroyed: a scrape after it reports no queue depth).
    */
-  readonly attach: (events: WorkerEvents, db: Kysely<Database>) => () => void;
+  readonly attach: (events: WorkerEvents, db: Db) => () => void;
 }
 
 /** From a few milliseconds (a re-run that skips) to minutes (the largest snapshots). */
@@ -123,7 +122,7 @@ export const createWorkerMetrics = (logger: Logger): WorkerMetrics => {
     labelNames: ["task", "outcome"] as const,
     registers: [registry],
   });
-  let queueDb: Kysely<Database> | undefined;
+  let queueDb: Db | undefined;
   new Gauge({
     ...jobQueueDepthGauge,
     registers: [registry],

@@ -14,7 +14,7 @@ import {
   applyReconciliationPlan,
   type CampaignDebts,
   type ContactRefresh,
-  type Database,
+  type Db,
   type EventIds,
   loadCampaignDebts,
   loadSnapshotChunks,
@@ -30,7 +30,6 @@ import {
   withWholeCampaignJoins,
 } from "@dc/db";
 import { DebtStatus, Reconciliation, type Snapshot } from "@dc/domain";
-import type { Kysely } from "kysely";
 import type { Clock } from "@dc/runtime";
 import { isTransactionConflict, SnapshotUnprocessable } from "./errors.ts";
 import { phaseTimer } from "./phase-timer.ts";
@@ -38,7 +37,7 @@ import { readSnapshotRows } from "./read-rows.ts";
 import { recordAppliedSnapshotEvents } from "./snapshot-events.ts";
 
 export interface ApplyDependencies {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly clock: Clock;
   /** Encodes the ids of the webhook events' payloads (the api's codec: same `ID_ENCRYPTION_KEY`). */
   readonly ids: EventIds;
@@ -126,7 +125,7 @@ const invalidRows = (errors: ReadonlyArray<Snapshot.RowError>) =>
 
 /** The applying transaction; everything it writes commits together or not at all. */
 const applyLocked = async (
-  trx: Kysely<Database>,
+  trx: Db,
   ids: EventIds,
   key: SnapshotRowKey,
   now: Date,

@@ -14,7 +14,7 @@
  */
 import {
   type AppliedPlan,
-  type Database,
+  type Db,
   debtEventDataBatch,
   type EventIds,
   paymentEventData,
@@ -26,7 +26,6 @@ import {
   type WebhookEventInput,
   type WebhookEventType,
 } from "@dc/db";
-import type { Kysely } from "kysely";
 
 /** Payments read per statement: keeps each read's parameter list far below PostgreSQL's 65,535. */
 const PAYMENTS_PER_READ = 10_000;
@@ -72,7 +71,7 @@ export interface AppliedSnapshot {
  * transaction: the payloads are the state that commits.
  */
 export const recordAppliedSnapshotEvents = async (
-  trx: Kysely<Database>,
+  trx: Db,
   codec: EventIds,
   snapshot: AppliedSnapshot,
   applied: AppliedPlan,

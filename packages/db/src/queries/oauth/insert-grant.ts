@@ -1,0 +1,26 @@
+/** Records a grant (one authorization of a client) and returns its id. */
+import type { Db } from "../executor.ts";
+
+export const insertGrant = async (
+  db: Db,
+  grant: {
+    readonly companyId: number;
+    readonly clientPk: number;
+    readonly grantType: "client_credentials" | "authorization_code";
+    readonly scopes: ReadonlyArray<string>;
+    readonly now: Date;
+  },
+): Promise<number> =>
+  (
+    await db
+      .insertInto("oauth_grants")
+      .values({
+        company_id: grant.companyId,
+        client_pk: grant.clientPk,
+        grant_type: grant.grantType,
+        scopes: [...grant.scopes],
+        created_at: grant.now,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
