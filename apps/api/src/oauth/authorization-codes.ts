@@ -6,10 +6,18 @@
  * unconsumed, except a failed PKCE check, which burns the code. A code presented after it was consumed revokes the grant made
  * from it (RFC 6749 4.1.2, 10.5): every access and refresh token of it stops.
  */
-import type { OauthClient } from "@dc/db";
+import {
+  consumeAuthorizationCode,
+  findActiveUserId,
+  findAuthorizationCodeGrant,
+  insertAuthorizationCode,
+  insertGrant,
+  linkAuthorizationCodeGrant,
+  type OauthClient,
+  revokeGrant,
+} from "@dc/db";
 import type { AppServices } from "../services.ts";
 import type { ValidAuthorization } from "./authorization-request.ts";
-import { revokeGrant } from "@dc/db";
 import { AUTHORIZATION_MAX_SECONDS, type IssuedTokens, issueTokens } from "./issue-tokens.ts";
 import { invalidGrant, invalidRequest } from "./oauth-errors.ts";
 import { isCodeVerifier, verifierMatches } from "./pkce.ts";
@@ -26,21 +34,17 @@ export const issueAuthorizationCode = async (
 ): Promise<string> => {
   const code = newSecret(secretPrefixes.authorizationCode);
   const now = services.clock.now();
-  await services.db
-    .insertInto("oauth_authorization_codes")
-    .values({
-      company_id: authorization.client.company_id,
-      client_pk: authorization.client.id,
-      user_id: userId,
-      code_hash: hashSecret(code),
-      redirect_uri: authorization.redirectUri,
-      scopes: [...authorization.scopes],
-      code_challenge: authorization.codeChallenge ?? null,
-      code_challenge_method: authorization.codeChallenge === undefined ? null : "S256",
-      expires_at: new Date(now.getTime() + AUTHORIZATION_CODE_SECONDS * 1000),
-      created_at: now,
-    })
-    .execute();
+  await insertAuthorizationCode(services.db, {
+    companyId: authorization.client.company_id,
+    clientPk: authorization.client.id,
+    userId,
+    codeHash: hashSecret(code),
+    redirectUri: authorization.redirectUri,
+    scopes: authorization.scopes,
+    codeChallenge: authorization.codeChallenge ?? null,
+    expiresAt: new Date(now.getTime() + AUTHORIZATION_CODE_SECONDS * 1000),
+    now,
+  });
   return code;
 };
 
@@ -84,19 +88,9 @@ export const redeemAuthorizationCode = async (
   const codeHash = hashSecret(code);
 
   const outcome = await services.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable("oauth_authorization_codes")
-      .set({ consumed_at: now })
-      .where("code_hash", "=", codeHash)
-      .where("consumed_at", "is", null)
-      .returningAll()
-      .executeTakeFirst();
+    const row = await consumeAuthorizationCode(trx, codeHash, now);
     if (row === undefined) {
-      const consumed = await trx
-        .selectFrom("oauth_authorization_codes")
-        .select("grant_id")
-        .where("code_hash", "=", codeHash)
-        .executeTakeFirst();
+      const consumed = await findAuthorizationCodeGrant(trx, codeHash);
       if (consumed !== undefined && consumed.grant_id !== null) {
         await revokeGrant(trx, consumed.grant_id, now);
         return { kind: "replayed" } as const;
@@ -112,35 +106,25 @@ export const redeemAuthorizationCode = async (
     // A failed PKCE check returns rather than throws: the consumption commits, and the code is burned.
     const pkce = pkceProblem(row.code_challenge, codeVerifier);
     if (pkce !== undefined) return { kind: "burned", description: pkce } as const;
-    const user = await trx
-      .selectFrom("users")
-      .select("id")
-      .where("id", "=", row.user_id)
-      .where("company_id", "=", client.company_id)
-      .where("disabled_at", "is", null)
-      .executeTakeFirst();
+    const user = await findActiveUserId(trx, client.company_id, row.user_id);
     if (user === undefined) throw invalidGrant("The user who approved the request can no longer sign in");
     // The client may have lost scopes since the user approved.
     const scopes = row.scopes.filter((scope) => client.allowed_scopes.includes(scope));
     if (scopes.length === 0) throw invalidGrant("None of the approved scopes is still allowed for this client");
 
-    const grant = await trx
-      .insertInto("oauth_grants")
-      .values({
-        company_id: client.company_id,
-        client_pk: client.id,
-        user_id: row.user_id,
-        grant_type: "authorization_code",
-        scopes,
-        created_at: now,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await trx.updateTable("oauth_authorization_codes").set({ grant_id: grant.id }).where("id", "=", row.id).execute();
+    const grantId = await insertGrant(trx, {
+      companyId: client.company_id,
+      clientPk: client.id,
+      userId: row.user_id,
+      grantType: "authorization_code",
+      scopes,
+      now,
+    });
+    await linkAuthorizationCodeGrant(trx, row.id, grantId);
     const tokens = await issueTokens(trx, {
       companyId: client.company_id,
       clientPk: client.id,
-      grantId: grant.id,
+      grantId,
       scopes,
       withRefreshToken: true,
       notAfter: new Date(now.getTime() + AUTHORIZATION_MAX_SECONDS * 1000),

@@ -6,7 +6,7 @@
  * its redirect URI.
  */
 import { type AuthorizationRequest, parseScopeList, type Scope } from "@dc/contract";
-import type { OauthClient } from "@dc/db";
+import { findActiveClient, type OauthClient } from "@dc/db";
 import * as JsonText from "@dc/json-text";
 import type { AppServices } from "../services.ts";
 import { codeChallengeMethods, isCodeChallenge } from "./pkce.ts";
@@ -88,12 +88,7 @@ export const checkAuthorizationRequest = async (
   const client =
     clientId.length > 200 || !JsonText.isStorable(clientId)
       ? undefined
-      : await services.db
-          .selectFrom("oauth_clients")
-          .selectAll()
-          .where("client_id", "=", clientId)
-          .where("revoked_at", "is", null)
-          .executeTakeFirst();
+      : await findActiveClient(services.db, clientId);
   if (client === undefined) {
     return { kind: "error-page", error: "invalid_client", description: "No active application has this client_id." };
   }

@@ -4,7 +4,7 @@
  * never both; failures are counted per client id and per source address
  * (docs/decisions/0203).
  */
-import type { OauthClient } from "@dc/db";
+import { findClient, type OauthClient } from "@dc/db";
 import * as JsonText from "@dc/json-text";
 import { schemeCredentials } from "../auth/authorization-header.ts";
 import { OAuthFailure } from "../http/api-error.ts";
@@ -85,7 +85,7 @@ const authenticateClient = async (
 ): Promise<OauthClient> => {
   // An id PostgreSQL cannot hold as text (NUL, a lone surrogate) names no client.
   const client = JsonText.isStorable(credentials.clientId)
-    ? await services.db.selectFrom("oauth_clients").selectAll().where("client_id", "=", credentials.clientId).executeTakeFirst()
+    ? await findClient(services.db, credentials.clientId)
     : undefined;
   // The secret check runs even for an unknown client so both paths cost the same.
   const matches = secretMatches(credentials.clientSecret, client?.secret_hash ?? "00".repeat(32));

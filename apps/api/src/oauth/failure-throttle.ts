@@ -5,9 +5,7 @@
  * Time comes from the clock service. Limits and why: docs/decisions/0203.
  */
 import { createHash } from "node:crypto";
-import type { Database } from "@dc/db";
-import type { Kysely } from "kysely";
-import { sql } from "kysely";
+import { type Db, findCounter, incrementCounter, refundRateLimit } from "@dc/db";
 import { fixedWindow } from "../http/rate-limit.ts";
 import type { AppServices } from "../services.ts";
 
@@ -66,35 +64,22 @@ export const exhaustedSubject = async (
 ): Promise<FailureCount | undefined> => {
   const now = services.clock.now();
   for (const subject of subjects) {
-    const row = await services.db
-      .selectFrom("rate_limit_counters")
-      .select("count")
-      .where("key", "=", keyOf(subject))
-      .where("window_start", "=", windowOf(subject.rule, now).start)
-      .executeTakeFirst();
-    if (row !== undefined && row.count >= subject.rule.limit) {
-      return { subject, count: row.count, retryAfterSeconds: retryAfter(subject.rule, now) };
+    const count = await findCounter(services.db, { key: keyOf(subject), windowStart: windowOf(subject.rule, now).start });
+    if (count !== undefined && count >= subject.rule.limit) {
+      return { subject, count, retryAfterSeconds: retryAfter(subject.rule, now) };
     }
   }
   return undefined;
 };
 
-const increment = async (db: Kysely<Database>, subject: FailureSubject, now: Date): Promise<number> => {
+const increment = async (db: Db, subject: FailureSubject, now: Date): Promise<number> => {
   const window = windowOf(subject.rule, now);
   // One statement, so concurrent failures in any process never lose a count.
-  const row = await db
-    .insertInto("rate_limit_counters")
-    .values({ key: keyOf(subject), window_start: window.start, count: 1, expires_at: window.end })
-    .onConflict((conflict) =>
-      conflict.columns(["key", "window_start"]).doUpdateSet({ count: sql<number>`rate_limit_counters.count + 1` }),
-    )
-    .returning("count")
-    .executeTakeFirstOrThrow();
-  return row.count;
+  return incrementCounter(db, { key: keyOf(subject), windowStart: window.start, expiresAt: window.end });
 };
 
 const countAt = async (
-  db: Kysely<Database>,
+  db: Db,
   subjects: ReadonlyArray<FailureSubject>,
   now: Date,
 ): Promise<ReadonlyArray<FailureCount>> => {
@@ -134,13 +119,7 @@ export const reserveAttempt = async (
   const counts = await countAt(services.db, subjects, now);
   const release = async () => {
     for (const subject of subjects) {
-      await services.db
-        .updateTable("rate_limit_counters")
-        .set({ count: sql<number>`count - 1` })
-        .where("key", "=", keyOf(subject))
-        .where("window_start", "=", windowOf(subject.rule, now).start)
-        .where("count", ">", 0)
-        .execute();
+      await refundRateLimit(services.db, { key: keyOf(subject), windowStart: windowOf(subject.rule, now).start });
     }
   };
   return { counts, release };

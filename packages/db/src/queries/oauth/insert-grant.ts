@@ -6,6 +6,8 @@ export const insertGrant = async (
   grant: {
     readonly companyId: number;
     readonly clientPk: number;
+    /** The approving user (authorization_code grants). */
+    readonly userId?: number;
     readonly grantType: "client_credentials" | "authorization_code";
     readonly scopes: ReadonlyArray<string>;
     readonly now: Date;
@@ -17,6 +19,7 @@ export const insertGrant = async (
       .values({
         company_id: grant.companyId,
         client_pk: grant.clientPk,
+        ...(grant.userId === undefined ? {} : { user_id: grant.userId }),
         grant_type: grant.grantType,
         scopes: [...grant.scopes],
         created_at: grant.now,
