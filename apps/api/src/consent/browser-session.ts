@@ -12,8 +12,8 @@
  * but not the key. Over https the cookie is `__Host-` prefixed and Secure.
  */
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import { findLiveSession, insertLoginSession, revokeLoginSession } from "@dc/db";
 import type { Context } from "koa";
-import { sql } from "kysely";
 import { hashSecret } from "../oauth/secrets.ts";
 import type { AppServices } from "../services.ts";
 
@@ -110,16 +110,7 @@ export const formTokenMatches = (
 export const identifyBrowser = async (ctx: Context, services: AppServices): Promise<Browser> => {
   const cookie = readCookie(ctx, cookieSettings(ctx, services).name);
   if (cookie === undefined) return { cookie, user: undefined };
-  const row = await services.db
-    .selectFrom("oauth_login_sessions as s")
-    .innerJoin("users as u", "u.id", "s.user_id")
-    .select(["s.id", "s.user_id", "s.company_id", "u.email"])
-    .where("s.token_hash", "=", hashSecret(cookie))
-    .where("s.revoked_at", "is", null)
-    .where("s.expires_at", ">", sql<Date>`${services.clock.now()}::timestamptz`)
-    .where("u.disabled_at", "is", null)
-    .whereRef("u.company_id", "=", "s.company_id")
-    .executeTakeFirst();
+  const row = await findLiveSession(services.db, hashSecret(cookie), services.clock.now());
   return {
     cookie,
     user:
@@ -139,11 +130,7 @@ export const bindBrowser = (ctx: Context, services: AppServices, browser: Browse
 
 const revokeSession = async (services: AppServices, browser: Browser): Promise<void> => {
   if (browser.user === undefined) return;
-  await services.db
-    .updateTable("oauth_login_sessions")
-    .set({ revoked_at: services.clock.now() })
-    .where("id", "=", browser.user.sessionId)
-    .execute();
+  await revokeLoginSession(services.db, browser.user.sessionId, services.clock.now());
 };
 
 /** Signs `user` in: ends any session the browser had and sets a new cookie naming a new session. */
@@ -156,16 +143,13 @@ export const startSession = async (
   await revokeSession(services, browser);
   const cookie = newCookieValue();
   const now = services.clock.now();
-  await services.db
-    .insertInto("oauth_login_sessions")
-    .values({
-      company_id: user.companyId,
-      user_id: user.id,
-      token_hash: hashSecret(cookie),
-      created_at: now,
-      expires_at: new Date(now.getTime() + SESSION_SECONDS * 1000),
-    })
-    .execute();
+  await insertLoginSession(services.db, {
+    companyId: user.companyId,
+    userId: user.id,
+    tokenHash: hashSecret(cookie),
+    now,
+    expiresAt: new Date(now.getTime() + SESSION_SECONDS * 1000),
+  });
   writeCookie(ctx, services, cookie);
 };
 

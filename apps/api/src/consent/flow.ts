@@ -3,6 +3,7 @@
  * request that failed its checks, rendering the page for a browser's state,
  * and failing safely on an unexpected error.
  */
+import { findCompanyName } from "@dc/db";
 import type { Context } from "koa";
 import { classifyUnexpected, renderApiError, ServiceUnavailable } from "../http/api-error.ts";
 import { type AuthorizationCheck, redirectWith, type ValidAuthorization } from "../oauth/authorization-request.ts";
@@ -79,14 +80,10 @@ export const showFlowPage = async (
     sendPage(ctx, 403, wrongAccountPage({ clientName: client.name, email: user.email, form }), redirectUri);
     return;
   }
-  const company = await services.db
-    .selectFrom("companies")
-    .select("name")
-    .where("id", "=", client.company_id)
-    .executeTakeFirstOrThrow();
+  const companyName = await findCompanyName(services.db, client.company_id);
   const html = consentPage({
     clientName: client.name,
-    companyName: company.name,
+    companyName,
     email: user.email,
     scopes: authorization.scopes,
     redirectUri,

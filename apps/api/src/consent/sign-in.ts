@@ -6,6 +6,7 @@
  * each attempt is counted before its check, so parallel guesses stop there too.
  */
 import { randomBytes } from "node:crypto";
+import { findUserByEmail } from "@dc/db";
 import * as JsonText from "@dc/json-text";
 import {
   exhaustedSubject,
@@ -56,11 +57,7 @@ export const signIn = async (
   const user =
     email.length > 320 || password.length > 1024 || !JsonText.isStorable(email)
       ? undefined
-      : await services.db
-          .selectFrom("users")
-          .select(["id", "company_id", "email", "password_hash", "disabled_at"])
-          .where((eb) => eb(eb.fn<string>("lower", ["email"]), "=", email))
-          .executeTakeFirst();
+      : await findUserByEmail(services.db, email);
   const matches = await verifyPassword(password, user?.password_hash ?? (await unknownUserHash()));
   // A failure stays counted (the reservation); a success gives its place back.
   if (user === undefined || !matches || user.disabled_at !== null) return { kind: "failed" };

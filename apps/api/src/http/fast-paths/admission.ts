@@ -17,8 +17,7 @@
  * the counter stays exact: each request gets its own position in the window.
  */
 import type { RateLimit, Scope } from "@dc/contract";
-import { type Database, PREPARED } from "@dc/db";
-import { type Kysely, sql } from "kysely";
+import { type AdmissionRow, admitToken, type Db } from "@dc/db";
 import { bearerToken, type Principal } from "../../auth/bearer.ts";
 import type { Clock } from "@dc/runtime";
 import { hashSecret } from "../../oauth/secrets.ts";
@@ -51,45 +50,9 @@ interface Batch {
   running: boolean;
 }
 
-interface AdmissionRow {
-  company_id: string | number;
-  client_pk: string | number;
-  grant_id: string | number;
-  scopes: string[];
-  counter_key: string | null;
-  count: number | null;
-}
-
 const MAX_TOKEN_LENGTH = 512;
 
 type Window = ReturnType<typeof fixedWindow>;
-
-const admissionStatement = (tokenHash: Buffer, rule: AdmissionRule, now: Date, window: Window | undefined, admitted: number) => {
-  const principal = sql`
-    select t.company_id, t.client_pk, t.grant_id, t.scopes
-    from oauth_access_tokens t
-    join oauth_clients c on c.id = t.client_pk
-    join oauth_grants g on g.id = t.grant_id
-    where t.token_hash = ${tokenHash}
-      and t.revoked_at is null and c.revoked_at is null and g.revoked_at is null
-      and t.expires_at > ${now.toISOString()}::timestamptz`;
-  if (rule.rateLimit === undefined || window === undefined) {
-    return sql<AdmissionRow>`${sql.raw(PREPARED)}select p.*, null::text as counter_key, null::int as count from (${principal}) p`;
-  }
-  // A request without the scope is refused before it is counted.
-  return sql<AdmissionRow>`${sql.raw(PREPARED)}
-    with principal as (${principal}),
-    counted as (
-      insert into rate_limit_counters (key, window_start, count, expires_at)
-      select concat('company:', p.company_id, ':', ${rule.rateLimit.subject}::text),
-             ${window.start.toISOString()}::timestamptz, ${admitted}::int, ${window.end.toISOString()}::timestamptz
-      from principal p
-      where ${rule.scope}::text = any(p.scopes)
-      on conflict (key, window_start) do update set count = rate_limit_counters.count + excluded.count
-      returning key, count
-    )
-    select p.*, c.key as counter_key, c.count from principal p left join counted c on true`;
-};
 
 /** The outcome of the `index`-th of `admitted` requests admitted by one statement. */
 const outcome = (row: AdmissionRow | undefined, rule: AdmissionRule, window: Window | undefined, index: number, admitted: number): Admitted => {
@@ -116,7 +79,7 @@ const outcome = (row: AdmissionRow | undefined, rule: AdmissionRule, window: Win
   };
 };
 
-export const createAdmission = (db: Kysely<Database>, clock: Clock): Admit => {
+export const createAdmission = (db: Db, clock: Clock): Admit => {
   const batches = new Map<string, Batch>();
 
   const run = (key: string, batch: Batch): void => {
@@ -127,12 +90,28 @@ export const createAdmission = (db: Kysely<Database>, clock: Clock): Admit => {
     const window = batch.rule.rateLimit === undefined ? undefined : fixedWindow(now, batch.rule.rateLimit.limit.windowSeconds);
     // Started from a resolved promise, so even a synchronous failure settles every waiter and frees the key.
     Promise.resolve()
-      .then(() => admissionStatement(batch.tokenHash, batch.rule, now, window, waiting.length).execute(db))
+      .then(() =>
+        admitToken(db, {
+          tokenHash: batch.tokenHash,
+          scope: batch.rule.scope,
+          now,
+          ...(batch.rule.rateLimit === undefined || window === undefined
+            ? {}
+            : {
+                counter: {
+                  subject: batch.rule.rateLimit.subject,
+                  windowStart: window.start,
+                  windowEnd: window.end,
+                  admitted: waiting.length,
+                },
+              }),
+        }),
+      )
       .then(
-        ({ rows }) => {
+        (row) => {
           waiting.forEach((waiter, index) => {
             try {
-              waiter.resolve(outcome(rows[0], batch.rule, window, index, waiting.length));
+              waiter.resolve(outcome(row, batch.rule, window, index, waiting.length));
             } catch (error) {
               waiter.reject(error);
             }

@@ -4,3 +4,4 @@ export * from "./debit-credits.ts";
 export * from "./find-company-credits.ts";
 export * from "./find-company-profile.ts";
 export * from "./lock-company.ts";
+export * from "./find-company-name.ts";

@@ -17,3 +17,4 @@ export * from "./insert-authorization-code.ts";
 export * from "./link-authorization-code-grant.ts";
 export * from "./find-active-client.ts";
 export * from "./find-client.ts";
+export * from "./admit-token.ts";
