@@ -1,6 +1,5 @@
 /** Administration of companies and their users (the dashboard's job; the CLI's for now). */
-import type { Database } from "@dc/db";
-import type { Kysely } from "kysely";
+import { type Db, insertCompany, insertUser } from "@dc/db";
 import { hashPassword } from "../oauth/secrets.ts";
 
 export interface NewCompany {
@@ -9,12 +8,7 @@ export interface NewCompany {
   readonly phone?: string | undefined;
 }
 
-export const createCompany = async (db: Kysely<Database>, company: NewCompany) =>
-  db
-    .insertInto("companies")
-    .values({ name: company.name, email: company.email ?? null, phone: company.phone ?? null, current_credits: 100 })
-    .returning(["id", "name", "email", "phone", "created_at"])
-    .executeTakeFirstOrThrow();
+export const createCompany = async (db: Db, company: NewCompany) => insertCompany(db, company);
 
 export interface NewUser {
   readonly companyId: number;
@@ -23,14 +17,10 @@ export interface NewUser {
   readonly role: "admin" | "member";
 }
 
-export const createUser = async (db: Kysely<Database>, user: NewUser) =>
-  db
-    .insertInto("users")
-    .values({
-      company_id: user.companyId,
-      email: user.email,
-      password_hash: await hashPassword(user.password),
-      role: user.role,
-    })
-    .returning(["id", "email", "role"])
-    .executeTakeFirstOrThrow();
+export const createUser = async (db: Db, user: NewUser) =>
+  insertUser(db, {
+    companyId: user.companyId,
+    email: user.email,
+    passwordHash: await hashPassword(user.password),
+    role: user.role,
+  });

@@ -1,7 +1,6 @@
 /** Administration of OAuth clients: the secret exists in clear only in the creation result. */
 import { isScope, type Scope } from "@dc/contract";
-import type { Database } from "@dc/db";
-import type { Kysely } from "kysely";
+import { type Db, insertClient } from "@dc/db";
 import { hashSecret, newClientId, newSecret, secretPrefixes } from "../oauth/secrets.ts";
 
 export interface NewClient {
@@ -33,38 +32,18 @@ export const parseScopes = (value: string): { scopes: Scope[]; unknown: string[]
   return { scopes: [...new Set(words.filter(isScope))], unknown: words.filter((word) => !isScope(word)) };
 };
 
-export const createClient = async (db: Kysely<Database>, client: NewClient) => {
+export const createClient = async (db: Db, client: NewClient) => {
   const clientId = newClientId();
   const clientSecret = newSecret(secretPrefixes.clientSecret);
-  const row = await db
-    .insertInto("oauth_clients")
-    .values({
-      company_id: client.companyId,
-      client_id: clientId,
-      name: client.name,
-      secret_hash: hashSecret(clientSecret).toString("hex"),
-      allowed_scopes: [...client.scopes],
-      redirect_uris: [...client.redirectUris],
-    })
-    .returning(["id", "client_id", "name", "allowed_scopes", "redirect_uris", "created_at"])
-    .executeTakeFirstOrThrow();
+  const row = await insertClient(db, {
+    companyId: client.companyId,
+    clientId,
+    name: client.name,
+    secretHash: hashSecret(clientSecret).toString("hex"),
+    scopes: client.scopes,
+    redirectUris: client.redirectUris,
+  });
   return { ...row, client_secret: clientSecret };
 };
 
-export const listClients = (db: Kysely<Database>, companyId: number) =>
-  db
-    .selectFrom("oauth_clients")
-    .select(["client_id", "name", "allowed_scopes", "redirect_uris", "created_at", "revoked_at"])
-    .where("company_id", "=", companyId)
-    .orderBy("id")
-    .execute();
-
-/** Revokes a client: its tokens stop working at once (authentication joins on the client). */
-export const revokeClient = async (db: Kysely<Database>, clientId: string, now: Date) =>
-  db
-    .updateTable("oauth_clients")
-    .set({ revoked_at: now })
-    .where("client_id", "=", clientId)
-    .where("revoked_at", "is", null)
-    .returning(["client_id", "revoked_at"])
-    .executeTakeFirst();
+export { listClients, revokeClient } from "@dc/db";

@@ -2,8 +2,7 @@
  * The admin CLI's commands: each takes parsed flags and returns the JSON
  * object to print, or throws CliError with the message for stderr.
  */
-import type { Database } from "@dc/db";
-import type { Kysely } from "kysely";
+import { type Db, findCampaignByReference, findFirstCreditor, findRowCompany, findRowId, findUserByEmail } from "@dc/db";
 import { createCampaign, createCreditor, createTimeline } from "../admin/collection-setup.ts";
 import { createCompany, createUser } from "../admin/companies.ts";
 import { createClient, listClients, parseScopes, redirectUriProblem, revokeClient } from "../admin/oauth-clients.ts";
@@ -17,7 +16,7 @@ export class CliError extends Error {
 export type Flags = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>;
 
 export interface CommandContext {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly ids: Ids;
   readonly now: () => Date;
 }
@@ -43,14 +42,13 @@ const list = (flags: Flags, name: string): ReadonlyArray<string> => {
 const existingId = async (context: CommandContext, flags: Flags, name: string, kind: IdKind, table: "companies" | "timelines" | "creditors") => {
   const encoded = required(flags, name);
   const key = context.ids.decode(kind, encoded);
-  const row = key === undefined ? undefined : await context.db.selectFrom(table).select(["id"]).where("id", "=", key).executeTakeFirst();
-  if (row === undefined) throw new CliError(`--${name}: no ${kind} with id ${encoded}`);
-  return row.id;
+  const id = key === undefined ? undefined : await findRowId(context.db, table, key);
+  if (id === undefined) throw new CliError(`--${name}: no ${kind} with id ${encoded}`);
+  return id;
 };
 
 const companyRowOf = async (context: CommandContext, companyId: number, table: "timelines" | "creditors", id: number, kind: IdKind) => {
-  const row = await context.db.selectFrom(table).select(["company_id"]).where("id", "=", id).executeTakeFirstOrThrow();
-  if (row.company_id !== companyId) throw new CliError(`the ${kind} belongs to another company`);
+  if ((await findRowCompany(context.db, table, id)) !== companyId) throw new CliError(`the ${kind} belongs to another company`);
 };
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -83,7 +81,7 @@ export const commands: Readonly<Record<string, Command>> = {
     if (password.length < 12) throw new CliError("--password: at least 12 characters");
     const role = text(flags, "role") ?? "member";
     if (role !== "admin" && role !== "member") throw new CliError("--role: admin or member");
-    const existing = await context.db.selectFrom("users").select("id").where((eb) => eb(eb.fn("lower", ["email"]), "=", email.toLowerCase())).executeTakeFirst();
+    const existing = await findUserByEmail(context.db, email.toLowerCase());
     if (existing !== undefined) throw new CliError(`a user with e-mail ${email} already exists`);
     const user = await createUser(context.db, { companyId, email, password, role });
     return { id: context.ids.encode("user", user.id), company_id: context.ids.encode("company", companyId), email: user.email, role: user.role };
@@ -161,13 +159,13 @@ export const commands: Readonly<Record<string, Command>> = {
       creditorId = await existingId(context, flags, "creditor", "creditor", "creditors");
       await companyRowOf(context, companyId, "creditors", creditorId, "creditor");
     } else {
-      const first = await context.db.selectFrom("creditors").select("id").where("company_id", "=", companyId).orderBy("id").executeTakeFirst();
+      const first = await findFirstCreditor(context.db, companyId);
       if (first === undefined) throw new CliError("the company has no creditor: create one first or pass --creditor");
-      creditorId = first.id;
+      creditorId = first;
     }
     const apiReference = required(flags, "api-reference");
     if (!/^[A-Za-z0-9._-]{1,100}$/.test(apiReference)) throw new CliError("--api-reference: 1 to 100 of A-Z a-z 0-9 . _ -");
-    const taken = await context.db.selectFrom("campaigns").select("id").where("company_id", "=", companyId).where("api_reference", "=", apiReference).executeTakeFirst();
+    const taken = await findCampaignByReference(context.db, companyId, apiReference);
     if (taken !== undefined) throw new CliError(`--api-reference: ${apiReference} is already used by this company`);
     const campaign = await createCampaign(context.db, {
       companyId,

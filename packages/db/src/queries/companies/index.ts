@@ -5,3 +5,4 @@ export * from "./find-company-credits.ts";
 export * from "./find-company-profile.ts";
 export * from "./lock-company.ts";
 export * from "./find-company-name.ts";
+export * from "./insert-company.ts";

@@ -6,3 +6,5 @@ export * from "./insert-creditor.ts";
 export * from "./list-creditors.ts";
 export * from "./update-creditor.ts";
 export * from "./find-creditor-ids.ts";
+export * from "./find-first-creditor.ts";
+export * from "./insert-named-creditor.ts";

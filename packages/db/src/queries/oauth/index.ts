@@ -18,3 +18,6 @@ export * from "./link-authorization-code-grant.ts";
 export * from "./find-active-client.ts";
 export * from "./find-client.ts";
 export * from "./admit-token.ts";
+export * from "./insert-client.ts";
+export * from "./list-clients.ts";
+export * from "./revoke-client.ts";
