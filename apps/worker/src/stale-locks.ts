@@ -12,9 +12,8 @@
  * within two grace periods of its death. Safe for `apply_snapshot`: applying
  * is idempotent under the snapshot row lock.
  */
-import { createPool, type Database, findAbsentLockHolders, forceUnlockWorkers } from "@dc/db";
+import { createPool, type Db, findAbsentLockHolders, forceUnlockWorkers, releaseOrphanedQueueLocks } from "@dc/db";
 import type { WorkerEvents } from "graphile-worker";
-import { type Kysely, sql } from "kysely";
 import type { Logger } from "pino";
 
 /** `application_name` of a live pool's presence connection: this prefix and the pool id. */
@@ -117,7 +116,7 @@ export type AbsentPools = Map<string, number>;
  * pool whose database connections work.
  */
 export const unlockDeadWorkers = async (
-  db: Kysely<Database>,
+  db: Db,
   options: {
     readonly graceSeconds: number;
     readonly absent: AbsentPools;
@@ -142,37 +141,6 @@ export const unlockDeadWorkers = async (
   return dead;
 };
 
-/**
- * Frees every named queue locked, for longer than `staleSeconds`, by a pool
- * that runs none of that queue's jobs, and returns them. graphile-worker
- * locks a queue and one of its jobs in one statement and frees both in one
- * statement, so such a lock is a leftover: a job run twice after its lock was
- * released (a pool taken for dead while alive, see above) and completed
- * first by the first runner; the second runner's completion then finds the
- * job gone and leaves the queue locked by its own, live, pool, which no job
- * lock names, until graphile-worker's 4-hour reset, with a campaign's
- * snapshots waiting behind it (docs/decisions/0357).
- */
-export const releaseOrphanedQueueLocks = async (
-  db: Kysely<Database>,
-  staleSeconds: number,
-): Promise<Array<{ queue: string; pool: string }>> => {
-  // The lock is freed only as it was read: a queue locked again meanwhile (another job taken) is left alone.
-  const { rows } = await sql<{ queue: string; pool: string }>`
-    update graphile_worker._private_job_queues q set locked_by = null, locked_at = null
-    from (
-      select o.id, o.locked_by, o.locked_at from graphile_worker._private_job_queues o
-      where o.locked_by is not null and o.locked_at < now() - make_interval(secs => ${staleSeconds})
-        and not exists (
-          select 1 from graphile_worker._private_jobs j where j.job_queue_id = o.id and j.locked_by = o.locked_by
-        )
-    ) orphan
-    where q.id = orphan.id and q.locked_by = orphan.locked_by and q.locked_at = orphan.locked_at
-    returning q.queue_name as queue, orphan.locked_by as pool
-  `.execute(db);
-  return rows;
-};
-
 /** How often the sweep runs: half the grace period, between 1 and 60 seconds. */
 export const sweepIntervalMs = (graceSeconds: number): number => Math.min(60, Math.max(1, graceSeconds / 2)) * 1000;
 
@@ -181,7 +149,7 @@ export const sweepIntervalMs = (graceSeconds: number): number => Math.min(60, Ma
  * again, and graphile-worker's own 4-hour reset remains).
  */
 export const sweepStaleLocks = async (
-  db: Kysely<Database>,
+  db: Db,
   staleSeconds: number,
   own: ReadonlySet<string>,
   absent: AbsentPools,

@@ -11,7 +11,7 @@ import { snapshotQueueName } from "@dc/db";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixedClock } from "@dc/runtime";
-import { releaseOrphanedQueueLocks } from "../src/stale-locks.ts";
+import { releaseOrphanedQueueLocks } from "@dc/db";
 import { type RunningWorker, startWorker } from "../src/worker.ts";
 import { captureLogger } from "./log-capture.ts";
 import { accountRow, insertCampaign, insertSnapshot, snapshotState, testIds } from "./snapshot-fixtures.ts";

@@ -12,7 +12,14 @@
  */
 import {
   completeSpentJob,
-  type Database,
+  type Db,
+  disableGoneEndpoint,
+  findHeadOfLine,
+  insertAttempt,
+  type LoadedDelivery,
+  loadDelivery,
+  postponeDelivery,
+  recordAttemptOutcome,
   disablePendingDeliveries,
   scheduleDeliveryJob,
   type SpentDeliveryJob,
@@ -27,7 +34,6 @@ import {
   vetDestination,
 } from "@dc/ssrf";
 import type { WebhookSecretBox } from "@dc/crypto";
-import { type Kysely, sql } from "kysely";
 import type { Logger } from "pino";
 import type { Clock } from "@dc/runtime";
 import { parseRetryAfter, retryDelayMs } from "./retry-schedule.ts";
@@ -36,7 +42,7 @@ import { WEBHOOK_USER_AGENT } from "./settings.ts";
 import { signatureHeader } from "./signature.ts";
 
 export interface DeliveryDependencies {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly secrets: WebhookSecretBox;
@@ -60,34 +66,7 @@ export interface DeliveryReport {
   readonly nextAttemptAt?: Date;
 }
 
-const loadDelivery = (db: Kysely<Database>, companyId: number, deliveryId: number) =>
-  db
-    .selectFrom("webhook_deliveries as d")
-    .innerJoin("webhook_endpoints as e", (join) => join.onRef("e.company_id", "=", "d.company_id").onRef("e.id", "=", "d.endpoint_id"))
-    .innerJoin("webhook_events as ev", (join) => join.onRef("ev.company_id", "=", "d.company_id").onRef("ev.id", "=", "d.event_id"))
-    .select([
-      "d.id",
-      "d.status",
-      "d.retry_index",
-      "d.attempt_count",
-      "d.event_id",
-      "d.event_occurred_at",
-      "e.id as endpoint_id",
-      "e.url",
-      "e.enabled",
-      "e.ordered",
-      "e.secret_ciphertext",
-      "e.previous_secret_ciphertext",
-      "e.previous_secret_expires_at",
-      "ev.public_id",
-      "ev.type",
-      "ev.payload",
-    ])
-    .where("d.company_id", "=", companyId)
-    .where("d.id", "=", deliveryId)
-    .executeTakeFirst();
-
-type Delivery = NonNullable<Awaited<ReturnType<typeof loadDelivery>>>;
+type Delivery = LoadedDelivery;
 
 /**
  * How long a later event of an ordered endpoint waits when the head of the
@@ -99,18 +78,13 @@ type Delivery = NonNullable<Awaited<ReturnType<typeof loadDelivery>>>;
 export const HEAD_DUE_RECHECK_MS = 1_000;
 
 /** The oldest pending delivery of the endpoint before this one, by event time then event id. */
-const headOfLine = (db: Kysely<Database>, companyId: number, delivery: Delivery) =>
-  db
-    .selectFrom("webhook_deliveries")
-    .select(["id", "next_attempt_at"])
-    .where("company_id", "=", companyId)
-    .where("endpoint_id", "=", delivery.endpoint_id)
-    .where("status", "=", "pending")
-    .where(sql<boolean>`(event_occurred_at, event_id) < (${delivery.event_occurred_at}::timestamptz, ${delivery.event_id}::bigint)`)
-    .orderBy("event_occurred_at")
-    .orderBy("event_id")
-    .limit(1)
-    .executeTakeFirst();
+const headOfLine = (db: Db, companyId: number, delivery: Delivery) =>
+  findHeadOfLine(db, {
+    companyId,
+    endpointId: delivery.endpoint_id,
+    eventOccurredAt: delivery.event_occurred_at,
+    eventId: delivery.event_id,
+  });
 
 /** The resolver of the worker when private destinations are allowed: localhost, the hosts file, then DNS. */
 const systemPrivateResolver = privateDestinationResolver();
@@ -168,7 +142,7 @@ const isSuccess = (status: number | null) => status !== null && status >= 200 &&
  * read with.
  */
 const recordAttempt = async (
-  trx: Kysely<Database>,
+  trx: Db,
   deps: Pick<DeliveryDependencies, "random">,
   companyId: number,
   delivery: Pick<Delivery, "id" | "endpoint_id" | "ordered" | "retry_index">,
@@ -182,30 +156,19 @@ const recordAttempt = async (
   const nextAttemptAt = delay === undefined ? null : new Date(now.getTime() + delay);
   const status = succeeded ? "succeeded" : nextAttemptAt !== null ? "pending" : "failed";
   const outcome: DeliveryOutcome = succeeded ? "succeeded" : gone ? "endpoint_gone" : nextAttemptAt !== null ? "retry_scheduled" : "failed";
-  await sql`
-    insert into webhook_delivery_attempts (company_id, delivery_id, attempted_at, status_code, duration_ms, error, response_body_excerpt)
-    select company_id, id, ${now}::timestamptz, ${result.statusCode}::int, ${result.durationMs}::int, ${result.error}::text, ${result.bodyExcerpt}::text
-    from webhook_deliveries where company_id = ${companyId} and id = ${deliveryId}`.execute(trx);
-  const updated = await sql<{ status: string }>`
-    update webhook_deliveries set
-      attempt_count = attempt_count + 1,
-      last_status_code = ${result.statusCode}::int,
-      updated_at = ${now}::timestamptz,
-      status = case when status = 'pending' then ${status}::text else status end,
-      retry_index = case when status = 'pending' and ${status}::text = 'pending' then retry_index + 1 else retry_index end,
-      next_attempt_at = case when status = 'pending' then ${nextAttemptAt}::timestamptz else next_attempt_at end,
-      completed_at = case when status = 'pending' and ${status}::text <> 'pending' then ${now}::timestamptz else completed_at end
-    where company_id = ${companyId} and id = ${deliveryId} and retry_index = ${delivery.retry_index}
-    returning status`.execute(trx);
-  const stillOurs = updated.rows[0]?.status === status;
+  await insertAttempt(trx, { companyId, deliveryId, now, result });
+  const updated = await recordAttemptOutcome(trx, {
+    companyId,
+    deliveryId,
+    retryIndex: delivery.retry_index,
+    statusCode: result.statusCode,
+    status,
+    nextAttemptAt,
+    now,
+  });
+  const stillOurs = updated === status;
   if (gone && stillOurs) {
-    await trx
-      .updateTable("webhook_endpoints")
-      .set({ enabled: false, disabled_reason: "gone", disabled_at: now, updated_at: now })
-      .where("company_id", "=", companyId)
-      .where("id", "=", delivery.endpoint_id)
-      .where("enabled", "=", true)
-      .execute();
+    await disableGoneEndpoint(trx, companyId, delivery.endpoint_id, now);
     await disablePendingDeliveries(trx, { companyId, endpointId: delivery.endpoint_id, now });
   }
   if (nextAttemptAt !== null && stillOurs) {
@@ -234,7 +197,7 @@ export const deliverWebhook = async (
       const headDue = head.next_attempt_at?.getTime() ?? 0;
       const runAt = new Date(headDue > now.getTime() ? headDue + 1 : now.getTime() + HEAD_DUE_RECHECK_MS);
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable("webhook_deliveries").set({ next_attempt_at: runAt, updated_at: now }).where("company_id", "=", companyId).where("id", "=", deliveryId).execute();
+        await postponeDelivery(trx, { companyId, deliveryId, runAt, now });
         await scheduleDeliveryJob(trx, { companyId, deliveryId, endpointId: delivery.endpoint_id, ordered: true, runAt });
       });
       return { outcome: "waiting_for_earlier_event", nextAttemptAt: runAt };

@@ -7,3 +7,4 @@ export * from "./insert-endpoint.ts";
 export * from "./list-endpoints.ts";
 export * from "./lock-endpoint-secret.ts";
 export * from "./update-endpoint.ts";
+export * from "./disable-gone-endpoint.ts";
