@@ -19,9 +19,8 @@
  * queue, are graphile-worker's. Unlocks this process does not see (jobs
  * another process returned, stale locks released) still wait for a poll.
  */
-import type { Database } from "@dc/db";
+import { type Db, isJobLocked } from "@dc/db";
 import type { Job, Worker, WorkerEvents } from "graphile-worker";
-import { type Kysely, sql } from "kysely";
 
 /** How often the view is read while a completion is being recorded, and for how long at most. */
 const CHECK_EVERY_MS = 5;
@@ -36,17 +35,11 @@ const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  */
 export const handOffQueues = (
   events: WorkerEvents,
-  db: Kysely<Database>,
+  db: Db,
 ): { readonly detach: () => void; readonly settled: () => Promise<void> } => {
   const watching = new Set<Promise<void>>();
   let detached = false;
-  const released = async (jobId: string): Promise<boolean> => {
-    const { rows } = await sql<{ held: boolean }>`
-      select exists (
-        select 1 from graphile_worker.jobs where id = ${jobId}::bigint and locked_at is not null
-      ) as held`.execute(db);
-    return rows[0]?.held === false;
-  };
+  const released = async (jobId: string): Promise<boolean> => !(await isJobLocked(db, jobId));
   const watch = async (jobId: string, nudge: () => void): Promise<void> => {
     const deadline = Date.now() + GIVE_UP_AFTER_MS;
     while (!detached && Date.now() < deadline) {
