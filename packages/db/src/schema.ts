@@ -4,7 +4,7 @@
  * `bigint` columns arrive as JS numbers (see connection.ts), `date` columns as
  * `YYYY-MM-DD` strings, `timestamptz` as Date, `bytea` as Buffer.
  */
-import type { ColumnType, Generated, Selectable, Updateable } from "kysely";
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
