@@ -69,7 +69,11 @@ const expectClusterGone = ({ dataDirectory, postmasterPid }: FixtureCluster): vo
   expect(isRunning(postmasterPid)).toBe(false);
 };
 
-describe("vitest run on the embedded cluster", () => {
+// Each case is a whole vitest run that starts, migrates and stops a PostgreSQL cluster of its own, which
+// can take past the 30 s default while turbo runs every package's tests beside it.
+const FIXTURE_RUN_TIMEOUT_MS = 120_000;
+
+describe("vitest run on the embedded cluster", { timeout: FIXTURE_RUN_TIMEOUT_MS }, () => {
   it("exits 0 when every test passes", async () => {
     const run = await runFixture("passes.fixture.ts");
     expect({ code: run.code, output: run.output }).toMatchObject({ code: 0 });
