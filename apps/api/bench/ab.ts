@@ -32,7 +32,7 @@ import { benchSeedRows, benchSnapshotRows } from "@dc/testing";
 import { sql } from "kysely";
 import { createCampaign, createCreditor, createTimeline } from "../src/admin/collection-setup.ts";
 import { createTenant } from "../src/admin/tenants.ts";
-import { makeIds } from "../src/ids.ts";
+import { makeIds } from "@dc/db";
 import { runScenario, sequentialLatency } from "./load.ts";
 import { fetchToken, type Service, startApiService, startWorkerService } from "./processes.ts";
 import { seed } from "./seed.ts";

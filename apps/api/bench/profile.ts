@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { createTenant } from "../src/admin/tenants.ts";
-import { makeIds } from "../src/ids.ts";
+import { makeIds } from "@dc/db";
 import { API_NODE_OPTIONS } from "../src/runtime.ts";
 import { runScenario } from "./load.ts";
 import { fetchToken, freePort, rssOf, startApiService, startBenchDatabase } from "./processes.ts";

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { repositoryRoot } from "@dc/db";
-import { makeIds } from "../src/ids.ts";
+import { makeIds } from "@dc/db";
 import { combineSlices, runScenario, type Scenario, sequentialLatency, type LoadResult } from "./load.ts";
 import { fetchToken, freePort, rssOf, type Service, startApiService, startBenchDatabase, waitForLine } from "./processes.ts";
 import { writeSection } from "@dc/testing";

@@ -8,7 +8,7 @@ import type { Database } from "@dc/db";
 import { type Kysely, sql } from "kysely";
 import { createCreditor } from "../src/admin/collection-setup.ts";
 import { createTenant, type CreatedTenant } from "../src/admin/tenants.ts";
-import type { Ids } from "../src/ids.ts";
+import type { DomainIds as Ids } from "@dc/db";
 
 export interface Seeded {
   readonly tenants: ReadonlyArray<CreatedTenant>;

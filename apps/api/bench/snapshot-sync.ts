@@ -30,7 +30,7 @@ import {
 } from "@dc/testing";
 import { createCampaign, createCreditor, createTimeline } from "../src/admin/collection-setup.ts";
 import { createTenant } from "../src/admin/tenants.ts";
-import { makeIds } from "../src/ids.ts";
+import { makeIds } from "@dc/db";
 import { fetchToken, freePort, rssOf, startApiService, startBenchDatabase, startWorkerService } from "./processes.ts";
 import { writeSection } from "@dc/testing";
 

@@ -11,7 +11,7 @@ import type { Clock } from "@dc/runtime";
 import type { ApiConfig } from "./config.ts";
 import { createInFlight } from "./http/in-flight.ts";
 import { answerParserRefusals } from "./http/parser-refusals.ts";
-import { makeIds } from "./ids.ts";
+import { makeIds } from "@dc/db";
 import { watchSnapshotStatus } from "./routes/snapshots/status-watch.ts";
 import type { AppServices } from "./services.ts";
 

@@ -3,7 +3,7 @@ import type { Db } from "@dc/db";
 import type { Logger } from "pino";
 import type { Clock } from "@dc/runtime";
 import type { ApiConfig } from "./config.ts";
-import type { Ids } from "./ids.ts";
+import type { DomainIds as Ids } from "@dc/db";
 import type { SnapshotStatusWatch } from "./routes/snapshots/status-watch.ts";
 
 export interface AppServices {

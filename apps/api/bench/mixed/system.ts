@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { Database } from "@dc/db";
 import type { Kysely } from "kysely";
-import { type Ids, makeIds } from "../../src/ids.ts";
+import { type DomainIds as Ids, makeIds } from "@dc/db";
 import { fetchToken, freePort, rssOf, type Service, startApiService, startWorkerService } from "../processes.ts";
 import { type Seeded, seed, type SeedShape } from "../seed.ts";
 import type { LoadTenant } from "./mix.ts";

@@ -6,7 +6,7 @@
  */
 import type { Database } from "@dc/db";
 import { type Kysely, sql } from "kysely";
-import type { Ids } from "../../src/ids.ts";
+import type { DomainIds as Ids } from "@dc/db";
 import { mergeAccepted, type StepResult } from "./drive.ts";
 import type { AcceptedWrites } from "./mix.ts";
 

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { allScopes } from "@dc/contract";
 import type { Db } from "@dc/db";
-import type { Ids } from "../ids.ts";
+import type { DomainIds as Ids } from "@dc/db";
 import { createCampaign, createCreditor, createTimeline } from "./collection-setup.ts";
 import { createCompany, createUser } from "./companies.ts";
 import { createClient } from "./oauth-clients.ts";

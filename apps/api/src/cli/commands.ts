@@ -7,7 +7,8 @@ import { createCampaign, createCreditor, createTimeline } from "../admin/collect
 import { createCompany, createUser } from "../admin/companies.ts";
 import { createClient, listClients, parseScopes, redirectUriProblem, revokeClient } from "../admin/oauth-clients.ts";
 import { createTenant } from "../admin/tenants.ts";
-import type { IdKind, Ids } from "../ids.ts";
+import type { DomainIds as Ids } from "@dc/db";
+import type { Ids as IdKinds } from "@dc/domain";
 
 export class CliError extends Error {
   override readonly name = "CliError";
@@ -39,7 +40,7 @@ const list = (flags: Flags, name: string): ReadonlyArray<string> => {
 };
 
 /** Decodes an id flag of `kind` and checks the row exists. */
-const existingId = async (context: CommandContext, flags: Flags, name: string, kind: IdKind, table: "companies" | "timelines" | "creditors") => {
+const existingId = async (context: CommandContext, flags: Flags, name: string, kind: IdKinds.Kind, table: "companies" | "timelines" | "creditors") => {
   const encoded = required(flags, name);
   const key = context.ids.decode(kind, encoded);
   const id = key === undefined ? undefined : await findRowId(context.db, table, key);
@@ -47,7 +48,7 @@ const existingId = async (context: CommandContext, flags: Flags, name: string, k
   return id;
 };
 
-const companyRowOf = async (context: CommandContext, companyId: number, table: "timelines" | "creditors", id: number, kind: IdKind) => {
+const companyRowOf = async (context: CommandContext, companyId: number, table: "timelines" | "creditors", id: number, kind: IdKinds.Kind) => {
   if ((await findRowCompany(context.db, table, id)) !== companyId) throw new CliError(`the ${kind} belongs to another company`);
 };
 

@@ -13,7 +13,7 @@ import {
   resolveDevelopmentDatabase,
 } from "@dc/db";
 import { ConfigError, loadConfig } from "../config.ts";
-import { makeIds } from "../ids.ts";
+import { makeIds } from "@dc/db";
 import { CliError, commands } from "./commands.ts";
 import { usage } from "./usage.ts";
 

@@ -7,7 +7,7 @@
  */
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { API_PREFIX, MEDIA_URL_TTL_SECONDS } from "@dc/contract";
-import type { Ids } from "../ids.ts";
+import type { DomainIds as Ids } from "@dc/db";
 
 export type MediaKind = "audio" | "pdf";
 

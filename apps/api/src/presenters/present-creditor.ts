@@ -1,6 +1,6 @@
 /** The creditor's wire form (contract 2.2): camelCase fields and the encrypted id. */
 import type { CreditorRow } from "@dc/db";
-import type { Ids } from "../ids.ts";
+import type { DomainIds as Ids } from "@dc/db";
 
 export const presentCreditor = (ids: Ids, row: CreditorRow) => ({
   id: ids.encode("creditor", row.id),

@@ -6,7 +6,7 @@
  */
 import type { Debt } from "@dc/contract";
 import { type DebtView, presentDebtView } from "@dc/db";
-import type { Ids } from "../ids.ts";
+import type { DomainIds as Ids } from "@dc/db";
 
 export const presentDebt = (ids: Ids, view: DebtView, collectionAgency: boolean): Debt =>
   presentDebtView(ids, view, collectionAgency, (date) => date);

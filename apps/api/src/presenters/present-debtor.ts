@@ -1,7 +1,7 @@
 /** The debtor's wire form (contract): encrypted ids, and its debts' ids and count. */
 import type { Endpoints } from "@dc/contract";
 import type { DebtorRow } from "@dc/db";
-import type { Ids } from "../ids.ts";
+import type { DomainIds as Ids } from "@dc/db";
 
 export type DebtorView = Endpoints["getDebtor"]["success"]["schema"]["Type"]["data"];
 

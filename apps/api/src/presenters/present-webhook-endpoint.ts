@@ -1,7 +1,7 @@
 /** A webhook endpoint's wire form (never its secret). */
 import type { WebhookEndpoint, WebhookEventType } from "@dc/contract";
 import type { EndpointRow } from "@dc/db";
-import type { Ids } from "../ids.ts";
+import type { DomainIds as Ids } from "@dc/db";
 
 export const presentWebhookEndpoint = (ids: Ids, row: EndpointRow, now: Date): WebhookEndpoint => ({
   id: ids.encode("webhook_endpoint", row.id),

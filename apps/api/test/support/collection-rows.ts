@@ -6,7 +6,7 @@
 import type { Database } from "@dc/db";
 import type { Insertable, Kysely } from "kysely";
 import type { CreatedTenant } from "../../src/admin/tenants.ts";
-import type { Ids } from "../../src/ids.ts";
+import type { DomainIds as Ids } from "@dc/db";
 
 type Row<T extends keyof Database> = Partial<Insertable<Database[T]>>;
 

@@ -5,7 +5,7 @@
  */
 import type { BatchResult } from "@dc/contract";
 import { Money } from "@dc/domain";
-import type { Ids } from "../../ids.ts";
+import type { DomainIds as Ids } from "@dc/db";
 import type { Outcome } from "./prepare-debts.ts";
 import type { Written } from "./write-debts.ts";
 

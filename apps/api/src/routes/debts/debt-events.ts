@@ -7,7 +7,7 @@
  * transaction, so they are the committed state in the api's public shape.
  */
 import { type Db, debtEventData, recordEvents, subscribedWebhookEventTypes } from "@dc/db";
-import type { Ids } from "../../ids.ts";
+import type { DomainIds as Ids } from "@dc/db";
 
 /**
  * Records `type` (`debt.created` or `debt.updated`) for every debt of

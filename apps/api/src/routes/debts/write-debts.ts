@@ -6,7 +6,7 @@
  * the meantime is reported as not inserted, and has no event.
  */
 import { allocateDebtIds, type Db, insertDebts, upsertDebtorsByReference } from "@dc/db";
-import type { Ids } from "../../ids.ts";
+import type { DomainIds as Ids } from "@dc/db";
 import { recordDebtEvents } from "./debt-events.ts";
 import type { Outcome } from "./prepare-debts.ts";
 

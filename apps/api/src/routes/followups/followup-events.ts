@@ -5,7 +5,7 @@
  * all. The payload is `@dc/db`'s builder, read in that transaction.
  */
 import { type Db, followupEventData, recordEvent, subscribedWebhookEventTypes } from "@dc/db";
-import type { Ids } from "../../ids.ts";
+import type { DomainIds as Ids } from "@dc/db";
 
 /** Records `type` for followup `followupId`; nothing is read when no endpoint of the company wants the type. */
 export const recordFollowupEvent = async (

@@ -2,7 +2,7 @@
 import { webhookMessages } from "@dc/contract";
 import { type Db, type EndpointRow, findEndpoint } from "@dc/db";
 import { NotFound } from "../../http/api-error.ts";
-import type { Ids } from "../../ids.ts";
+import type { DomainIds as Ids } from "@dc/db";
 
 /** The internal id of a company's endpoint from its public id, or a 404. */
 export const endpointIdOf = (ids: Ids, publicId: string): number => {
