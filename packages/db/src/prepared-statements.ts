@@ -9,12 +9,10 @@
 import { createHash } from "node:crypto";
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
 import pg from "pg";
+import { isCachedPlanInvalid } from "./sqlstate.ts";
 
 /** The comment that marks SQL to run as a named prepared statement. The marked texts are a small fixed set. */
 export const PREPARED = "/* prepared */ ";
-
-/** `cached plan must not change result type`: a migration changed a table the statement reads. */
-const FEATURE_NOT_SUPPORTED = "0A000";
 
 const baseNames = new Map<string, string>();
 
@@ -64,7 +62,7 @@ class PreparingClient implements PostgresPoolClient {
     const name = this.#renamed.get(textOrCursor) ?? baseName(textOrCursor);
     return (client.query<R & pg.QueryResultRow>({ name, text: textOrCursor, values: list }) as Promise<never>).catch(
       async (error: unknown) => {
-        if ((error as { code?: string }).code !== FEATURE_NOT_SUPPORTED) throw error;
+        if (!isCachedPlanInvalid(error)) throw error;
         const next = `${baseName(textOrCursor)}_${++this.#renames}`;
         this.#renamed.set(textOrCursor, next);
         await client.query(`deallocate "${name}"`).catch(() => {});

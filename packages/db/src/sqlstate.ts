@@ -62,3 +62,6 @@ const TRANSIENT = new Set([
  * moment later (docs/decisions/0020).
  */
 export const isTransientFailure = (error: unknown): boolean => TRANSIENT.has(sqlState(error) ?? "");
+
+/** 0A000 feature_not_supported, as a prepared statement raises it when a migration changed the tables it reads (`cached plan must not change result type`). */
+export const isCachedPlanInvalid = (error: unknown): boolean => sqlState(error) === "0A000";
