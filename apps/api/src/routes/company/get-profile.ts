@@ -4,6 +4,7 @@ import { messages } from "@dc/contract";
 import { findCompanyProfile } from "@dc/db";
 import { NotFound } from "../../http/api-error.ts";
 import type { HandlerInput, Reply } from "../../http/handler.ts";
+import { presentCompanyProfile } from "../../presenters/present-company.ts";
 
 export const getCompanyProfile = async ({
   principal,
@@ -17,13 +18,7 @@ export const getCompanyProfile = async ({
     body: {
       error: false,
       message: "Company profile retrieved successfully",
-      data: {
-        id: services.ids.encode("company", company.id),
-        name: company.name,
-        email: company.email,
-        phone: company.phone,
-        created_at: company.created_at,
-      },
+      data: presentCompanyProfile(services.ids, company),
     },
   };
 };

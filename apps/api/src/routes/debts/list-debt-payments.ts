@@ -6,9 +6,9 @@
 import type { Endpoints } from "@dc/contract";
 import { messages, paginationOf } from "@dc/contract";
 import { findDebtKey, listDebtPayments as listPaymentsOfDebt } from "@dc/db";
-import { Money } from "@dc/domain";
 import { NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
+import { presentPayment } from "../../presenters/present-payment.ts";
 
 export const listDebtPayments: HandlerOf<Endpoints["listDebtPayments"]> = async ({
   params,
@@ -29,17 +29,7 @@ export const listDebtPayments: HandlerOf<Endpoints["listDebtPayments"]> = async 
   return {
     body: {
       error: false,
-      data: rows.map((row) => ({
-        id: row.id,
-        debt_id: services.ids.encode("debt", row.debt_id),
-        installment_id: row.installment_id === null ? null : services.ids.encode("installment", row.installment_id),
-        external_payment_id: row.external_payment_id,
-        provider: row.provider,
-        amount: Money.fromMinor(row.amount_minor, row.currency),
-        currency: row.currency,
-        status: row.status,
-        paid_at: row.paid_at,
-      })),
+      data: rows.map((row) => presentPayment(services.ids, row)),
       pagination: paginationOf(query, total),
     },
   };

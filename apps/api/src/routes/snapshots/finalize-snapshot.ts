@@ -21,7 +21,8 @@ import {
 import { Conflict } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { crossChunkErrors, invalidRowsFailure } from "./cross-chunk-rules.ts";
-import { acknowledgement, acknowledgementReply, isSettled } from "./snapshot-ack.ts";
+import { presentSnapshot } from "../../presenters/present-snapshot.ts";
+import { acknowledgementReply, isSettled } from "./snapshot-ack.ts";
 import { readSnapshot, requireSnapshot } from "./snapshot-lookup.ts";
 import { invalidRows } from "./snapshot-rows.ts";
 import { expiredConflict } from "./staged-expiry.ts";
@@ -40,7 +41,7 @@ const settledAnswer = (snapshot: Snapshot, apiReference: string) => {
     return acknowledgementReply(
       isSettled(snapshot) ? 200 : 202,
       snapshotMessages.alreadyFinalized,
-      acknowledgement(snapshot, apiReference),
+      presentSnapshot(snapshot, apiReference),
       true,
     );
   }
@@ -97,7 +98,7 @@ export const finalizeSnapshot: HandlerOf<Endpoints["finalizeSnapshot"]> = async 
       return acknowledgementReply(
         202,
         snapshotMessages.finalized,
-        acknowledgement(pending, campaign.api_reference),
+        presentSnapshot(pending, campaign.api_reference),
         false,
       );
     }

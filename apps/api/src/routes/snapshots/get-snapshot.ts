@@ -10,7 +10,8 @@
  */
 import { type Endpoints, SNAPSHOT_STATUS_MAX_WAIT_SECONDS, snapshotMessages } from "@dc/contract";
 import type { HandlerOf } from "../../http/handler.ts";
-import { acknowledgement, awaitsWorker } from "./snapshot-ack.ts";
+import { presentSnapshot } from "../../presenters/present-snapshot.ts";
+import { awaitsWorker } from "./snapshot-ack.ts";
 import type { StatusChange } from "./status-watch.ts";
 import { readSnapshot, requireSnapshot } from "./snapshot-lookup.ts";
 
@@ -67,7 +68,7 @@ export const getSnapshot: HandlerOf<Endpoints["getSnapshot"]> = async ({ params,
     body: {
       error: false,
       message: snapshotMessages.retrieved,
-      data: acknowledgement(snapshot, campaign.api_reference),
+      data: presentSnapshot(snapshot, campaign.api_reference),
     },
   };
 };

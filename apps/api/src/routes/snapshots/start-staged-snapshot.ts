@@ -10,7 +10,8 @@ import { type Endpoints, snapshotErrorCodes, snapshotMessages } from "@dc/contra
 import { declareRowCount, insertSnapshotUnlessExists, type Snapshot } from "@dc/db";
 import { Conflict } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
-import { acknowledgement, acknowledgementReply } from "./snapshot-ack.ts";
+import { presentSnapshot } from "../../presenters/present-snapshot.ts";
+import { acknowledgementReply } from "./snapshot-ack.ts";
 import { readSnapshot, requireCampaign, snapshotKey } from "./snapshot-lookup.ts";
 
 export const startStagedSnapshot: HandlerOf<Endpoints["startStagedSnapshot"]> = async ({
@@ -33,7 +34,7 @@ export const startStagedSnapshot: HandlerOf<Endpoints["startStagedSnapshot"]> = 
     now: services.clock.now(),
   });
   if (created !== undefined) {
-    return acknowledgementReply(201, snapshotMessages.started, acknowledgement(created, campaign.api_reference), false);
+    return acknowledgementReply(201, snapshotMessages.started, presentSnapshot(created, campaign.api_reference), false);
   }
   const stored = await readSnapshot(services, principal, campaign, params.snapshotReference);
   const existing: Snapshot =
@@ -60,7 +61,7 @@ export const startStagedSnapshot: HandlerOf<Endpoints["startStagedSnapshot"]> = 
   return acknowledgementReply(
     200,
     snapshotMessages.alreadyStarted,
-    acknowledgement(existing, campaign.api_reference),
+    presentSnapshot(existing, campaign.api_reference),
     true,
   );
 };

@@ -17,7 +17,8 @@ import {
 import { Conflict } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { bodyDigest } from "./body-digest.ts";
-import { acknowledgement, acknowledgementReply, isSettled } from "./snapshot-ack.ts";
+import { presentSnapshot } from "../../presenters/present-snapshot.ts";
+import { acknowledgementReply, isSettled } from "./snapshot-ack.ts";
 import { readSnapshot, requireCampaign, snapshotKey } from "./snapshot-lookup.ts";
 import { validateSnapshotRows } from "./snapshot-rows.ts";
 
@@ -39,7 +40,7 @@ const answerExisting = (existing: Snapshot, digest: Buffer, apiReference: string
   return acknowledgementReply(
     settled ? 200 : 202,
     settled ? snapshotMessages.alreadyProcessed : snapshotMessages.alreadyAccepted,
-    acknowledgement(existing, apiReference),
+    presentSnapshot(existing, apiReference),
     true,
   );
 };
@@ -96,5 +97,5 @@ export const submitSnapshot: HandlerOf<Endpoints["submitSnapshot"]> = async ({
       campaign.api_reference,
     );
   }
-  return acknowledgementReply(202, snapshotMessages.accepted, acknowledgement(created, campaign.api_reference), false);
+  return acknowledgementReply(202, snapshotMessages.accepted, presentSnapshot(created, campaign.api_reference), false);
 };

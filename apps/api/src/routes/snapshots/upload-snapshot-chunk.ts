@@ -31,13 +31,14 @@ import { Conflict, NotFound, ValidationFailed } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import type { AppServices } from "../../services.ts";
 import { bodyDigest } from "./body-digest.ts";
-import { acknowledgement, acknowledgementReply } from "./snapshot-ack.ts";
+import { presentSnapshot } from "../../presenters/present-snapshot.ts";
+import { acknowledgementReply } from "./snapshot-ack.ts";
 import { readSnapshot, requireCampaign, snapshotKey } from "./snapshot-lookup.ts";
 import { validateSnapshotRows } from "./snapshot-rows.ts";
 import { expiredConflict } from "./staged-expiry.ts";
 
 const chunkAck = (snapshot: Snapshot, apiReference: string, chunkIndex: number): SnapshotChunkAcknowledgement => ({
-  ...acknowledgement(snapshot, apiReference),
+  ...presentSnapshot(snapshot, apiReference),
   chunk_index: chunkIndex,
 });
 

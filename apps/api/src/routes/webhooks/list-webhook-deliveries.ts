@@ -3,9 +3,10 @@
  * first, each with its event and its latest attempts: two statements whatever
  * the page's size, the page with its total, then the attempts.
  */
-import { type Endpoints, MAX_LISTED_ATTEMPTS, paginationOf, type WebhookEventType } from "@dc/contract";
+import { type Endpoints, MAX_LISTED_ATTEMPTS, paginationOf } from "@dc/contract";
 import { type AttemptRow, listEndpointDeliveries, listLatestAttempts } from "@dc/db";
 import type { HandlerOf } from "../../http/handler.ts";
+import { presentWebhookDelivery } from "../../presenters/present-webhook-delivery.ts";
 import { endpointIdOf, findEndpointOr404 } from "./endpoint-lookup.ts";
 
 export const listWebhookDeliveries: HandlerOf<Endpoints["listWebhookDeliveries"]> = async ({ params, query, principal, services }) => {
@@ -25,24 +26,7 @@ export const listWebhookDeliveries: HandlerOf<Endpoints["listWebhookDeliveries"]
   return {
     body: {
       error: false,
-      data: rows.map((row) => ({
-        event_id: row.public_id,
-        event_type: row.type as WebhookEventType,
-        event_timestamp: row.occurred_at.toISOString(),
-        status: row.status,
-        attempt_count: row.attempt_count,
-        next_attempt_at: row.status === "pending" ? row.next_attempt_at : null,
-        created_at: row.created_at,
-        updated_at: row.updated_at,
-        completed_at: row.completed_at,
-        attempts: (byDelivery.get(row.id) ?? []).map((attempt) => ({
-          attempted_at: attempt.attempted_at,
-          status_code: attempt.status_code,
-          duration_ms: attempt.duration_ms,
-          error: attempt.error,
-          response_body_excerpt: attempt.response_body_excerpt,
-        })),
-      })),
+      data: rows.map((row) => presentWebhookDelivery(row, byDelivery.get(row.id) ?? [])),
       pagination: paginationOf(query, total),
     },
   };
