@@ -30,6 +30,9 @@ export const WORKER_POOL_NAME = "dc-worker";
 /** The `application_name` of graphile-worker's pool (taking and completing jobs, LISTEN, cron). */
 export const JOB_QUEUE_POOL_NAME = "dc-worker-queue";
 
+/** The `application_name` of the queue hand-off's one connection (queue-handoff.ts). */
+export const QUEUE_HANDOFF_POOL_NAME = "dc-worker-handoff";
+
 export interface StartWorkerOptions {
   /** Database holding both our tables and graphile-worker's schema (already migrated). */
   readonly connectionString: string;
@@ -107,10 +110,14 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
   const events: WorkerEvents = new EventEmitter();
   const liveness = announceLiveness(events, connectionString, logger);
   const detachMetrics = metrics.attach(events, db);
-  const handoff = handOffQueues(events, db);
+  // The hand-off reads the jobs view every few milliseconds after a job ends: on a connection of its own, it
+  // never takes one a job is waiting for, and its reads are not counted among the tasks' statements.
+  const handoffDb = createDatabase({ connectionString, max: 1, applicationName: QUEUE_HANDOFF_POOL_NAME });
+  const handoff = handOffQueues(events, handoffDb);
   const detachHandoff = async (): Promise<void> => {
     handoff.detach();
     await handoff.settled();
+    await handoffDb.destroy();
   };
   const runner = await run({
     pgPool: queuePool,
