@@ -71,7 +71,12 @@ describe("the token endpoint", () => {
     });
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as { error: string }).error).toBe("invalid_grant");
-    await redeem(withChallenge, { code_verifier: verifier });
+    // The failed verification burned that code; a new one redeems with its verifier.
+    const again = await authorizationCode(t, acme, client, redirectUri, {
+      code_challenge: s256Challenge(verifier),
+      code_challenge_method: "S256",
+    });
+    await redeem(again, { code_verifier: verifier });
   });
 
   it("accepts HTTP Basic beside empty `client_id=` and `client_secret=` fields", async () => {
