@@ -12,6 +12,13 @@ import type { Db } from "../executor.ts";
  * job gone and leaves the queue locked by its own, live, pool, which no job
  * lock names, until graphile-worker's 4-hour reset, with a campaign's
  * snapshots waiting behind it (docs/decisions/0357).
+ *
+ * This is the one statement that writes a library's private table, against
+ * the house rule: no public graphile-worker function frees one queue of a
+ * live pool (`force_unlock_workers` frees every lock of the pool, its running
+ * jobs' included). The public way out is to make the case impossible: a pool
+ * that has lost its presence connection for most of the grace period stops
+ * its own jobs before another pool can take it for dead.
  */
 export const releaseOrphanedQueueLocks = async (
   db: Db,
