@@ -40,6 +40,9 @@ export const API_POOL_NAMES = { main: "debt-collection-api", reads: "debt-collec
  */
 const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 
+/** How long a stop waits, once every request has ended, for clients to take the rest of their responses. */
+const STOP_UNREAD_RESPONSE_GRACE_MS = 5_000;
+
 export const startApi = async (options: StartOptions): Promise<RunningApi> => {
   const bounded = {
     statementTimeoutMs: options.config.databaseStatementTimeoutMs,
@@ -98,7 +101,11 @@ export const startApi = async (options: StartOptions): Promise<RunningApi> => {
       await services.snapshotStatus.close();
       await drained;
       server.closeIdleConnections();
+      // Every request has ended; a connection still busy is a response its client is not reading (a
+      // compressed body streams until the client takes it). It may not hold the stop for long.
+      const cut = setTimeout(() => server.closeAllConnections(), STOP_UNREAD_RESPONSE_GRACE_MS);
       await closed;
+      clearTimeout(cut);
       await Promise.all([db.destroy(), reads.destroy()]);
     },
   };

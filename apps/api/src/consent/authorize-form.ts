@@ -28,6 +28,8 @@ const refuse = (ctx: Context, status: number, title: string, message: string, re
 
 const readForm = async (ctx: Context) => {
   if (mediaType(ctx.get("content-type")) !== "application/x-www-form-urlencoded") {
+    // A body left unread would hold the connection until the client stops sending: close it after the page.
+    ctx.set("Connection", "close");
     refuse(ctx, 415, "Unsupported form", "The form must be sent as application/x-www-form-urlencoded.");
     return undefined;
   }
@@ -35,6 +37,7 @@ const readForm = async (ctx: Context) => {
     return parseForm(await readRawBody(ctx.req, OAUTH_FORM_BODY_BYTES));
   } catch (error) {
     if (error instanceof PayloadTooLarge) {
+      ctx.set("Connection", "close");
       refuse(ctx, 413, "Form too large", "The form sent is larger than this page accepts.");
       return undefined;
     }
