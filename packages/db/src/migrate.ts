@@ -29,6 +29,7 @@ import * as dropQueueWakeupTrigger from "./migrations/0022-drop-queue-wakeup-tri
 import * as foreignKeys from "./migrations/0023-foreign-keys.ts";
 import * as validateForeignKeys from "./migrations/0024-validate-foreign-keys.ts";
 import * as undeclaredSnapshotRowCount from "./migrations/0025-undeclared-snapshot-row-count.ts";
+import * as collectionEngine from "./migrations/0026-collection-engine.ts";
 import { MigrationFailed, migrationFailedMessage, MigrationLockUnavailable } from "./migration-failures.ts";
 import { type MigrationLockPolicy, type MigrationPosition, withLockRetries } from "./migration-locks.ts";
 
@@ -55,6 +56,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0023-foreign-keys": foreignKeys,
   "0024-validate-foreign-keys": validateForeignKeys,
   "0025-undeclared-snapshot-row-count": undeclaredSnapshotRowCount,
+  "0026-collection-engine": collectionEngine,
 };
 
 /**

@@ -22,6 +22,14 @@ export interface CompaniesTable {
   subscription_plan: Generated<string>;
   subscription_status: Generated<string>;
   subscription_expires_at: Timestamp | null;
+  /** A sandbox company's channels never leave the machine, and it runs on its own clock (migration 0026). */
+  sandbox: Generated<boolean>;
+  /** The sandbox company's clock; null for a live company, whose clock is the wall clock. */
+  sandbox_now: Timestamp | null;
+  /** IANA zone used for debtors whose zone is unknown. */
+  time_zone: Generated<string>;
+  /** Overrides of the compliance guard's defaults (caps, quiet hours), as JSON. */
+  engine_settings: JsonDefault;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }
@@ -141,6 +149,73 @@ export interface TimelinesTable {
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
   archived_at: Timestamp | null;
+  /** The version new enrollments take (migration 0026). */
+  current_version_id: number | null;
+}
+
+/** An immutable definition of a timeline: enrollments keep the version they started on (migration 0026). */
+export interface TimelineVersionsTable {
+  id: Id;
+  company_id: number;
+  timeline_id: number;
+  version: number;
+  /** `{ scheduling: { time_zone, weekdays, window: { start, end } }, steps: [{ day_offset, channel, configuration, content }] }` */
+  definition: Json;
+  created_at: DefaultTimestamp;
+}
+
+/** A debt on a timeline (migration 0026): at most one per debt. */
+export interface EnrollmentsTable {
+  id: Id;
+  company_id: number;
+  debt_id: number;
+  timeline_id: number;
+  timeline_version_id: number;
+  state: "active" | "paused" | "stopped" | "completed";
+  reason: string | null;
+  /** Every step's due time is `anchor_at` plus its day offset; null while waiting for a manual start. */
+  anchor_at: Timestamp | null;
+  paused_until: Timestamp | null;
+  /** Index in the version's `steps` of the next step to schedule. */
+  next_step: Generated<number>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+/** A deferral or block the compliance guard decided for an engine followup (migration 0026). */
+export interface FollowupDecisionsTable {
+  id: Id;
+  company_id: number;
+  followup_id: number;
+  decided_at: Timestamp;
+  decision: "defer" | "block";
+  reason: string;
+  detail: string | null;
+  deferred_until: Timestamp | null;
+}
+
+/** A channel a debtor refused for a debt (migration 0026). */
+export interface ChannelOptOutsTable {
+  company_id: number;
+  debt_id: number;
+  channel: "ai_call" | "email" | "sms" | "whatsapp" | "voicemail" | "manual_call" | "postmail";
+  source: string;
+  created_at: DefaultTimestamp;
+}
+
+/** What a sandbox adapter would have sent (migration 0026). */
+export interface SandboxMessagesTable {
+  id: Id;
+  company_id: number;
+  debt_id: number;
+  followup_id: number;
+  channel: string;
+  recipient: string;
+  subject: string | null;
+  body: string;
+  outcome: string;
+  sent_at: Timestamp;
+  created_at: DefaultTimestamp;
 }
 
 export interface TimelineTimepointsTable {
@@ -331,6 +406,18 @@ export interface FollowupsTable {
   email_first_opened_at: Timestamp | null;
   email_click_count: Generated<number>;
   credits_charged: Generated<number>;
+  /** Engine columns (migration 0026): null `enrollment_id` for followups the API recorded. */
+  enrollment_id: number | null;
+  step: number | null;
+  attempt: Generated<number>;
+  /** The step's due time from the enrollment's anchor; `scheduled_at` is later when the guard deferred it. */
+  due_at: Timestamp | null;
+  sandbox: Generated<boolean>;
+  recipient: string | null;
+  provider_message_id: string | null;
+  /** The guard's last deferral or block reason, and its detail. */
+  guard_reason: string | null;
+  guard_detail: string | null;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }
@@ -499,6 +586,11 @@ export interface Database {
   timelines: TimelinesTable;
   timeline_timepoints: TimelineTimepointsTable;
   timeline_actions: TimelineActionsTable;
+  timeline_versions: TimelineVersionsTable;
+  enrollments: EnrollmentsTable;
+  followup_decisions: FollowupDecisionsTable;
+  channel_opt_outs: ChannelOptOutsTable;
+  sandbox_messages: SandboxMessagesTable;
   campaigns: CampaignsTable;
   debtors: DebtorsTable;
   debt_groups: DebtGroupsTable;

@@ -126,18 +126,20 @@ describe("migrateToLatest over two pending migrations", () => {
           { migrationName: "0023-foreign-keys", direction: "Up", status: "Success" },
           { migrationName: "0024-validate-foreign-keys", direction: "Up", status: "Success" },
           { migrationName: "0025-undeclared-snapshot-row-count", direction: "Up", status: "Success" },
+          { migrationName: "0026-collection-engine", direction: "Up", status: "Success" },
         ]);
         // Only 0021 was retried: 0020 ran once, and stayed applied.
         expect(retries).toEqual([
           { attempt: 1, retries: 5, migration: "0021-reference-indexes", lockTimeoutMs: 1_000, pauseMs: 1_000 },
         ]);
-        expect((await appliedMigrations(db)).slice(-6)).toEqual([
+        expect((await appliedMigrations(db)).slice(-7)).toEqual([
           "0020-tenant-keys",
           "0021-reference-indexes",
           "0022-drop-queue-wakeup-trigger",
           "0023-foreign-keys",
           "0024-validate-foreign-keys",
           "0025-undeclared-snapshot-row-count",
+          "0026-collection-engine",
         ]);
       } finally {
         await Promise.all([migrator.destroy(), blocker.destroy(), third.destroy()]);
