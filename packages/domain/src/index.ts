@@ -19,3 +19,4 @@ export * as Snapshot from "./Snapshot.ts";
 export * as SnapshotErrors from "./SnapshotErrors.ts";
 export * as SnapshotRow from "./SnapshotRow.ts";
 export * as Subscription from "./Subscription.ts";
+export * as TimelineDefinition from "./TimelineDefinition.ts";
