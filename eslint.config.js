@@ -1,6 +1,7 @@
 // One lint configuration for the whole repository. Besides the usual rules,
 // it enforces the dependency direction of DESIGN.md (README.md, Layout):
-// json-text imports nothing; the domain imports only effect and json-text;
+// json-text imports nothing; the domain imports only effect, json-text and
+// the three libraries of time zones and phone numbers its compliance guard reads;
 // crypto, ssrf and runtime are leaves below db; the contract and the client
 // never reach the database or Koa; nothing imports an app, and no library
 // code imports the dev-only test harness. And the home of SQL: the
@@ -65,8 +66,8 @@ export default tseslint.config(
   {
     files: ["packages/domain/src/**/*.ts", "packages/domain/test/**/*.ts"],
     rules: onlyImports(
-      ["effect", "@dc/json-text", "vitest", "fast-check"],
-      "The domain is pure: it imports only effect and @dc/json-text (tests also vitest and fast-check) (DESIGN.md 1, docs/decisions/0500).",
+      ["effect", "@dc/json-text", "@date-fns/tz", "libphonenumber-js", "countries-and-timezones", "vitest", "fast-check"],
+      "The domain is pure: it imports only effect, @dc/json-text and the time-zone and phone data of the compliance guard (@date-fns/tz, libphonenumber-js, countries-and-timezones; tests also vitest and fast-check) (DESIGN.md 1, docs/decisions/0500, 0610).",
     ),
   },
   {

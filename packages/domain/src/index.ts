@@ -3,8 +3,12 @@
  * by the api, the worker, the tests and the client's pre-validation. Each
  * module is one concept, consumed as a namespace.
  */
+export * as Channel from "./Channel.ts";
+export * as ComplianceGuard from "./ComplianceGuard.ts";
 export * as Contact from "./Contact.ts";
+export * as DailyWindow from "./DailyWindow.ts";
 export * as Dates from "./Dates.ts";
+export * as DebtorTimeZone from "./DebtorTimeZone.ts";
 export * as DebtStatus from "./DebtStatus.ts";
 export * as Followup from "./Followup.ts";
 export * as IdempotencyKey from "./IdempotencyKey.ts";
