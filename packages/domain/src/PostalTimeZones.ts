@@ -74,6 +74,8 @@ const rules: { readonly [country: string]: ReadonlyArray<Rule> } = {
     ["008", ["America/Puerto_Rico"]],
     ["009", ["America/Puerto_Rico"]],
     // Military post offices (APO, FPO) abroad: no rule, the full list stays.
+    ["09", []],
+    ["340", []],
     ["962", []],
     ["963", []],
     ["964", []],

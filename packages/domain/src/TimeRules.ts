@@ -7,8 +7,9 @@
  * changes and 30 or 45-minute offsets are those of the IANA database. The
  * allowed instants form intervals whose ends are instants where some zone's
  * local clock reaches a window bound or midnight, or where a zone's offset
- * changes; `next` walks from one such event to the next, so it finds the
- * first allowed instant exactly, not by stepping minute by minute.
+ * changes; `next` jumps from a failing instant to the next event of the
+ * zone where it failed, so it finds the first allowed instant exactly, not by
+ * stepping minute by minute.
  */
 import { tzOffset } from "@date-fns/tz";
 import * as DailyWindow from "./DailyWindow.ts";
@@ -133,12 +134,24 @@ export class Evaluator {
   readonly rules: Rules;
   readonly from: number;
   private readonly zones = new Map<string, ZoneOffsets>();
+  /** Per zone, the minutes of the local day where a rule read in that zone may change. */
+  private readonly bounds = new Map<string, ReadonlyArray<number>>();
 
   constructor(rules: Rules, from: number) {
     this.rules = rules;
     this.from = from;
     for (const zone of [...rules.scheduleZones, ...rules.debtorZones]) {
-      if (!this.zones.has(zone)) this.zones.set(zone, new ZoneOffsets(zone, from));
+      if (this.zones.has(zone)) continue;
+      this.zones.set(zone, new ZoneOffsets(zone, from));
+      const bounds: number[] = [];
+      if (rules.scheduleZones.includes(zone)) {
+        bounds.push(0);
+        if (rules.window !== null) bounds.push(rules.window.start, rules.window.end);
+      }
+      if (rules.debtorZones.includes(zone)) {
+        for (const window of rules.quiet) if (window !== null) bounds.push(window.start, window.end);
+      }
+      this.bounds.set(zone, [...new Set(bounds)]);
     }
   }
 
@@ -177,31 +190,23 @@ export class Evaluator {
     return null;
   }
 
-  /** The next instant after `instant` where a zone's clock reaches a bound or midnight, or its offset changes. */
-  private nextEvent(instant: number): number {
-    let next = Infinity;
-    const { rules } = this;
-    for (const [zone, offsets] of this.zones) {
-      const bounds: number[] = [];
-      if (rules.scheduleZones.includes(zone)) {
-        bounds.push(0);
-        if (rules.window !== null) bounds.push(rules.window.start, rules.window.end);
-      }
-      if (rules.debtorZones.includes(zone)) {
-        for (const window of rules.quiet) if (window !== null) bounds.push(window.start, window.end);
-      }
-      const reading = read(offsets, instant);
-      const dayStart = Math.floor(reading.local / dayMs) * dayMs;
-      let boundary = Infinity;
-      for (const bound of bounds) {
-        let candidate = dayStart + bound * minuteMs;
-        if (candidate <= reading.local) candidate += dayMs;
-        boundary = Math.min(boundary, candidate);
-      }
-      const reached = boundary - reading.offset * minuteMs;
-      next = Math.min(next, reached, offsets.nextChange(instant, reached));
+  /**
+   * The next instant after `instant` where `zone`'s clock reaches one of its
+   * bounds or midnight, or its offset changes: until then, every rule read in
+   * that zone keeps its verdict.
+   */
+  private nextEvent(zone: string, instant: number): number {
+    const offsets = this.offsets(zone);
+    const reading = read(offsets, instant);
+    const dayStart = Math.floor(reading.local / dayMs) * dayMs;
+    let boundary = Infinity;
+    for (const bound of this.bounds.get(zone) ?? []) {
+      let candidate = dayStart + bound * minuteMs;
+      if (candidate <= reading.local) candidate += dayMs;
+      boundary = Math.min(boundary, candidate);
     }
-    return next;
+    const reached = boundary - reading.offset * minuteMs;
+    return Math.min(reached, offsets.nextChange(instant, reached));
   }
 
   /** The first allowed instant at or after `from`, within `horizonDays`, or null when there is none. */
@@ -212,8 +217,10 @@ export class Evaluator {
     const horizon = from + horizonDays * dayMs;
     let instant = from;
     while (instant <= horizon) {
-      if (this.violation(instant) === null) return instant;
-      instant = this.nextEvent(instant);
+      const violation = this.violation(instant);
+      if (violation === null) return instant;
+      // The rule that failed keeps failing until its zone's next event, so no instant before it is allowed.
+      instant = this.nextEvent(violation.zone, instant);
     }
     return null;
   }
