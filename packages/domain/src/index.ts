@@ -5,6 +5,7 @@
  */
 export * as Channel from "./Channel.ts";
 export * as ComplianceGuard from "./ComplianceGuard.ts";
+export * as ComplianceSettings from "./ComplianceSettings.ts";
 export * as Contact from "./Contact.ts";
 export * as DailyWindow from "./DailyWindow.ts";
 export * as Dates from "./Dates.ts";
