@@ -64,7 +64,12 @@ export interface Settings {
 export const defaultSettings = (companyTimeZone: string): Settings => ({
   companyTimeZone,
   quietHours: { start: "21:00", end: "08:00" },
-  caps: ChannelRules.callChannels.map((channel) => ({ channel, max: 7, windowDays: 7, counts: ChannelRules.callChannels })),
+  caps: ChannelRules.callChannels.map((channel) => ({
+    channel,
+    max: 7,
+    windowDays: 7,
+    counts: ChannelRules.callChannels,
+  })),
   conversationCooldownDays: 7,
   paidChannels: ChannelRules.paidChannels,
 });
@@ -132,12 +137,18 @@ export type Decision =
 
 /** Why the channel cannot reach this debtor at all, or null when it can. */
 const missingRecipient = (debtor: Debtor, channel: Channel): string | null => {
-  const filled = (text: string | null | undefined): boolean => text !== null && text !== undefined && text.trim() !== "";
-  if (channel === "email") return debtor.email !== null && Contacts.isEmail(debtor.email.trim()) ? null : "no valid e-mail address";
+  const filled = (text: string | null | undefined): boolean =>
+    text !== null && text !== undefined && text.trim() !== "";
+  if (channel === "email")
+    return debtor.email !== null && Contacts.isEmail(debtor.email.trim()) ? null : "no valid e-mail address";
   if (channel === "postmail") {
-    return filled(debtor.address) && (filled(debtor.postalCode) || filled(debtor.city)) ? null : "no postal address (street and postal code or city)";
+    return filled(debtor.address) && (filled(debtor.postalCode) || filled(debtor.city))
+      ? null
+      : "no postal address (street and postal code or city)";
   }
-  return DebtorTimeZone.isDiallable(debtor.phone, DebtorTimeZone.countryCode(debtor.country)) ? null : "no diallable phone number";
+  return DebtorTimeZone.isDiallable(debtor.phone, DebtorTimeZone.countryCode(debtor.country))
+    ? null
+    : "no diallable phone number";
 };
 
 /** A reason to wait, and until when (null: until something changes). */
@@ -154,7 +165,9 @@ const holdWait = (holds: ReadonlyArray<Hold>, now: number): Wait | null => {
   if (active.length === 0) return null;
   const open = active.find((hold) => hold.until === null);
   if (open !== undefined) return { reason: "hold", until: null, detail: `${open.kind} hold until lifted` };
-  const last = active.reduce((latest, hold) => ((hold.until?.getTime() ?? 0) > (latest.until?.getTime() ?? 0) ? hold : latest));
+  const last = active.reduce((latest, hold) =>
+    (hold.until?.getTime() ?? 0) > (latest.until?.getTime() ?? 0) ? hold : latest,
+  );
   const until = last.until?.getTime() ?? now;
   return { reason: "hold", until, detail: `${last.kind} hold until ${iso(until)}` };
 };
@@ -163,7 +176,10 @@ const holdWait = (holds: ReadonlyArray<Hold>, now: number): Wait | null => {
 export const countedAttempts = (rule: CapRule, history: ReadonlyArray<Contact>, now: Date): ReadonlyArray<Contact> => {
   const counts = rule.counts ?? [rule.channel];
   const since = now.getTime() - rule.windowDays * dayMs;
-  return history.filter((contact) => counts.includes(contact.channel) && contact.at.getTime() > since && contact.at.getTime() <= now.getTime());
+  return history.filter(
+    (contact) =>
+      counts.includes(contact.channel) && contact.at.getTime() > since && contact.at.getTime() <= now.getTime(),
+  );
 };
 
 const capWaits = (input: Input): ReadonlyArray<Wait> =>
@@ -184,20 +200,32 @@ const cooldownWait = (input: Input): Wait | null => {
   if (!ChannelRules.isCall(channel) || !(settings.conversationCooldownDays > 0)) return null;
   const length = settings.conversationCooldownDays * dayMs;
   const last = history
-    .filter((contact) => contact.conversation && ChannelRules.isCall(contact.channel) && contact.at.getTime() <= now.getTime())
+    .filter(
+      (contact) =>
+        contact.conversation && ChannelRules.isCall(contact.channel) && contact.at.getTime() <= now.getTime(),
+    )
     .reduce((latest, contact) => Math.max(latest, contact.at.getTime()), -Infinity);
   if (last + length <= now.getTime()) return null;
   return { reason: "conversation_cooldown", until: last + length, detail: `telephone conversation at ${iso(last)}` };
 };
 
-const rules = (zones: ReadonlyArray<string>, scheduling: Scheduling, settings: Settings, debtor: Debtor): TimeRules.Rules => {
+const rules = (
+  zones: ReadonlyArray<string>,
+  scheduling: Scheduling,
+  settings: Settings,
+  debtor: Debtor,
+): TimeRules.Rules => {
   const known = zones.filter(DebtorTimeZone.isTimeZone);
   const debtorZones = known.length > 0 ? known : [DebtorTimeZone.companyZone(settings.companyTimeZone)];
   // A timeline zone this runtime does not know is read as the company's: the timeline was written in its terms.
   const scheduleZones =
     scheduling.timeZone === null
       ? debtorZones
-      : [DebtorTimeZone.isTimeZone(scheduling.timeZone) ? scheduling.timeZone : DebtorTimeZone.companyZone(settings.companyTimeZone)];
+      : [
+          DebtorTimeZone.isTimeZone(scheduling.timeZone)
+            ? scheduling.timeZone
+            : DebtorTimeZone.companyZone(settings.companyTimeZone),
+        ];
   const quiet = debtor.quietHours === undefined ? [settings.quietHours] : [settings.quietHours, debtor.quietHours];
   return TimeRules.compile(scheduleZones, debtorZones, scheduling.window, scheduling.weekdays, quiet);
 };
@@ -232,7 +260,8 @@ export const nextAllowedInstant = (
  */
 export const decide = (input: Input): Decision => {
   const { channel, debtor, settings, now } = input;
-  if (input.optOuts.includes(channel)) return { _tag: "block", reason: "opted_out", detail: `the debtor opted out of ${channel}` };
+  if (input.optOuts.includes(channel))
+    return { _tag: "block", reason: "opted_out", detail: `the debtor opted out of ${channel}` };
   const missing = missingRecipient(debtor, channel);
   if (missing !== null) return { _tag: "block", reason: "no_recipient", detail: missing };
 
@@ -240,7 +269,11 @@ export const decide = (input: Input): Decision => {
   const hold = holdWait(input.holds, now.getTime());
   if (hold !== null) waits.push(hold);
   if (settings.paidChannels.includes(channel) && !(input.credits > 0)) {
-    waits.push({ reason: "no_credits", until: null, detail: `${channel} costs credits and the balance is ${input.credits}` });
+    waits.push({
+      reason: "no_credits",
+      until: null,
+      detail: `${channel} costs credits and the balance is ${input.credits}`,
+    });
   }
   waits.push(...capWaits(input));
   const cooldown = cooldownWait(input);
@@ -249,7 +282,10 @@ export const decide = (input: Input): Decision => {
   const open = waits.find((wait) => wait.until === null);
   if (open !== undefined) return { _tag: "defer", until: null, reason: open.reason, detail: open.detail };
 
-  const binding = waits.reduce<Wait | null>((latest, wait) => (latest === null || (wait.until ?? 0) > (latest.until ?? 0) ? wait : latest), null);
+  const binding = waits.reduce<Wait | null>(
+    (latest, wait) => (latest === null || (wait.until ?? 0) > (latest.until ?? 0) ? wait : latest),
+    null,
+  );
   const start = Math.max(now.getTime(), binding?.until ?? now.getTime());
   const zones = DebtorTimeZone.candidates(debtor, settings.companyTimeZone);
   const evaluator = new TimeRules.Evaluator(rules(zones, input.scheduling, settings, debtor), start);
@@ -262,5 +298,10 @@ export const decide = (input: Input): Decision => {
   if (binding !== null) return { _tag: "defer", until: new Date(next), reason: binding.reason, detail: binding.detail };
   if (next === now.getTime()) return { _tag: "allow" };
   const violation = evaluator.violation(now.getTime());
-  return { _tag: "defer", until: new Date(next), reason: violation?.reason ?? "outside_window", detail: violation?.detail ?? "" };
+  return {
+    _tag: "defer",
+    until: new Date(next),
+    reason: violation?.reason ?? "outside_window",
+    detail: violation?.detail ?? "",
+  };
 };

@@ -60,14 +60,18 @@ export const format = (minute: number): string =>
 
 /** Schema of an "HH:MM" time of day; "24:00" is accepted (it ends a window at midnight). */
 export const TimeOfDay = Schema.String.pipe(
-  Schema.filter((text) => parseTimeOfDay(text) !== null, { message: () => "must be a time of day HH:MM (00:00 to 24:00)" }),
+  Schema.filter((text) => parseTimeOfDay(text) !== null, {
+    message: () => "must be a time of day HH:MM (00:00 to 24:00)",
+  }),
 ).annotations({ identifier: "TimeOfDay" });
 
 /** Schema of a daily window: a start before 24:00 and an end that differs from it. */
-export const Window = Schema.Struct({ start: TimeOfDay, end: TimeOfDay }).pipe(
-  Schema.filter((window) => {
-    const minutes = toMinutes(window);
-    if (minutes === null) return { path: ["start"], message: "must be before 24:00" };
-    return minutes.start === minutes.end ? { path: ["end"], message: "must differ from start" } : true;
-  }),
-).annotations({ identifier: "DailyWindow" });
+export const Window = Schema.Struct({ start: TimeOfDay, end: TimeOfDay })
+  .pipe(
+    Schema.filter((window) => {
+      const minutes = toMinutes(window);
+      if (minutes === null) return { path: ["start"], message: "must be before 24:00" };
+      return minutes.start === minutes.end ? { path: ["end"], message: "must differ from start" } : true;
+    }),
+  )
+  .annotations({ identifier: "DailyWindow" });

@@ -72,7 +72,8 @@ const namesTable = (): Map<string, string> => {
       if (name !== undefined && !table.has(fold(name))) table.set(fold(name), code);
     }
   }
-  for (const entry of Object.values(getAllCountries())) if (!table.has(fold(entry.name))) table.set(fold(entry.name), entry.id);
+  for (const entry of Object.values(getAllCountries()))
+    if (!table.has(fold(entry.name))) table.set(fold(entry.name), entry.id);
   return table;
 };
 
@@ -139,7 +140,9 @@ export const candidates = (debtor: Location, companyTimeZone: string): string[] 
   const zones = code === null ? [] : countryZones(code);
   if (code === null || zones.length === 0) return [companyZone(companyTimeZone)];
   const narrowed =
-    fromAddress !== null && debtor.postalCode !== null ? PostalTimeZones.narrow(code, debtor.postalCode, zones)?.filter(isTimeZone) : undefined;
+    fromAddress !== null && debtor.postalCode !== null
+      ? PostalTimeZones.narrow(code, debtor.postalCode, zones)?.filter(isTimeZone)
+      : undefined;
   const chosen = narrowed !== undefined && narrowed.length > 0 ? narrowed : zones;
   return [...new Set(chosen)].sort();
 };

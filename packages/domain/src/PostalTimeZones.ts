@@ -63,7 +63,18 @@ const rules: { readonly [country: string]: ReadonlyArray<Rule> } = {
     ["96799", ["Pacific/Pago_Pago"]],
     ["967", ["Pacific/Honolulu"]],
     ["968", ["Pacific/Honolulu"]],
-    ["969", ["Pacific/Guam", "Pacific/Palau", "Pacific/Chuuk", "Pacific/Pohnpei", "Pacific/Kosrae", "Pacific/Majuro", "Pacific/Kwajalein"]],
+    [
+      "969",
+      [
+        "Pacific/Guam",
+        "Pacific/Palau",
+        "Pacific/Chuuk",
+        "Pacific/Pohnpei",
+        "Pacific/Kosrae",
+        "Pacific/Majuro",
+        "Pacific/Kwajalein",
+      ],
+    ],
     ["995", alaska],
     ["996", alaska],
     ["997", alaska],
@@ -99,7 +110,17 @@ const rules: { readonly [country: string]: ReadonlyArray<Rule> } = {
     ["S", ["America/Regina", "America/Swift_Current", "America/Edmonton"]],
     ["T", ["America/Edmonton"]],
     ["V", ["America/Vancouver", "America/Edmonton", "America/Phoenix", "America/Dawson_Creek", "America/Fort_Nelson"]],
-    ["X", ["America/Edmonton", "America/Inuvik", "America/Iqaluit", "America/Rankin_Inlet", "America/Cambridge_Bay", "America/Resolute"]],
+    [
+      "X",
+      [
+        "America/Edmonton",
+        "America/Inuvik",
+        "America/Iqaluit",
+        "America/Rankin_Inlet",
+        "America/Cambridge_Bay",
+        "America/Resolute",
+      ],
+    ],
     ["Y", ["America/Whitehorse", "America/Dawson"]],
   ],
   AU: [
@@ -140,7 +161,11 @@ const shapes: { readonly [country: string]: RegExp } = {
  * `country` is an upper-case ISO 3166 alpha-2 code; `countryZones` is the
  * country's list, used by the contiguous United States rule.
  */
-export const narrow = (country: string, postalCode: string, countryZones: ReadonlyArray<string>): ReadonlyArray<string> | null => {
+export const narrow = (
+  country: string,
+  postalCode: string,
+  countryZones: ReadonlyArray<string>,
+): ReadonlyArray<string> | null => {
   const code = postalCode.toUpperCase().replace(/[\s-]/g, "");
   const shape = shapes[country];
   if (shape === undefined || !shape.test(code)) return null;

@@ -122,7 +122,9 @@ const read = (offsets: ZoneOffsets, instant: number): Reading => {
 
 /** The weekday a window minute belongs to: after midnight in a window that crosses it, the day the window opened. */
 const windowWeekday = (window: DailyWindow.Minutes | null, reading: Reading): number =>
-  window !== null && DailyWindow.crossesMidnight(window) && reading.minute < window.end ? ((reading.weekday + 5) % 7) + 1 : reading.weekday;
+  window !== null && DailyWindow.crossesMidnight(window) && reading.minute < window.end
+    ? ((reading.weekday + 5) % 7) + 1
+    : reading.weekday;
 
 const weekdayNames = ["", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
@@ -168,13 +170,21 @@ export class Evaluator {
       const reading = read(this.offsets(zone), instant);
       const quiet = rules.quiet.find((window) => window === null || DailyWindow.contains(window, reading.minute));
       if (quiet !== undefined) {
-        return { reason: "quiet_hours", zone, detail: `${DailyWindow.format(reading.minute)} in ${zone} is within quiet hours ${describe(quiet)}` };
+        return {
+          reason: "quiet_hours",
+          zone,
+          detail: `${DailyWindow.format(reading.minute)} in ${zone} is within quiet hours ${describe(quiet)}`,
+        };
       }
     }
     for (const zone of rules.scheduleZones) {
       const weekday = windowWeekday(rules.window, read(this.offsets(zone), instant));
       if (!rules.weekdays.has(weekday)) {
-        return { reason: "weekday", zone, detail: `${weekdayNames[weekday] ?? weekday} in ${zone} is not a sending day` };
+        return {
+          reason: "weekday",
+          zone,
+          detail: `${weekdayNames[weekday] ?? weekday} in ${zone} is not a sending day`,
+        };
       }
     }
     for (const zone of rules.scheduleZones) {

@@ -14,7 +14,8 @@ describe("Channel", () => {
       ["physical", null],
       ["postmail", "postmail"],
     ]);
-    for (const channel of Channel.channels) expect(Channel.fromFollowupType(Channel.followupType(channel))).toBe(channel);
+    for (const channel of Channel.channels)
+      expect(Channel.fromFollowupType(Channel.followupType(channel))).toBe(channel);
   });
 
   it("counts AI calls, calls by a person and voicemail drops as calls", () => {

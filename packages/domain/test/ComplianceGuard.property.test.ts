@@ -55,7 +55,8 @@ const debtors: ReadonlyArray<ComplianceGuard.Debtor> = [
   { country: null, postalCode: null, phone: null, email: "j@example.com" },
 ];
 
-const format = (minute: number): string => `${String(Math.floor(minute / 60)).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}`;
+const format = (minute: number): string =>
+  `${String(Math.floor(minute / 60)).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}`;
 const parse = (text: string): number => Number(text.slice(0, 2)) * 60 + Number(text.slice(3, 5));
 
 const windowArbitrary: fc.Arbitrary<ComplianceGuard.Window> = fc
@@ -65,7 +66,9 @@ const windowArbitrary: fc.Arbitrary<ComplianceGuard.Window> = fc
 
 const instantArbitrary = fc.oneof(
   fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2037, 0, 1) }),
-  fc.tuple(fc.constantFrom(...transitions), fc.integer({ min: -3 * dayMs, max: 3 * dayMs })).map(([base, shift]) => base + shift),
+  fc
+    .tuple(fc.constantFrom(...transitions), fc.integer({ min: -3 * dayMs, max: 3 * dayMs }))
+    .map(([base, shift]) => base + shift),
 );
 
 const schedulingArbitrary: fc.Arbitrary<ComplianceGuard.Scheduling> = fc.record({
@@ -95,7 +98,9 @@ const settingsArbitrary: fc.Arbitrary<ComplianceGuard.Settings> = fc.record({
 
 const debtorArbitrary = fc
   .tuple(fc.constantFrom(...debtors), fc.option(windowArbitrary, { nil: undefined }))
-  .map(([debtor, quietHours]): ComplianceGuard.Debtor => (quietHours === undefined ? debtor : { ...debtor, quietHours }));
+  .map(([debtor, quietHours]): ComplianceGuard.Debtor =>
+    quietHours === undefined ? debtor : { ...debtor, quietHours },
+  );
 
 /** Inputs of every kind: most are deferred or blocked for some reason. */
 const anyInput: fc.Arbitrary<ComplianceGuard.Input> = instantArbitrary.chain((now) =>
@@ -117,7 +122,10 @@ const anyInput: fc.Arbitrary<ComplianceGuard.Input> = instantArbitrary.chain((no
     holds: fc.array(
       fc.record({
         kind: fc.constantFrom("dispute", "hardship", "payment_plan", "promise_to_pay", "paused", "ai_dispute"),
-        until: fc.option(fc.integer({ min: -2 * dayMs, max: 5 * dayMs }).map((shift) => new Date(now + shift)), { nil: null }),
+        until: fc.option(
+          fc.integer({ min: -2 * dayMs, max: 5 * dayMs }).map((shift) => new Date(now + shift)),
+          { nil: null },
+        ),
       }),
       { maxLength: 1 },
     ),
@@ -129,7 +137,11 @@ const anyInput: fc.Arbitrary<ComplianceGuard.Input> = instantArbitrary.chain((no
 const permissiveInput: fc.Arbitrary<ComplianceGuard.Input> = fc
   .record({
     input: anyInput,
-    window: fc.constantFrom({ start: "00:00", end: "24:00" }, { start: "07:00", end: "22:00" }, { start: "20:00", end: "10:00" }),
+    window: fc.constantFrom(
+      { start: "00:00", end: "24:00" },
+      { start: "07:00", end: "22:00" },
+      { start: "20:00", end: "10:00" },
+    ),
     weekdays: fc.constantFrom([1, 2, 3, 4, 5, 6, 7], [1, 2, 3, 4, 5]),
   })
   .map(({ input, window, weekdays }) => ({
@@ -145,13 +157,20 @@ const permissiveInput: fc.Arbitrary<ComplianceGuard.Input> = fc
 const cappedInput: fc.Arbitrary<ComplianceGuard.Input> = fc
   .record({
     input: permissiveInput,
-    caps: fc.array(fc.record({ max: fc.integer({ min: 1, max: 5 }), windowDays: fc.integer({ min: 1, max: 7 }) }), { minLength: 1, maxLength: 2 }),
+    caps: fc.array(fc.record({ max: fc.integer({ min: 1, max: 5 }), windowDays: fc.integer({ min: 1, max: 7 }) }), {
+      minLength: 1,
+      maxLength: 2,
+    }),
     ago: fc.array(fc.integer({ min: 0, max: 8 * dayMs }), { minLength: 2, maxLength: 10 }),
   })
   .map(({ input, caps, ago }) => ({
     ...input,
     settings: { ...input.settings, caps: caps.map((cap) => ({ ...cap, channel: input.channel })) },
-    history: ago.map((shift) => ({ channel: input.channel, at: new Date(input.now.getTime() - shift), conversation: false })),
+    history: ago.map((shift) => ({
+      channel: input.channel,
+      at: new Date(input.now.getTime() - shift),
+      conversation: false,
+    })),
   }));
 
 const inputArbitrary = fc.oneof(anyInput, permissiveInput, cappedInput);
@@ -173,11 +192,20 @@ const wallClock = (zone: string, instant: number): { minute: number; weekday: nu
   if (reading === undefined) {
     let clock = clocks.get(zone);
     if (clock === undefined) {
-      clock = new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", weekday: "short", hour: "2-digit", minute: "2-digit" });
+      clock = new Intl.DateTimeFormat("en-US", {
+        timeZone: zone,
+        hourCycle: "h23",
+        weekday: "short",
+        hour: "2-digit",
+        minute: "2-digit",
+      });
       clocks.set(zone, clock);
     }
     const parts = Object.fromEntries(clock.formatToParts(new Date(block)).map((part) => [part.type, part.value]));
-    reading = { minute: Number(parts["hour"]) * 60 + Number(parts["minute"]), weekday: weekdayNames.indexOf(parts["weekday"] ?? "") + 1 };
+    reading = {
+      minute: Number(parts["hour"]) * 60 + Number(parts["minute"]),
+      weekday: weekdayNames.indexOf(parts["weekday"] ?? "") + 1,
+    };
     if (readings.size > 200_000) readings.clear();
     readings.set(key, reading);
   }
@@ -200,7 +228,11 @@ const allowedByTime = (
 ): boolean => {
   for (const zone of zones) {
     const { minute } = wallClock(zone, instant);
-    if (inWindow(settings.quietHours, minute) || (debtor.quietHours !== undefined && inWindow(debtor.quietHours, minute))) return false;
+    if (
+      inWindow(settings.quietHours, minute) ||
+      (debtor.quietHours !== undefined && inWindow(debtor.quietHours, minute))
+    )
+      return false;
   }
   const start = parse(scheduling.window.start);
   const end = parse(scheduling.window.end);
@@ -230,7 +262,11 @@ describe("decide", () => {
         if (input.settings.paidChannels.includes(input.channel)) expect(input.credits).toBeGreaterThan(0);
         if (Channel.isCall(input.channel)) {
           const since = input.now.getTime() - input.settings.conversationCooldownDays * dayMs;
-          expect(input.history.filter((contact) => contact.conversation && Channel.isCall(contact.channel) && contact.at.getTime() > since)).toEqual([]);
+          expect(
+            input.history.filter(
+              (contact) => contact.conversation && Channel.isCall(contact.channel) && contact.at.getTime() > since,
+            ),
+          ).toEqual([]);
         }
       }),
       { numRuns: 400 },
@@ -265,7 +301,8 @@ describe("nextAllowedInstant", () => {
         settingsArbitrary,
         debtorArbitrary,
         (from, zones, scheduling, settings, debtor) => {
-          const next = ComplianceGuard.nextAllowedInstant(new Date(from), zones, scheduling, settings, debtor)?.getTime() ?? null;
+          const next =
+            ComplianceGuard.nextAllowedInstant(new Date(from), zones, scheduling, settings, debtor)?.getTime() ?? null;
           const allowed = (instant: number) => allowedByTime(instant, zones, scheduling, settings, debtor);
           if (next !== null) {
             expect(next).toBeGreaterThanOrEqual(from);

@@ -1,14 +1,39 @@
 import { describe, expect, it } from "vitest";
 import * as DebtorTimeZone from "../src/DebtorTimeZone.ts";
 
-const where = (country: string | null, postalCode: string | null = null, phone: string | null = null) => ({ country, postalCode, phone });
-const alaska = ["America/Adak", "America/Anchorage", "America/Juneau", "America/Metlakatla", "America/Nome", "America/Sitka", "America/Yakutat"];
+const where = (country: string | null, postalCode: string | null = null, phone: string | null = null) => ({
+  country,
+  postalCode,
+  phone,
+});
+const alaska = [
+  "America/Adak",
+  "America/Anchorage",
+  "America/Juneau",
+  "America/Metlakatla",
+  "America/Nome",
+  "America/Sitka",
+  "America/Yakutat",
+];
 
 describe("countryCode", () => {
   it("reads a two-letter code in any case, and a country's name in several languages", () => {
-    expect(["fr", " US ", "Allemagne", "Deutschland", "España", "Côte d'Ivoire", "United States", "usa", "UK", "zz", "Atlantis", ""].map(DebtorTimeZone.countryCode)).toEqual(
-      ["FR", "US", "DE", "DE", "ES", "CI", "US", "US", "GB", null, null, null],
-    );
+    expect(
+      [
+        "fr",
+        " US ",
+        "Allemagne",
+        "Deutschland",
+        "España",
+        "Côte d'Ivoire",
+        "United States",
+        "usa",
+        "UK",
+        "zz",
+        "Atlantis",
+        "",
+      ].map(DebtorTimeZone.countryCode),
+    ).toEqual(["FR", "US", "DE", "DE", "ES", "CI", "US", "US", "GB", null, null, null]);
   });
 });
 
@@ -71,34 +96,41 @@ describe("candidates", () => {
     expect(all).toContain("Pacific/Honolulu");
     expect(DebtorTimeZone.candidates(where("US", "not a zip"), "UTC")).toEqual(all);
     expect(DebtorTimeZone.candidates(where("US", "09001"), "UTC")).toEqual(all);
-    expect(DebtorTimeZone.candidates(where("KI"), "UTC")).toEqual(["Pacific/Kanton", "Pacific/Kiritimati", "Pacific/Tarawa"]);
+    expect(DebtorTimeZone.candidates(where("KI"), "UTC")).toEqual([
+      "Pacific/Kanton",
+      "Pacific/Kiritimati",
+      "Pacific/Tarawa",
+    ]);
   });
 
   it("takes the phone's country when the debt has no country, and ignores it when the debt has one", () => {
     expect(DebtorTimeZone.candidates(where(null, null, "+33612345678"), "America/New_York")).toEqual(["Europe/Paris"]);
     expect(DebtorTimeZone.candidates(where(null, null, "+14165550123"), "UTC")).toContain("America/Toronto");
     expect(DebtorTimeZone.candidates(where(null, null, "+14165550123"), "UTC")).not.toContain("America/New_York");
-    expect(DebtorTimeZone.candidates(where("DE", null, "+14165550123"), "UTC")).toEqual(["Europe/Berlin", "Europe/Zurich"]);
+    expect(DebtorTimeZone.candidates(where("DE", null, "+14165550123"), "UTC")).toEqual([
+      "Europe/Berlin",
+      "Europe/Zurich",
+    ]);
   });
 
   it("falls back on the company's zone, and on UTC when the company's zone is unknown", () => {
     expect(DebtorTimeZone.candidates(where(null), "Asia/Kolkata")).toEqual(["Asia/Kolkata"]);
-    expect(DebtorTimeZone.candidates(where("Atlantis", "123", "not a phone"), "Asia/Kolkata")).toEqual(["Asia/Kolkata"]);
+    expect(DebtorTimeZone.candidates(where("Atlantis", "123", "not a phone"), "Asia/Kolkata")).toEqual([
+      "Asia/Kolkata",
+    ]);
     expect(DebtorTimeZone.candidates(where(null), "Mars/Olympus_Mons")).toEqual(["UTC"]);
   });
 });
 
 describe("isDiallable", () => {
   it("accepts an international number, or a national one in the debt's country", () => {
-    expect(
-      [
-        DebtorTimeZone.isDiallable("+33612345678", null),
-        DebtorTimeZone.isDiallable("0612345678", "FR"),
-        DebtorTimeZone.isDiallable("0612345678", null),
-        DebtorTimeZone.isDiallable("+331", null),
-        DebtorTimeZone.isDiallable("   ", "FR"),
-        DebtorTimeZone.isDiallable(null, "FR"),
-      ],
-    ).toEqual([true, true, false, false, false, false]);
+    expect([
+      DebtorTimeZone.isDiallable("+33612345678", null),
+      DebtorTimeZone.isDiallable("0612345678", "FR"),
+      DebtorTimeZone.isDiallable("0612345678", null),
+      DebtorTimeZone.isDiallable("+331", null),
+      DebtorTimeZone.isDiallable("   ", "FR"),
+      DebtorTimeZone.isDiallable(null, "FR"),
+    ]).toEqual([true, true, false, false, false, false]);
   });
 });
