@@ -215,7 +215,8 @@ export class Evaluator {
       if (candidate <= reading.local) candidate += dayMs;
       boundary = Math.min(boundary, candidate);
     }
-    const reached = boundary - reading.offset * minuteMs;
+    // A zone always has a bound (midnight, or a quiet window's ends); a day ahead keeps the walk finite regardless.
+    const reached = Number.isFinite(boundary) ? boundary - reading.offset * minuteMs : instant + dayMs;
     return Math.min(reached, offsets.nextChange(instant, reached));
   }
 
