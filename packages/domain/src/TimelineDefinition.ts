@@ -7,20 +7,12 @@
  * `day_offset` (ties keep their written order).
  */
 import { Schema } from "effect";
+import { Channel } from "./Channel.ts";
+import { Window } from "./DailyWindow.ts";
+import * as DebtorTimeZone from "./DebtorTimeZone.ts";
 
-/** Channels a step may use; the followup type each one creates is `followupTypeOf`. */
-export const channels = ["email", "sms", "whatsapp", "ai_call", "voicemail", "manual_call", "postmail"] as const;
-export type Channel = (typeof channels)[number];
-
-/** Schema of a channel; an invalid value is reported with the list of valid channels. */
-export const Channel = Schema.Literal(...channels).annotations({
-  identifier: "TimelineChannel",
-  message: () => ({ message: `must be one of: ${channels.join(", ")}`, override: true }),
-});
-
-/** The followup type (contract 2.4) a step on `channel` records. */
-export const followupTypeOf = (channel: Channel): "call" | Exclude<Channel, "ai_call"> =>
-  channel === "ai_call" ? "call" : channel;
+export { Channel, channels } from "./Channel.ts";
+export { Window } from "./DailyWindow.ts";
 
 /** Longest timeline, in days from the anchor to its last step. */
 export const maxDayOffset = 365;
@@ -29,28 +21,9 @@ export const maxSteps = 100;
 /** Most attempts of one step (the first and its retries). */
 export const maxAttempts = 5;
 
-const TimeOfDay = Schema.String.pipe(
-  Schema.pattern(/^([01]\d|2[0-3]):[0-5]\d$/, { message: () => "must be a time of day HH:MM (00:00 to 23:59)" }),
-);
-
-/** A daily window; `end` before `start` crosses midnight. */
-export const Window = Schema.Struct({ start: TimeOfDay, end: TimeOfDay }).pipe(
-  Schema.filter((window) => window.start !== window.end || "must not start and end at the same time"),
-);
-export type Window = typeof Window.Type;
-
-const isTimeZone = (zone: string): boolean => {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** An IANA time zone name. */
 export const TimeZone = Schema.String.pipe(
-  Schema.filter((zone) => isTimeZone(zone) || "must be an IANA time zone such as Europe/Paris"),
+  Schema.filter((zone) => DebtorTimeZone.isTimeZone(zone) || "must be an IANA time zone such as Europe/Paris"),
 );
 
 /** When a timeline may send: weekdays (ISO, 1 = Monday) and a window, in `time_zone` or the debtor's own when null. */
