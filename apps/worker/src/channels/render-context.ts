@@ -6,7 +6,7 @@
  * what a letter to that address is written in (docs/decisions/0616),
  * English everywhere else.
  */
-import { Money, type TimelineDefinition } from "@dc/domain";
+import { DebtorTimeZone, Money, type TimelineDefinition } from "@dc/domain";
 
 export type Language = "en" | "fr";
 export const languages: ReadonlyArray<Language> = ["en", "fr"];
@@ -58,100 +58,42 @@ export interface RenderContext {
   readonly company: string;
 }
 
-/** Countries whose debtors get French (ISO 3166 alpha-2), besides the partly French ones below. */
-const frenchCountries: ReadonlySet<string> = new Set([
-  // France with its overseas departments, collectivities and territories, and Monaco.
-  "FR",
-  "GP",
-  "MQ",
-  "GF",
-  "RE",
-  "YT",
-  "PM",
-  "BL",
-  "MF",
-  "NC",
-  "PF",
-  "WF",
-  "TF",
-  "MC",
-  // Luxembourg writes its administration's letters in French.
-  "LU",
-  // Countries where French is an official language of the administration.
-  "BJ",
-  "BF",
-  "BI",
-  "CM",
-  "CF",
-  "TD",
-  "KM",
-  "CG",
-  "CD",
-  "CI",
-  "DJ",
-  "GA",
-  "GN",
-  "HT",
-  "MG",
-  "ML",
-  "NE",
-  "SN",
-  "SC",
-  "TG",
-  "VU",
-  "RW",
-]);
+/**
+ * Countries whose debtors get French (ISO 3166 alpha-2), besides the partly
+ * French ones of `languageOf`: France with its overseas departments,
+ * collectivities and territories; Monaco; Luxembourg, whose administration
+ * writes in French; and the countries where French is an official language
+ * of the administration.
+ */
+const frenchCountries: ReadonlySet<string> = new Set(
+  (
+    "FR GP MQ GF RE YT PM BL MF NC PF WF TF MC LU " +
+    "BJ BF BI CM CF TD KM CG CD CI DJ GA GN HT MG ML NE SN SC TG VU RW"
+  ).split(" "),
+);
 
-/** Country names (lower case, no accents) accepted where the debt's country is written out. */
-const countryNames: Readonly<Record<string, string>> = {
-  france: "FR",
-  belgique: "BE",
-  belgium: "BE",
-  suisse: "CH",
-  switzerland: "CH",
-  luxembourg: "LU",
-  monaco: "MC",
-  canada: "CA",
-};
-
-const fold = (text: string): string =>
-  text
-    .trim()
-    .toLowerCase()
-    .normalize("NFD")
-    .replace(/\p{Diacritic}/gu, "");
-
-/** The ISO alpha-2 code of a debt's `country` (a code in any case, or one of a few names), or null. */
-export const countryCodeOf = (country: string | null): string | null => {
-  if (country === null) return null;
-  const text = country.trim();
-  if (/^[A-Za-z]{2}$/.test(text)) return text.toUpperCase();
-  return countryNames[fold(text)] ?? null;
-};
-
-/** Phone prefixes of French-speaking numbering plans, for a debt without a country. */
-const frenchPhonePrefixes = ["+33", "+262", "+508", "+590", "+594", "+596", "+687", "+689", "+377", "+352"];
+/** The debt's country (a code or a name), or else its phone's, as an ISO alpha-2 code. */
+const countryOf = (debt: { readonly country: string | null; readonly phone: string | null }): string | null =>
+  DebtorTimeZone.countryCode(debt.country) ?? DebtorTimeZone.phoneCountry(debt.phone, null);
 
 /**
  * The language of a debtor's messages. Belgium: French for Brussels and
  * Wallonia (postal codes 1000-1499 and 4000-7999), English for Flanders,
  * whose Dutch the platform does not write. Switzerland: French for Romandy
  * (1000-2999). Canada: French for Quebec (postal codes G, H and J). Without
- * a country, the phone's numbering plan decides.
+ * a country the platform recognises, the phone's country decides.
  */
 export const languageOf = (debt: {
   readonly country: string | null;
   readonly postal_code: string | null;
   readonly phone: string | null;
 }): Language => {
-  const code = countryCodeOf(debt.country);
+  const code = countryOf(debt);
   const postal = (debt.postal_code ?? "").trim().toUpperCase();
   const postalNumber = /^\d{4}$/.test(postal) ? Number(postal) : undefined;
   switch (code) {
-    case null: {
-      const phone = (debt.phone ?? "").replace(/[^\d+]/g, "");
-      return frenchPhonePrefixes.some((prefix) => phone.startsWith(prefix)) ? "fr" : "en";
-    }
+    case null:
+      return "en";
     case "BE":
       return postalNumber !== undefined &&
         ((postalNumber >= 1000 && postalNumber < 1500) || (postalNumber >= 4000 && postalNumber < 8000))
@@ -197,7 +139,7 @@ const present = (value: string | null): string | null => {
 
 /** The template fields of a debt; `language` forces the language (a step's `configuration.language`). */
 export const renderContextOf = (debt: DebtFields, language: Language = languageOf(debt)): RenderContext => {
-  const locale = localeOf(language, countryCodeOf(debt.country));
+  const locale = localeOf(language, countryOf(debt));
   const personal = [debt.firstname, debt.lastname].map(present).filter((part) => part !== null);
   const names = personal.length > 0 ? [present(debt.civility), ...personal].filter((part) => part !== null) : [];
   const company = present(debt.company_name) ?? debt.company_name;

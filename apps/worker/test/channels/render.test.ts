@@ -223,6 +223,9 @@ describe("languageOf", () => {
     [{ country: "DE", postal_code: null, phone: "+33612345678" }, "en"],
     [{ country: null, postal_code: null, phone: "+33 6 12 34 56 78" }, "fr"],
     [{ country: null, postal_code: null, phone: "+447700900123" }, "en"],
+    [{ country: null, postal_code: null, phone: "+377 93 15 00 00" }, "fr"],
+    [{ country: "Belgique", postal_code: "1050", phone: null }, "fr"],
+    [{ country: "Atlantis", postal_code: null, phone: "+33612345678" }, "fr"],
     [{ country: null, postal_code: null, phone: null }, "en"],
   ] as const)("%o -> %s", (debtor, language) => {
     expect(languageOf(debtor)).toBe(language);
