@@ -2,7 +2,10 @@
  * `pnpm dev` (and the README's `npm start`): the embedded database (or
  * DATABASE_URL), migrated, then the api and the worker as two processes, the
  * way they are deployed. Ctrl-C or SIGTERM stops both, then the database
- * (which is why it runs detached, in dev-database.ts).
+ * (which is why it runs detached, in dev-database.ts). Unless `SMTP_URL` is
+ * set, a mail capture server runs in this process (mail-capture.ts,
+ * `.data/mail`) and the worker's `SMTP_URL` points at it, so live
+ * companies' e-mails are really sent and `pnpm cli mail list` shows them.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
@@ -17,6 +20,7 @@ import {
 } from "@dc/db";
 import { decodeVariables } from "@dc/runtime";
 import type { DevelopmentDatabaseReady } from "./dev-database.ts";
+import { type MailCapture, startMailCapture } from "./mail-capture.ts";
 
 const settings = decodeVariables(MigrationVariables, process.env);
 if (settings._tag === "Left") {
@@ -61,10 +65,33 @@ try {
 await migrator.destroy();
 process.stdout.write(`database ready (${database.owned ? "embedded, .data/postgres" : "existing server"})\n`);
 
+/** The capture server's port when free; another free port otherwise. */
+const MAIL_CAPTURE_PORT = 2525;
+const startCapture = async (): Promise<MailCapture> => {
+  const options = {
+    directory: join(root, ".data", "mail"),
+    onError: (error: Error) => process.stderr.write(`mail capture: ${error.message}\n`),
+  };
+  try {
+    return await startMailCapture({ ...options, port: MAIL_CAPTURE_PORT });
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== "EADDRINUSE") throw error;
+    return startMailCapture({ ...options, port: 0 });
+  }
+};
+const configuredSmtp = (process.env["SMTP_URL"] ?? "").trim();
+const capture = configuredSmtp === "" ? await startCapture() : undefined;
+const smtpUrl = capture?.url ?? configuredSmtp;
+process.stdout.write(
+  capture === undefined
+    ? "e-mail goes to the server of SMTP_URL\n"
+    : `mail capture on ${capture.url} (.data/mail; pnpm cli mail list)\n`,
+);
+
 const start = (name: string, entry: string): ChildProcess => {
   const child = spawn(process.execPath, [join(root, entry)], {
     stdio: "inherit",
-    env: { ...process.env, DATABASE_URL: database.url },
+    env: { ...process.env, DATABASE_URL: database.url, SMTP_URL: smtpUrl },
   });
   child.on("exit", (code, signal) => {
     if (!stopping) {
@@ -101,6 +128,7 @@ const stop = async (code: number, signal: NodeJS.Signals | undefined): Promise<v
   if (signal === undefined) setTimeout(() => send("SIGTERM"), CTRL_C_GRACE_MS).unref();
   else send(signal);
   await Promise.all(children.map(exited));
+  await capture?.close();
   if (databaseHost.connected) databaseHost.send("stop");
   await exited(databaseHost);
   process.exit(code);

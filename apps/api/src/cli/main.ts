@@ -15,6 +15,7 @@ import {
 import { ConfigError, loadConfig } from "../config.ts";
 import { makeIds } from "@dc/db";
 import { CliError, commands } from "./commands.ts";
+import { mailCommand } from "./mail.ts";
 import { usage } from "./usage.ts";
 
 const run = async (argv: ReadonlyArray<string>): Promise<number> => {
@@ -36,10 +37,18 @@ const run = async (argv: ReadonlyArray<string>): Promise<number> => {
       timeline: { type: "string" },
       creditor: { type: "string" },
       "api-reference": { type: "string" },
+      to: { type: "string" },
+      limit: { type: "string" },
+      dir: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
   const { help, ...flags } = values;
+  // The captured development mail lives in files: no database is opened for it.
+  if (positionals[0] === "mail" && help !== true) {
+    process.stdout.write(`${JSON.stringify(await mailCommand(positionals, flags), null, 2)}\n`);
+    return 0;
+  }
   const name = positionals.slice(0, 2).join(" ");
   const command = commands[name];
   if (help === true || command === undefined || positionals.length !== 2) {

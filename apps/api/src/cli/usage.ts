@@ -13,6 +13,9 @@ Ids are the encrypted ids the API uses.
   creditor create --company ID --name N [--email E] [--phone P] [--country C]
   timeline create --company ID --name N
   campaign create --company ID --api-reference R --timeline ID [--creditor ID] [--name N]
+  mail list [--to TEXT] [--limit N] [--dir D]     e-mails the development capture server received, newest first
+  mail show ID [--dir D]                          one captured e-mail: envelope, headers, text and HTML
 
 The database is DATABASE_URL, or the embedded development database (started
-here when it is not already running).`;
+here when it is not already running). The mail commands read the capture
+directory of \`pnpm start\` (.data/mail) and need no database.`;
