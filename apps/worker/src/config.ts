@@ -15,7 +15,7 @@ import {
 import { type MigrationLocks, migrationLocksOf, migrationVariables } from "@dc/db";
 import { Data, Either, Schema } from "effect";
 import { DEFAULT_RETENTION, type RetentionSettings } from "./retention.ts";
-import { DEFAULT_STALE_LOCK_SECONDS } from "./stale-locks.ts";
+import { DEFAULT_STALE_LOCK_SECONDS } from "./worker-lease.ts";
 import { parseMailFrom } from "./channels/mail-from.ts";
 import type { SmtpSettings } from "./channels/smtp-adapter.ts";
 
@@ -61,7 +61,7 @@ const Environment = Schema.Struct({
   EMBEDDED_PG_PORT: sharedVariables.EMBEDDED_PG_PORT,
   WORKER_CONCURRENCY: Schema.optionalWith(PositiveIntFromString(1_000), { default: () => 4 }),
   WORKER_STALE_LOCK_SECONDS: Schema.optionalWith(
-    Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, MAX_STALE_LOCK_SECONDS)),
+    PositiveIntFromString(MAX_STALE_LOCK_SECONDS),
     { default: () => DEFAULT_STALE_LOCK_SECONDS },
   ),
   LOG_LEVEL: sharedVariables.LOG_LEVEL,
@@ -95,9 +95,10 @@ export interface Config {
   readonly embeddedPostgresPort: number | undefined;
   readonly concurrency: number;
   /**
-   * The jobs of a worker pool seen without its presence connection at two
-   * sweeps this many seconds apart are unlocked (`WORKER_STALE_LOCK_SECONDS`,
-   * default 10; docs/decisions/0357).
+   * The grace of the worker leases (`WORKER_STALE_LOCK_SECONDS`, default 10,
+   * 1 to 14400; docs/decisions/0357): the jobs of a pool that has not renewed
+   * its lease for this long are unlocked, and a pool that cannot renew its own
+   * for half of it stops its process.
    */
   readonly staleLockSeconds: number;
   readonly logLevel: typeof LogLevel.Type;

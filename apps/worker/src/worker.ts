@@ -10,16 +10,11 @@ import type { Clock } from "@dc/runtime";
 import { cronItems } from "./crontab.ts";
 import { handOffQueues } from "./queue-handoff.ts";
 import { createWorkerMetrics, type WorkerMetrics } from "./observability/metrics.ts";
-import {
-  type AbsentPools,
-  announceLiveness,
-  DEFAULT_STALE_LOCK_SECONDS,
-  sweepIntervalMs,
-  sweepStaleLocks,
-} from "./stale-locks.ts";
+import { sweepIntervalMs, sweepStaleLocks } from "./stale-locks.ts";
 import { buildTaskList } from "./task-list.ts";
 import { failSpentSnapshots } from "./tasks/apply-snapshot.ts";
 import { rescheduleSpentDeliveries } from "./tasks/deliver-webhook.ts";
+import { DEFAULT_STALE_LOCK_SECONDS, type Fence, FENCED_EXIT_CODE, holdLeases } from "./worker-lease.ts";
 import { toWorkerLogger } from "./worker-logger.ts";
 import type { WebhookDeliverySettings } from "./webhooks/settings.ts";
 import type { RetentionSettings } from "./retention.ts";
@@ -46,11 +41,18 @@ export interface StartWorkerOptions {
    */
   readonly ids: EventIds;
   /**
-   * The jobs of a worker pool whose presence connection is missing at two
-   * sweeps at least this many seconds apart are released (see
-   * stale-locks.ts). Default `DEFAULT_STALE_LOCK_SECONDS`.
+   * The grace of the worker leases, at least 1 (`WORKER_STALE_LOCK_SECONDS`):
+   * the jobs of a pool that has not renewed its lease for this many seconds
+   * are released (stale-locks.ts), and a pool of this worker that cannot
+   * renew its own for half of it fences (worker-lease.ts). Default
+   * `DEFAULT_STALE_LOCK_SECONDS`.
    */
   readonly staleLockSeconds?: number;
+  /**
+   * What a fence does: it must stop every job of the worker at once.
+   * Default: log it and end the process with `FENCED_EXIT_CODE`.
+   */
+  readonly onFenced?: (fence: Fence) => void;
   /** Webhook delivery settings; without them this worker runs no `deliver_webhook` job. */
   readonly webhooks?: WebhookDeliverySettings;
   /** What the hourly purge keeps (docs/decisions/0021); default `DEFAULT_RETENTION`. */
@@ -108,7 +110,20 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
     driverTypeParsers: true,
   });
   const events: WorkerEvents = new EventEmitter();
-  const liveness = announceLiveness(events, connectionString, logger);
+  const leases = holdLeases(events, {
+    connectionString,
+    graceSeconds: staleLockSeconds,
+    logger,
+    onFenced:
+      options.onFenced ??
+      ((fence) => {
+        logger.fatal(
+          { workerPool: fence.pool, sinceRenewalMs: Math.round(fence.sinceRenewalMs), staleLockSeconds },
+          "worker lease not renewed for half the grace: exiting before another worker takes its jobs",
+        );
+        process.exit(FENCED_EXIT_CODE);
+      }),
+  });
   const detachMetrics = metrics.attach(events, db);
   // The hand-off reads the jobs view every few milliseconds after a job ends: on a connection of its own, it
   // never takes one a job is waiting for, and its reads are not counted among the tasks' statements.
@@ -149,7 +164,7 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
   }).catch(async (error: unknown) => {
     detachMetrics();
     await detachHandoff();
-    await liveness.stop();
+    await leases.stop();
     await db.destroy();
     await queuePool.end();
     throw error;
@@ -162,9 +177,8 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
   // and their next one scheduled (docs/decisions/0455). No step throws.
   // The sweep in flight is awaited on stop, before the pool it uses is closed.
   const { webhooks } = options;
-  const absent: AbsentPools = new Map();
   const sweep = async (): Promise<void> => {
-    await sweepStaleLocks(db, staleLockSeconds, liveness.own, absent, logger);
+    await sweepStaleLocks(db, staleLockSeconds, leases.own, logger);
     await failSpentSnapshots({ db, clock, logger });
     if (webhooks !== undefined) await rescheduleSpentDeliveries({ db, clock, logger }, webhooks);
   };
@@ -185,7 +199,7 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
     } finally {
       detachMetrics();
       await detachHandoff();
-      await liveness.stop();
+      await leases.stop();
       await db.destroy();
       await queuePool.end();
     }

@@ -51,7 +51,7 @@ describe("a worker killed after its apply committed, before the job was complete
       [Array.from({ length: 20 }, (_, i) => ({ internal_id: `acc-${i}`, remaining_amount: 150, currency: "EUR" }))],
       { enqueue: true },
     );
-    const env = { DATABASE_URL: url, NODE_ENV: "development", WORKER_STALE_LOCK_SECONDS: "0", LOG_LEVEL: "info" };
+    const env = { DATABASE_URL: url, NODE_ENV: "development", WORKER_STALE_LOCK_SECONDS: "2", LOG_LEVEL: "info" };
     const first = spawnWorker(env);
     running.push(first);
     await waitFor("the apply to wait for the payments table", async () => (await workerBackendsWaitingOnLock())[0]);

@@ -97,12 +97,7 @@ describe("a worker killed while applying a snapshot", () => {
       await isLocked;
 
       const id = await insertSnapshot(db, campaign, [rows], { enqueue: true });
-      const first = spawnWorker({
-        DATABASE_URL: url,
-        NODE_ENV: "development",
-        WORKER_STALE_LOCK_SECONDS: "0",
-        LOG_LEVEL: "warn",
-      });
+      const first = spawnWorker({ DATABASE_URL: url, NODE_ENV: "development", LOG_LEVEL: "warn" });
       running.push(first);
       await waitFor(
         "the snapshot to be processing",

@@ -1,11 +1,11 @@
-import { createPool, snapshotQueueName } from "@dc/db";
-import { useTestDatabase } from "@dc/testing";
+import { snapshotQueueName } from "@dc/db";
+import { holdTransaction, useTestDatabase } from "@dc/testing";
 import type { JobHelpers } from "graphile-worker";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "@dc/runtime";
 import { createWorkerMetrics } from "../src/observability/metrics.ts";
-import { LIVENESS_PREFIX, unlockDeadWorkers } from "../src/stale-locks.ts";
+import { unlockDeadWorkers } from "../src/stale-locks.ts";
 import { applySnapshotTask } from "../src/tasks/apply-snapshot.ts";
 import { type RunningWorker, startWorker } from "../src/worker.ts";
 import { captureLogger } from "./log-capture.ts";
@@ -238,62 +238,72 @@ describe("apply_snapshot payloads", () => {
 });
 
 describe("stale job locks", () => {
-  it("unlocks a pool only when two sweeps a grace period apart find it locking a job without its presence connection", async () => {
-    const lock = async (key: string, pool: string): Promise<void> => {
+  it("unlocks the pools whose lease expired by their own grace, and pools without a lease by the sweeper's", async () => {
+    const lock = async (key: string, pool: string, lockedSecondsAgo: number): Promise<void> => {
       await sql`select graphile_worker.add_job('purge_expired', '{}'::json, job_key := ${key}, run_at := now() + interval '1 day')`.execute(
         db,
       );
-      await sql`update graphile_worker._private_jobs set locked_by = ${pool}, locked_at = now() where key = ${key}`.execute(
-        db,
-      );
+      await sql`update graphile_worker._private_jobs
+        set locked_by = ${pool}, locked_at = now() - make_interval(secs => ${lockedSecondsAgo}) where key = ${key}`.execute(db);
+    };
+    const lease = async (pool: string, renewedSecondsAgo: number, graceSeconds: number): Promise<void> => {
+      await sql`insert into worker_leases (pool_id, renewed_at, grace_seconds)
+        values (${pool}, now() - make_interval(secs => ${renewedSecondsAgo}), ${graceSeconds})`.execute(db);
     };
     const locks = async () => {
       const { rows } = await sql<{ key: string; locked_by: string | null }>`
         select key, locked_by from graphile_worker.jobs where key like 'stale-%' order by key`.execute(db);
       return rows;
     };
-    await lock("stale-dead", "pool-dead");
-    await lock("stale-alive", "pool-alive");
-    await lock("stale-back", "pool-back");
-    await lock("stale-own", "pool-own");
-    const presence = (pool: string) =>
-      createPool({ connectionString: url, max: 1, applicationName: `${LIVENESS_PREFIX}${pool}` });
-    const alive = presence("pool-alive");
-    const aliveClient = await alive.connect();
-    const back = presence("pool-back");
-    const absent = new Map<string, number>();
+    const leases = async () => {
+      const { rows } = await sql<{ pool_id: string }>`select pool_id from worker_leases order by pool_id`.execute(db);
+      return rows.map((row) => row.pool_id);
+    };
+    await lock("stale-dead", "pool-dead", 60);
+    await lease("pool-dead", 11, 10);
+    await lock("stale-alive", "pool-alive", 60);
+    await lease("pool-alive", 1, 10);
+    // Its own grace is longer than the sweeper's: not expired yet.
+    await lock("stale-patient", "pool-patient", 60);
+    await lease("pool-patient", 30, 60);
+    // No lease yet: counted from its job lock, with the sweeper's grace.
+    await lock("stale-new", "pool-new", 1);
+    await lock("stale-ghost", "pool-ghost", 11);
+    await lock("stale-own", "pool-own", 60);
+    // Expired, locking nothing: deleted.
+    await lease("pool-gone", 3_600, 10);
     const own = new Set(["pool-own"]);
     try {
-      // The first sweep only notes the pools it finds without a presence connection.
-      expect(await unlockDeadWorkers(db, { graceSeconds: 10, absent, own, now: 0 })).toEqual([]);
-      expect([...absent.keys()].sort()).toEqual(["pool-back", "pool-dead"]);
-      // Too soon to confirm: a live pool reconnects within the grace period.
-      expect(await unlockDeadWorkers(db, { graceSeconds: 10, absent, own, now: 9_999 })).toEqual([]);
-      // pool-back reconnected meanwhile: forgotten, its clock starts again if it goes missing.
-      const backClient = await back.connect();
-      expect(await unlockDeadWorkers(db, { graceSeconds: 10, absent, own, now: 10_000 })).toEqual(["pool-dead"]);
-      expect([...absent.keys()]).toEqual([]);
-      backClient.release();
+      expect(await unlockDeadWorkers(db, { graceSeconds: 10, own })).toEqual([
+        "pool-dead",
+        "pool-ghost",
+      ]);
       expect(await locks()).toEqual([
         { key: "stale-alive", locked_by: "pool-alive" },
-        { key: "stale-back", locked_by: "pool-back" },
         { key: "stale-dead", locked_by: null },
+        { key: "stale-ghost", locked_by: null },
+        { key: "stale-new", locked_by: "pool-new" },
         { key: "stale-own", locked_by: "pool-own" },
+        { key: "stale-patient", locked_by: "pool-patient" },
       ]);
-      // pool-back is missing again: noted afresh, not released at once.
-      await back.end();
-      await waitFor("pool-back's presence connection to end", async () => {
-        const { rows } = await sql`select 1 from pg_stat_activity
-          where application_name = ${`${LIVENESS_PREFIX}pool-back`}`.execute(db);
-        return rows.length === 0 ? true : undefined;
-      });
-      expect(await unlockDeadWorkers(db, { graceSeconds: 10, absent, own, now: 20_000 })).toEqual([]);
-      expect(await unlockDeadWorkers(db, { graceSeconds: 10, absent, own, now: 30_000 })).toEqual(["pool-back"]);
+      expect(await leases()).toEqual(["pool-alive", "pool-patient"]);
+      // A lease held by another session (a renewal under way) is left for a later sweep.
+      await sql`update worker_leases set renewed_at = now() - interval '1 hour' where pool_id = 'pool-alive'`.execute(db);
+      await sql`delete from graphile_worker._private_jobs where key = 'stale-alive'`.execute(db);
+      const held = await holdTransaction(db, (trx) =>
+        sql`select 1 from worker_leases where pool_id = 'pool-alive' for update`.execute(trx),
+      );
+      try {
+        expect(await unlockDeadWorkers(db, { graceSeconds: 10, own })).toEqual([]);
+        expect(await leases()).toEqual(["pool-alive", "pool-patient"]);
+      } finally {
+        await held.release();
+      }
+      expect(await unlockDeadWorkers(db, { graceSeconds: 10, own })).toEqual([]);
+      expect(await leases()).toEqual(["pool-patient"]);
     } finally {
-      aliveClient.release();
-      await alive.end();
-      await back.end().catch(() => undefined);
       await sql`delete from graphile_worker._private_jobs where key like 'stale-%'`.execute(db);
+      await sql`delete from worker_leases`.execute(db);
     }
   });
 });

@@ -29,7 +29,7 @@ describe("loadConfig", () => {
       NODE_ENV: "production",
       DATABASE_URL: "postgres://u:p@db:5432/app",
       WORKER_CONCURRENCY: "12",
-      WORKER_STALE_LOCK_SECONDS: "0",
+      WORKER_STALE_LOCK_SECONDS: "1",
       LOG_LEVEL: "debug",
       WORKER_METRICS_PORT: "9100",
       WEBHOOK_EVENT_RETENTION_DAYS: "7",
@@ -48,7 +48,7 @@ describe("loadConfig", () => {
         databaseUrl: "postgres://u:p@db:5432/app",
         embeddedPostgresPort: undefined,
         concurrency: 12,
-        staleLockSeconds: 0,
+        staleLockSeconds: 1,
         logLevel: "debug",
         idEncryptionKey: new TextEncoder().encode("production-id-encryption-key-of-at-least-32-bytes"),
         developmentIdKey: false,
@@ -119,6 +119,11 @@ describe("loadConfig", () => {
 
   it("bounds WORKER_STALE_LOCK_SECONDS by graphile-worker's own 4-hour reset", () => {
     const config = loadConfig({ WORKER_STALE_LOCK_SECONDS: "14401" });
+    expect(Either.isLeft(config) && config.left.message).toContain("WORKER_STALE_LOCK_SECONDS");
+  });
+
+  it("refuses a WORKER_STALE_LOCK_SECONDS of 0, which would leave a live pool no time to fence", () => {
+    const config = loadConfig({ WORKER_STALE_LOCK_SECONDS: "0" });
     expect(Either.isLeft(config) && config.left.message).toContain("WORKER_STALE_LOCK_SECONDS");
   });
 

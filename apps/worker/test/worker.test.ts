@@ -4,7 +4,7 @@ import { quickAddJob } from "graphile-worker";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "@dc/runtime";
-import { LIVENESS_PREFIX } from "../src/stale-locks.ts";
+import { LIVENESS_PREFIX } from "../src/worker-lease.ts";
 import { JOB_QUEUE_POOL_NAME, type RunningWorker, startWorker, WORKER_POOL_NAME } from "../src/worker.ts";
 import { captureLogger } from "./log-capture.ts";
 import { hoursFrom, insertCounter, insertGrant, insertOwner, insertToken, remainingIds } from "./oauth-fixtures.ts";
@@ -23,7 +23,7 @@ const waitUntilJobGone = (id: string): Promise<true> =>
 
 /**
  * The worker's connections to this database: its tasks' pool, graphile-worker's
- * and the presence connections (not this file's pool, nor the pools `quickAddJob`
+ * and the lease connections (not this file's pool, nor the pools `quickAddJob`
  * makes and graphile-worker ends without waiting).
  */
 const workerConnections = async (): Promise<number> => {

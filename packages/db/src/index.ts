@@ -56,6 +56,7 @@ export * from "./queries/snapshots/record-payments.ts";
 export * from "./queries/snapshots/replace-plans.ts";
 export * from "./queries/snapshots/update-debts.ts";
 export * from "./queries/webhooks/index.ts";
+export * from "./queries/worker-leases/index.ts";
 export * from "./repository-root.ts";
 export * from "./sqlstate.ts";
 export * from "./statement-queue.ts";

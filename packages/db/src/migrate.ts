@@ -32,6 +32,7 @@ import * as undeclaredSnapshotRowCount from "./migrations/0025-undeclared-snapsh
 import * as collectionEngine from "./migrations/0026-collection-engine.ts";
 import * as sandboxMessageKeys from "./migrations/0035-sandbox-message-keys.ts";
 import * as providerAcknowledgements from "./migrations/0036-provider-acknowledgements.ts";
+import * as workerLeases from "./migrations/0039-worker-leases.ts";
 import { MigrationFailed, migrationFailedMessage, MigrationLockUnavailable } from "./migration-failures.ts";
 import { type MigrationLockPolicy, type MigrationPosition, withLockRetries } from "./migration-locks.ts";
 
@@ -61,6 +62,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0026-collection-engine": collectionEngine,
   "0035-sandbox-message-keys": sandboxMessageKeys,
   "0036-provider-acknowledgements": providerAcknowledgements,
+  "0039-worker-leases": workerLeases,
 };
 
 /**

@@ -119,6 +119,15 @@ export interface RateLimitCountersTable {
   expires_at: Timestamp;
 }
 
+/** A graphile-worker pool's lease (docs/decisions/0357): renewed while the pool can reach the database. */
+export interface WorkerLeasesTable {
+  /** graphile-worker's pool id, as `locked_by` of its jobs. */
+  pool_id: string;
+  renewed_at: Timestamp;
+  /** The pool's `WORKER_STALE_LOCK_SECONDS`: how long after `renewed_at` it may be taken for dead. */
+  grace_seconds: number;
+}
+
 export interface CreditorsTable {
   id: Id;
   company_id: number;
@@ -595,6 +604,7 @@ export interface Database {
   oauth_access_tokens: OauthAccessTokensTable;
   oauth_refresh_tokens: OauthRefreshTokensTable;
   rate_limit_counters: RateLimitCountersTable;
+  worker_leases: WorkerLeasesTable;
   oauth_login_sessions: OauthLoginSessionsTable;
   creditors: CreditorsTable;
   timelines: TimelinesTable;

@@ -15,7 +15,7 @@
  *   or tables local to the coordinator (grants, codes, tokens, sessions).
  *   Tenant tables may reference them; they never reference tenant tables.
  * - `system`: state of no tenant (rate-limit counters, the migrator's
- *   bookkeeping). graphile-worker's own schema is system state too.
+ *   bookkeeping, the worker pools' leases). graphile-worker's own schema is system state too.
  */
 export type TableClass = "tenant" | "company" | "authentication" | "system";
 
@@ -62,6 +62,7 @@ export const tableClasses: Readonly<Record<string, TableClass>> = {
   oauth_login_sessions: "authentication",
 
   rate_limit_counters: "system",
+  worker_leases: "system",
   kysely_migration: "system",
   kysely_migration_lock: "system",
 };
