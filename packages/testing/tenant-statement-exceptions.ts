@@ -16,6 +16,10 @@ export const tenantStatementExceptions: ReadonlyArray<TenantStatementException> 
     reason: "migration 0026 writes version 1 of every company's timelines once (docs/decisions/0600)",
   },
   {
+    pattern: /^update followups set run = 1 where enrollment_id is not null$/,
+    reason: "migration 0027 marks the engine's followups of every company as run 1 once (docs/decisions/0601)",
+  },
+  {
     pattern: /^select "id" from "debts" where "id" = \$1$/,
     reason: "POST /followups answers 403, not 404, for a debt of another company (docs/decisions/0150)",
   },

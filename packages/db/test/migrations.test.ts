@@ -75,6 +75,11 @@ describe("migrations", () => {
       "oauth_codes_user_idx",
       "oauth_login_sessions_by_user_idx",
       "oauth_clients_created_by_idx",
+      // Migration 0026 (docs/decisions/0600): the engine's live sweep finds due followups, the recovery
+      // sweep stale sends and the timed-pause sweep ended pauses across companies by design, in time order.
+      "followups_live_due_idx",
+      "followups_engine_in_progress_idx",
+      "enrollments_timed_pause_idx",
     ]);
     const offenders = rows.filter((row) => !globallyUnique.has(row.index) && !/\(company_id[,)]/.test(row.definition));
     expect(offenders).toEqual([]);
