@@ -30,6 +30,7 @@ import * as foreignKeys from "./migrations/0023-foreign-keys.ts";
 import * as validateForeignKeys from "./migrations/0024-validate-foreign-keys.ts";
 import * as undeclaredSnapshotRowCount from "./migrations/0025-undeclared-snapshot-row-count.ts";
 import * as collectionEngine from "./migrations/0026-collection-engine.ts";
+import * as sandboxMessageKeys from "./migrations/0035-sandbox-message-keys.ts";
 import { MigrationFailed, migrationFailedMessage, MigrationLockUnavailable } from "./migration-failures.ts";
 import { type MigrationLockPolicy, type MigrationPosition, withLockRetries } from "./migration-locks.ts";
 
@@ -57,6 +58,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0024-validate-foreign-keys": validateForeignKeys,
   "0025-undeclared-snapshot-row-count": undeclaredSnapshotRowCount,
   "0026-collection-engine": collectionEngine,
+  "0035-sandbox-message-keys": sandboxMessageKeys,
 };
 
 /**

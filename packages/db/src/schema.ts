@@ -209,6 +209,8 @@ export interface SandboxMessagesTable {
   company_id: number;
   debt_id: number;
   followup_id: number;
+  /** The send's idempotency key (`<followup public id>:<attempt>`), unique per company (migration 0035). */
+  idempotency_key: string;
   channel: string;
   recipient: string;
   subject: string | null;

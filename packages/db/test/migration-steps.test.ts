@@ -127,12 +127,13 @@ describe("migrateToLatest over two pending migrations", () => {
           { migrationName: "0024-validate-foreign-keys", direction: "Up", status: "Success" },
           { migrationName: "0025-undeclared-snapshot-row-count", direction: "Up", status: "Success" },
           { migrationName: "0026-collection-engine", direction: "Up", status: "Success" },
+          { migrationName: "0035-sandbox-message-keys", direction: "Up", status: "Success" },
         ]);
         // Only 0021 was retried: 0020 ran once, and stayed applied.
         expect(retries).toEqual([
           { attempt: 1, retries: 5, migration: "0021-reference-indexes", lockTimeoutMs: 1_000, pauseMs: 1_000 },
         ]);
-        expect((await appliedMigrations(db)).slice(-7)).toEqual([
+        expect((await appliedMigrations(db)).slice(-8)).toEqual([
           "0020-tenant-keys",
           "0021-reference-indexes",
           "0022-drop-queue-wakeup-trigger",
@@ -140,6 +141,7 @@ describe("migrateToLatest over two pending migrations", () => {
           "0024-validate-foreign-keys",
           "0025-undeclared-snapshot-row-count",
           "0026-collection-engine",
+          "0035-sandbox-message-keys",
         ]);
       } finally {
         await Promise.all([migrator.destroy(), blocker.destroy(), third.destroy()]);
