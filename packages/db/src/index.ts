@@ -23,6 +23,7 @@ export * from "./queries/login-sessions/index.ts";
 export * from "./queries/oauth/index.ts";
 export * from "./queries/page-of-rows.ts";
 export * from "./queries/payments/list-debt-payments.ts";
+export * from "./queries/provider-acknowledgements/index.ts";
 export * from "./queries/rate-limits/delete-expired-counters.ts";
 export * from "./queries/rate-limits/find-counter.ts";
 export * from "./queries/rate-limits/increment-counter.ts";

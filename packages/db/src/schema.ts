@@ -220,6 +220,18 @@ export interface SandboxMessagesTable {
   created_at: DefaultTimestamp;
 }
 
+/** A provider's acknowledgement of a send, recorded when it arrives (migration 0036, docs/decisions/0617). */
+export interface ProviderAcknowledgementsTable {
+  company_id: number;
+  idempotency_key: string;
+  followup_id: number;
+  channel: string;
+  provider_message_id: string;
+  /** The provider's answer (an SMTP reply line). */
+  response: string | null;
+  acknowledged_at: DefaultTimestamp;
+}
+
 export interface TimelineTimepointsTable {
   id: Id;
   company_id: number;
@@ -593,6 +605,7 @@ export interface Database {
   followup_decisions: FollowupDecisionsTable;
   channel_opt_outs: ChannelOptOutsTable;
   sandbox_messages: SandboxMessagesTable;
+  provider_acknowledgements: ProviderAcknowledgementsTable;
   campaigns: CampaignsTable;
   debtors: DebtorsTable;
   debt_groups: DebtGroupsTable;

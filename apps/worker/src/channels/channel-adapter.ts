@@ -22,6 +22,10 @@ export interface OutboundMessage {
   readonly configuration: TimelineDefinition.Configuration;
   /** The company's clock at the send (a sandbox company's own clock). */
   readonly at: Date;
+  /** Who the debtor sees as sender (the company's name): the display name of an e-mail's From. */
+  readonly senderName?: string;
+  /** The language the body is written in (`en`, `fr`), for the e-mail's HTML part. */
+  readonly language?: string;
 }
 
 export type Outcome =
@@ -46,4 +50,6 @@ export interface ChannelAdapter {
 
 export interface ChannelAdapters {
   readonly adapterFor: (company: { readonly sandbox: boolean }, channel: TimelineDefinition.Channel) => ChannelAdapter;
+  /** Closes the providers' connections (the SMTP pool) once no send is in flight. */
+  readonly close?: () => Promise<void>;
 }
