@@ -30,3 +30,4 @@ export {
   runToEnd,
 } from "./start-up-migration-failure.ts";
 export { configurationTableGaps, documentedVariables } from "./documented-variables.ts";
+export { type ReceivedMail, type Refusal, startTestSmtpServer, type TestSmtpServer } from "./smtp-server.ts";

@@ -16,6 +16,8 @@ import { type MigrationLocks, migrationLocksOf, migrationVariables } from "@dc/d
 import { Data, Either, Schema } from "effect";
 import { DEFAULT_RETENTION, type RetentionSettings } from "./retention.ts";
 import { DEFAULT_STALE_LOCK_SECONDS } from "./stale-locks.ts";
+import { parseMailFrom } from "./channels/mail-from.ts";
+import type { SmtpSettings } from "./channels/smtp-adapter.ts";
 
 const PositiveIntFromString = (maximum: number) =>
   Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, maximum));
@@ -23,6 +25,35 @@ const PositiveIntFromString = (maximum: number) =>
 const RetentionDays = Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 36_500));
 /** graphile-worker itself frees locks older than 4 hours; a longer threshold would do nothing. */
 const MAX_STALE_LOCK_SECONDS = 4 * 60 * 60;
+
+/** `smtp://` or `smtps://` with a host (docs/decisions/0617). */
+const SmtpUrl = Schema.String.pipe(
+  Schema.filter((text) => {
+    try {
+      const url = new URL(text);
+      return (
+        ((url.protocol === "smtp:" || url.protocol === "smtps:") && url.hostname !== "") ||
+        "must be smtp://host[:port] or smtps://host[:port]"
+      );
+    } catch {
+      return "must be smtp://host[:port] or smtps://host[:port]";
+    }
+  }),
+);
+
+const MailFrom = Schema.String.pipe(
+  Schema.filter((text) => {
+    try {
+      parseMailFrom(text);
+      return true;
+    } catch {
+      return "must be one e-mail address, optionally with a name: Collections <collect@example.com>";
+    }
+  }),
+);
+
+/** The From of development e-mails when `MAIL_FROM` is not set (production requires it with `SMTP_URL`). */
+export const DEVELOPMENT_MAIL_FROM = "Collections <collections@localhost>";
 
 const Environment = Schema.Struct({
   NODE_ENV: sharedVariables.NODE_ENV,
@@ -48,11 +79,12 @@ const Environment = Schema.Struct({
   }),
   MIGRATION_LOCK_TIMEOUT_MS: migrationVariables.MIGRATION_LOCK_TIMEOUT_MS,
   MIGRATION_LOCK_RETRIES: migrationVariables.MIGRATION_LOCK_RETRIES,
+  SMTP_URL: Schema.optional(SmtpUrl),
+  MAIL_FROM: Schema.optional(MailFrom),
 });
 
 /** Every environment variable the worker reads (the README's Configuration table documents each). */
 export const WORKER_VARIABLES: ReadonlyArray<string> = Object.keys(Environment.fields);
-
 
 /** Validated settings of one worker process. */
 export interface Config {
@@ -96,6 +128,12 @@ export interface Config {
    * (`MIGRATION_LOCK_TIMEOUT_MS`, `MIGRATION_LOCK_RETRIES`; docs/decisions/0028).
    */
   readonly migrationLocks: MigrationLocks;
+  /**
+   * Where live companies' e-mails go (`SMTP_URL`, `MAIL_FROM`;
+   * docs/decisions/0617). Unset: their e-mail steps fail with
+   * `channel_not_configured`; sandbox companies never need it.
+   */
+  readonly smtp: SmtpSettings | undefined;
 }
 
 /** The environment cannot run a worker; `message` names every offending variable. */
@@ -120,6 +158,13 @@ export const loadConfig = (
       new ConfigError({ message: `Invalid configuration: ${missing} is required when NODE_ENV=production` }),
     );
   }
+  if (values.NODE_ENV === "production" && values.SMTP_URL !== undefined && values.MAIL_FROM === undefined) {
+    return Either.left(
+      new ConfigError({
+        message: "Invalid configuration: MAIL_FROM is required with SMTP_URL when NODE_ENV=production",
+      }),
+    );
+  }
   return Either.right({
     nodeEnv: values.NODE_ENV,
     databaseUrl: values.DATABASE_URL,
@@ -139,5 +184,9 @@ export const loadConfig = (
       stagedUploadDays: values.STAGED_SNAPSHOT_EXPIRY_DAYS,
     },
     migrationLocks: migrationLocksOf(values),
+    smtp:
+      values.SMTP_URL === undefined
+        ? undefined
+        : { url: values.SMTP_URL, from: values.MAIL_FROM ?? DEVELOPMENT_MAIL_FROM },
   });
 };

@@ -19,6 +19,7 @@ describe("loadConfig", () => {
         metricsPort: undefined,
         retention: { webhookEventDays: 30, snapshotBodyDays: 90, stagedUploadDays: 7 },
         migrationLocks: { lockTimeoutMs: 3_000, retries: 10 },
+        smtp: undefined,
       }),
     );
   });
@@ -38,6 +39,8 @@ describe("loadConfig", () => {
       MIGRATION_LOCK_RETRIES: "3",
       EMBEDDED_PG_PORT: "",
       ID_ENCRYPTION_KEY: "production-id-encryption-key-of-at-least-32-bytes",
+      SMTP_URL: "smtps://mailer:secret@smtp.example:465",
+      MAIL_FROM: "Collections <collect@mail.example>",
     });
     expect(config).toEqual(
       Either.right({
@@ -53,8 +56,36 @@ describe("loadConfig", () => {
         metricsPort: 9100,
         retention: { webhookEventDays: 7, snapshotBodyDays: 0, stagedUploadDays: 2 },
         migrationLocks: { lockTimeoutMs: 500, retries: 3 },
+        smtp: { url: "smtps://mailer:secret@smtp.example:465", from: "Collections <collect@mail.example>" },
       }),
     );
+  });
+
+  it("reads SMTP_URL with the development From, and refuses what is not an SMTP URL or one address", () => {
+    const development = loadConfig({ SMTP_URL: "smtp://127.0.0.1:2525" });
+    expect(Either.isRight(development) && development.right.smtp).toEqual({
+      url: "smtp://127.0.0.1:2525",
+      from: "Collections <collections@localhost>",
+    });
+    for (const [name, value] of [
+      ["SMTP_URL", "http://smtp.example"],
+      ["SMTP_URL", "not a url"],
+      ["MAIL_FROM", "a@example.com, b@example.com"],
+      ["MAIL_FROM", "nobody"],
+    ] as const) {
+      const config = loadConfig({ SMTP_URL: "smtp://127.0.0.1:2525", [name]: value });
+      expect(Either.isLeft(config) && config.left.message).toContain(name);
+    }
+  });
+
+  it("refuses SMTP_URL without MAIL_FROM in production", () => {
+    const config = loadConfig({
+      NODE_ENV: "production",
+      DATABASE_URL: "postgres://u:p@db:5432/app",
+      ID_ENCRYPTION_KEY: "production-id-encryption-key-of-at-least-32-bytes",
+      SMTP_URL: "smtp://smtp.example",
+    });
+    expect(Either.isLeft(config) && config.left.message).toContain("MAIL_FROM is required with SMTP_URL");
   });
 
   it("refuses production without DATABASE_URL", () => {

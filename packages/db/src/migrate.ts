@@ -31,6 +31,8 @@ import * as validateForeignKeys from "./migrations/0024-validate-foreign-keys.ts
 import * as undeclaredSnapshotRowCount from "./migrations/0025-undeclared-snapshot-row-count.ts";
 import * as collectionEngine from "./migrations/0026-collection-engine.ts";
 import * as enrollmentRuns from "./migrations/0027-enrollment-runs.ts";
+import * as sandboxMessageKeys from "./migrations/0035-sandbox-message-keys.ts";
+import * as providerAcknowledgements from "./migrations/0036-provider-acknowledgements.ts";
 import { MigrationFailed, migrationFailedMessage, MigrationLockUnavailable } from "./migration-failures.ts";
 import { type MigrationLockPolicy, type MigrationPosition, withLockRetries } from "./migration-locks.ts";
 
@@ -59,6 +61,8 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0025-undeclared-snapshot-row-count": undeclaredSnapshotRowCount,
   "0026-collection-engine": collectionEngine,
   "0027-enrollment-runs": enrollmentRuns,
+  "0035-sandbox-message-keys": sandboxMessageKeys,
+  "0036-provider-acknowledgements": providerAcknowledgements,
 };
 
 /**

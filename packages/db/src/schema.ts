@@ -211,6 +211,8 @@ export interface SandboxMessagesTable {
   company_id: number;
   debt_id: number;
   followup_id: number;
+  /** The send's idempotency key (`<followup public id>:<attempt>`), unique per company (migration 0035). */
+  idempotency_key: string;
   channel: string;
   recipient: string;
   subject: string | null;
@@ -218,6 +220,18 @@ export interface SandboxMessagesTable {
   outcome: string;
   sent_at: Timestamp;
   created_at: DefaultTimestamp;
+}
+
+/** A provider's acknowledgement of a send, recorded when it arrives (migration 0036, docs/decisions/0617). */
+export interface ProviderAcknowledgementsTable {
+  company_id: number;
+  idempotency_key: string;
+  followup_id: number;
+  channel: string;
+  provider_message_id: string;
+  /** The provider's answer (an SMTP reply line). */
+  response: string | null;
+  acknowledged_at: DefaultTimestamp;
 }
 
 export interface TimelineTimepointsTable {
@@ -595,6 +609,7 @@ export interface Database {
   followup_decisions: FollowupDecisionsTable;
   channel_opt_outs: ChannelOptOutsTable;
   sandbox_messages: SandboxMessagesTable;
+  provider_acknowledgements: ProviderAcknowledgementsTable;
   campaigns: CampaignsTable;
   debtors: DebtorsTable;
   debt_groups: DebtGroupsTable;

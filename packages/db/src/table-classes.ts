@@ -38,6 +38,7 @@ export const tableClasses: Readonly<Record<string, TableClass>> = {
   installments: "tenant",
   payment_plans: "tenant",
   payments: "tenant",
+  provider_acknowledgements: "tenant",
   snapshot_chunks: "tenant",
   snapshots: "tenant",
   sandbox_messages: "tenant",

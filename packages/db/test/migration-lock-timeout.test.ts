@@ -149,10 +149,11 @@ describe("the migrator behind a transaction holding a lock it needs", () => {
         { migrationName: "0024-validate-foreign-keys", direction: "Up", status: "Success" },
         { migrationName: "0025-undeclared-snapshot-row-count", direction: "Up", status: "Success" },
         { migrationName: "0026-collection-engine", direction: "Up", status: "Success" },
-        { migrationName: "0027-enrollment-runs", direction: "Up", status: "Success" },
+        { migrationName: "0035-sandbox-message-keys", direction: "Up", status: "Success" },
+        { migrationName: "0036-provider-acknowledgements", direction: "Up", status: "Success" },
       ]);
       expect(retries.map(({ attempt }) => attempt)).toEqual([1]);
-      expect((await appliedMigrations()).slice(-7)).toEqual([
+      expect((await appliedMigrations()).slice(-9)).toEqual([
         "0021-reference-indexes",
         "0022-drop-queue-wakeup-trigger",
         "0023-foreign-keys",
@@ -160,6 +161,8 @@ describe("the migrator behind a transaction holding a lock it needs", () => {
         "0025-undeclared-snapshot-row-count",
         "0026-collection-engine",
         "0027-enrollment-runs",
+        "0035-sandbox-message-keys",
+        "0036-provider-acknowledgements",
       ]);
       expect(await referenceIndexes()).toEqual([
         "debts_timeline_idx",

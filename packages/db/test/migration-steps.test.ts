@@ -128,12 +128,14 @@ describe("migrateToLatest over two pending migrations", () => {
           { migrationName: "0025-undeclared-snapshot-row-count", direction: "Up", status: "Success" },
           { migrationName: "0026-collection-engine", direction: "Up", status: "Success" },
           { migrationName: "0027-enrollment-runs", direction: "Up", status: "Success" },
+          { migrationName: "0035-sandbox-message-keys", direction: "Up", status: "Success" },
+          { migrationName: "0036-provider-acknowledgements", direction: "Up", status: "Success" },
         ]);
         // Only 0021 was retried: 0020 ran once, and stayed applied.
         expect(retries).toEqual([
           { attempt: 1, retries: 5, migration: "0021-reference-indexes", lockTimeoutMs: 1_000, pauseMs: 1_000 },
         ]);
-        expect((await appliedMigrations(db)).slice(-8)).toEqual([
+        expect((await appliedMigrations(db)).slice(-10)).toEqual([
           "0020-tenant-keys",
           "0021-reference-indexes",
           "0022-drop-queue-wakeup-trigger",
@@ -142,6 +144,8 @@ describe("migrateToLatest over two pending migrations", () => {
           "0025-undeclared-snapshot-row-count",
           "0026-collection-engine",
           "0027-enrollment-runs",
+          "0035-sandbox-message-keys",
+          "0036-provider-acknowledgements",
         ]);
       } finally {
         await Promise.all([migrator.destroy(), blocker.destroy(), third.destroy()]);

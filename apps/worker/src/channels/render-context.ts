@@ -1,0 +1,227 @@
+/**
+ * The fields a step's templates may use (docs/templates.md), built from a
+ * debt's row: names, the amounts formatted with their currency in the
+ * debtor's language, the due date written out, the payment link, the
+ * creditor and the company. The debtor's language is French where French is
+ * what a letter to that address is written in (docs/decisions/0616),
+ * English everywhere else.
+ */
+import { Money, type TimelineDefinition } from "@dc/domain";
+
+export type Language = "en" | "fr";
+export const languages: ReadonlyArray<Language> = ["en", "fr"];
+
+/** What a context is built from: the debt's columns, with its creditor's and company's names. */
+export interface DebtFields {
+  readonly civility: string | null;
+  readonly firstname: string | null;
+  readonly lastname: string | null;
+  readonly debtor_company: string | null;
+  readonly country: string | null;
+  readonly postal_code: string | null;
+  readonly phone: string | null;
+  readonly amount_minor: number;
+  readonly balance_minor: number;
+  readonly currency: string;
+  /** `YYYY-MM-DD`. */
+  readonly due_date: string | null;
+  readonly payment_link: string | null;
+  readonly invoice_reference: string | null;
+  readonly object: string | null;
+  readonly creditor_name: string | null;
+  readonly company_name: string;
+}
+
+/** The template fields; a missing one is null and renders as nothing. */
+export interface RenderContext {
+  readonly language: Language;
+  readonly civility: string | null;
+  readonly firstname: string | null;
+  readonly lastname: string | null;
+  /** Civility, first and last names joined, or the debtor company when there are none. */
+  readonly name: string | null;
+  readonly debtor_company: string | null;
+  /** What is owed now (the balance), with its currency: `€1,234.56`, `1 234,56 €`. */
+  readonly amount: string;
+  /** The invoice's original amount, formatted the same way. */
+  readonly invoice_amount: string;
+  /** ISO 4217 code. */
+  readonly currency: string;
+  /** Written out in the debtor's language: `15 March 2025`, `15 mars 2025`. */
+  readonly due_date: string | null;
+  readonly payment_link: string | null;
+  readonly invoice_reference: string | null;
+  readonly object: string | null;
+  /** The creditor's name, or the company's when the creditor has none. */
+  readonly creditor: string;
+  /** The company (tenant) collecting. */
+  readonly company: string;
+}
+
+/** Countries whose debtors get French (ISO 3166 alpha-2), besides the partly French ones below. */
+const frenchCountries: ReadonlySet<string> = new Set([
+  // France with its overseas departments, collectivities and territories, and Monaco.
+  "FR",
+  "GP",
+  "MQ",
+  "GF",
+  "RE",
+  "YT",
+  "PM",
+  "BL",
+  "MF",
+  "NC",
+  "PF",
+  "WF",
+  "TF",
+  "MC",
+  // Luxembourg writes its administration's letters in French.
+  "LU",
+  // Countries where French is an official language of the administration.
+  "BJ",
+  "BF",
+  "BI",
+  "CM",
+  "CF",
+  "TD",
+  "KM",
+  "CG",
+  "CD",
+  "CI",
+  "DJ",
+  "GA",
+  "GN",
+  "HT",
+  "MG",
+  "ML",
+  "NE",
+  "SN",
+  "SC",
+  "TG",
+  "VU",
+  "RW",
+]);
+
+/** Country names (lower case, no accents) accepted where the debt's country is written out. */
+const countryNames: Readonly<Record<string, string>> = {
+  france: "FR",
+  belgique: "BE",
+  belgium: "BE",
+  suisse: "CH",
+  switzerland: "CH",
+  luxembourg: "LU",
+  monaco: "MC",
+  canada: "CA",
+};
+
+const fold = (text: string): string =>
+  text
+    .trim()
+    .toLowerCase()
+    .normalize("NFD")
+    .replace(/\p{Diacritic}/gu, "");
+
+/** The ISO alpha-2 code of a debt's `country` (a code in any case, or one of a few names), or null. */
+export const countryCodeOf = (country: string | null): string | null => {
+  if (country === null) return null;
+  const text = country.trim();
+  if (/^[A-Za-z]{2}$/.test(text)) return text.toUpperCase();
+  return countryNames[fold(text)] ?? null;
+};
+
+/** Phone prefixes of French-speaking numbering plans, for a debt without a country. */
+const frenchPhonePrefixes = ["+33", "+262", "+508", "+590", "+594", "+596", "+687", "+689", "+377", "+352"];
+
+/**
+ * The language of a debtor's messages. Belgium: French for Brussels and
+ * Wallonia (postal codes 1000-1499 and 4000-7999), English for Flanders,
+ * whose Dutch the platform does not write. Switzerland: French for Romandy
+ * (1000-2999). Canada: French for Quebec (postal codes G, H and J). Without
+ * a country, the phone's numbering plan decides.
+ */
+export const languageOf = (debt: {
+  readonly country: string | null;
+  readonly postal_code: string | null;
+  readonly phone: string | null;
+}): Language => {
+  const code = countryCodeOf(debt.country);
+  const postal = (debt.postal_code ?? "").trim().toUpperCase();
+  const postalNumber = /^\d{4}$/.test(postal) ? Number(postal) : undefined;
+  switch (code) {
+    case null: {
+      const phone = (debt.phone ?? "").replace(/[^\d+]/g, "");
+      return frenchPhonePrefixes.some((prefix) => phone.startsWith(prefix)) ? "fr" : "en";
+    }
+    case "BE":
+      return postalNumber !== undefined &&
+        ((postalNumber >= 1000 && postalNumber < 1500) || (postalNumber >= 4000 && postalNumber < 8000))
+        ? "fr"
+        : "en";
+    case "CH":
+      return postalNumber !== undefined && postalNumber >= 1000 && postalNumber < 3000 ? "fr" : "en";
+    case "CA":
+      return /^[GHJ]/.test(postal) ? "fr" : "en";
+    default:
+      return frenchCountries.has(code) ? "fr" : "en";
+  }
+};
+
+/** The Intl locale of a language for a debtor in `country` (`fr-CH`, `en-GB`...). */
+const localeOf = (language: Language, country: string | null): string => {
+  const fallback = language === "fr" ? "fr-FR" : "en-GB";
+  if (country === null) return fallback;
+  try {
+    return Intl.getCanonicalLocales(`${language}-${country}`)[0] ?? fallback;
+  } catch {
+    return fallback;
+  }
+};
+
+const formatAmount = (minor: number, currency: string, locale: string): string => {
+  try {
+    return new Intl.NumberFormat(locale, { style: "currency", currency }).format(Money.fromMinor(minor, currency));
+  } catch {
+    return `${Money.format(minor, currency)} ${currency}`;
+  }
+};
+
+const formatDate = (date: string | null, locale: string): string | null => {
+  if (date === null || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return date;
+  return new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${date}T00:00:00Z`));
+};
+
+const present = (value: string | null): string | null => {
+  const text = value?.trim() ?? "";
+  return text === "" ? null : text;
+};
+
+/** The template fields of a debt; `language` forces the language (a step's `configuration.language`). */
+export const renderContextOf = (debt: DebtFields, language: Language = languageOf(debt)): RenderContext => {
+  const locale = localeOf(language, countryCodeOf(debt.country));
+  const personal = [debt.firstname, debt.lastname].map(present).filter((part) => part !== null);
+  const names = personal.length > 0 ? [present(debt.civility), ...personal].filter((part) => part !== null) : [];
+  const company = present(debt.company_name) ?? debt.company_name;
+  return {
+    language,
+    civility: present(debt.civility),
+    firstname: present(debt.firstname),
+    lastname: present(debt.lastname),
+    name: names.length > 0 ? names.join(" ") : present(debt.debtor_company),
+    debtor_company: present(debt.debtor_company),
+    amount: formatAmount(debt.balance_minor, debt.currency, locale),
+    invoice_amount: formatAmount(debt.amount_minor, debt.currency, locale),
+    currency: debt.currency,
+    due_date: formatDate(present(debt.due_date), locale),
+    payment_link: present(debt.payment_link),
+    invoice_reference: present(debt.invoice_reference),
+    object: present(debt.object),
+    creditor: present(debt.creditor_name) ?? company,
+    company,
+  };
+};
+
+/** The template fields of a debt for a step: the step's `configuration.language` (`en` or `fr`) overrides the debtor's. */
+export const renderContextFor = (step: TimelineDefinition.Step, debt: DebtFields): RenderContext => {
+  const configured = step.configuration["language"];
+  return renderContextOf(debt, languages.find((language) => language === configured) ?? languageOf(debt));
+};

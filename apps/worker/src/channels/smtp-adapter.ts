@@ -1,0 +1,126 @@
+/**
+ * E-mail over SMTP with nodemailer (docs/decisions/0617): each message goes
+ * to its one recipient with a text part (the rendered body) and an HTML
+ * part derived from it, escaped (email-html.ts). Its Message-ID is derived
+ * from the idempotency key, so a resend of one attempt would carry the same
+ * id. The server's acknowledgement of the data is recorded in
+ * `provider_acknowledgements` as soon as it arrives: SMTP cannot be asked
+ * later what it received, so after a crash `lookup` answers `sent` for an
+ * attempt whose acknowledgement was recorded and `failed` (not retryable,
+ * never resent: at most once) for any other. Replies 5xx fail for good,
+ * 4xx, refused connections, timeouts and authentication failures are
+ * retryable.
+ */
+import { findAcknowledgement, recordAcknowledgement, type Db } from "@dc/db";
+import { createTransport } from "nodemailer";
+import type { ChannelAdapter, OutboundMessage, Outcome } from "./channel-adapter.ts";
+import { htmlOf } from "./email-html.ts";
+import { parseMailFrom, type Sender } from "./mail-from.ts";
+
+export interface SmtpSettings {
+  /** `smtp://[user:password@]host[:port]` (STARTTLS when offered) or `smtps://...` (TLS from the start). */
+  readonly url: string;
+  /** `MAIL_FROM`: the From address, with an optional display name (`Collections <collect@example.com>`). */
+  readonly from: string;
+  /** Connections kept open to the server; messages of a batch are sent over them at once. Default 4. */
+  readonly maxConnections?: number;
+}
+
+/** Error text of an attempt that a crash left without a recorded acknowledgement. */
+export const UNACKNOWLEDGED =
+  "smtp: the worker stopped before the server's acknowledgement was recorded; not resent (at most once)";
+
+const failed = (retryable: boolean, error: string): Outcome => ({ status: "failed", retryable, error });
+
+/** One address, nothing a header or an envelope could split into several. */
+const singleAddress = /^[^\s@,;:<>()[\]"\\]+@[^\s@,;:<>()[\]"\\]+$/;
+
+/** Errors without a reply code that resending cannot fix. */
+const permanentCodes = new Set(["EENVELOPE", "EMAXRECIPIENTS", "EFILEACCESS", "EURLACCESS", "ECONFIG"]);
+
+/** The outcome of a send that nodemailer rejected. */
+export const outcomeOfSmtpError = (error: unknown): Outcome => {
+  const { code, responseCode, response, message } = error as {
+    code?: unknown;
+    responseCode?: unknown;
+    response?: unknown;
+    message?: unknown;
+  };
+  const detail = String(typeof response === "string" && response !== "" ? response : (message ?? error));
+  // A refused login is the server's configuration, not the message's: it may be fixed before the retry.
+  if (code === "EAUTH" || code === "ENOAUTH") return failed(true, `smtp authentication failed: ${detail}`);
+  if (typeof responseCode === "number" && responseCode >= 500) return failed(false, `smtp ${responseCode}: ${detail}`);
+  if (typeof responseCode === "number" && responseCode >= 400) return failed(true, `smtp ${responseCode}: ${detail}`);
+  if (typeof code === "string" && permanentCodes.has(code)) return failed(false, `smtp ${code}: ${detail}`);
+  return failed(true, `smtp ${typeof code === "string" ? code : "error"}: ${detail}`);
+};
+
+/** `<local@domain>` from the idempotency key: the same key always gives the same id, and no two keys share one. */
+export const messageIdOf = (idempotencyKey: string, domain: string): string => {
+  const local = idempotencyKey.replace(
+    /[^A-Za-z0-9_-]/g,
+    (character) => `=${character.codePointAt(0)!.toString(16).padStart(2, "0")}`,
+  );
+  return `<${local}@${domain}>`;
+};
+
+/** The SMTP adapter, and `close` for its connection pool. */
+export const smtpAdapter = (db: Db, settings: SmtpSettings): ChannelAdapter & { readonly close: () => void } => {
+  const sender: Sender = parseMailFrom(settings.from);
+  const transport = createTransport({
+    url: settings.url,
+    pool: true,
+    maxConnections: settings.maxConnections ?? 4,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 60_000,
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  });
+
+  const sendOne = async (message: OutboundMessage): Promise<Outcome> => {
+    const recipient = message.recipient.trim();
+    if (!singleAddress.test(recipient))
+      return failed(false, `smtp: not one e-mail address: ${JSON.stringify(recipient)}`);
+    const messageId = messageIdOf(message.idempotencyKey, sender.domain);
+    const subject = message.subject ?? "";
+    let response: string;
+    try {
+      const info = await transport.sendMail({
+        from: { name: message.senderName ?? sender.name, address: sender.address },
+        to: recipient,
+        envelope: { from: sender.address, to: [recipient] },
+        subject,
+        text: message.body,
+        html: htmlOf({ subject, body: message.body, language: message.language ?? "en" }),
+        messageId,
+        date: message.at,
+      });
+      response = info.response;
+    } catch (error) {
+      return outcomeOfSmtpError(error);
+    }
+    // The engine's outcome commit would record the same; this closes the window before it.
+    // Failing to record it does not undo the send: the outcome is still `sent`.
+    await recordAcknowledgement(db, {
+      companyId: message.companyId,
+      idempotencyKey: message.idempotencyKey,
+      followupId: message.followupId,
+      channel: message.channel,
+      providerMessageId: messageId,
+      response,
+    }).catch(() => undefined);
+    return { status: "sent", providerMessageId: messageId };
+  };
+
+  return {
+    send: (messages) => Promise.all(messages.map(sendOne)),
+    lookup: async (message) => {
+      const acknowledged = await findAcknowledgement(db, message.companyId, message.idempotencyKey);
+      return acknowledged === undefined
+        ? failed(false, UNACKNOWLEDGED)
+        : { status: "sent", providerMessageId: acknowledged.provider_message_id };
+    },
+    close: () => transport.close(),
+  };
+};

@@ -1,0 +1,3 @@
+/** What real channel providers acknowledged, for reconciling sends after a crash (docs/decisions/0617). */
+export * from "./find-acknowledgement.ts";
+export * from "./record-acknowledgement.ts";
