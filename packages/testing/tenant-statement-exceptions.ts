@@ -47,6 +47,26 @@ export const tenantStatementExceptions: ReadonlyArray<TenantStatementException> 
       "the staged-upload expiry finds the next company with an idle upload across companies (docs/decisions/0022)",
   },
   {
+    pattern:
+      /^select f\.company_id, f\.id from followups f join enrollments e on e\.company_id = f\.company_id and e\.id = f\.enrollment_id join debts d on d\.company_id = f\.company_id and d\.id = f\.debt_id where f\.status = 'scheduled' and f\.enrollment_id is not null and not f\.sandbox and f\.scheduled_at <= \$1::timestamptz order by /,
+    reason: "the engine's live sweep claims the due followups of every live company by time (docs/decisions/0600)",
+  },
+  {
+    pattern:
+      /^select f\.company_id, f\.id from followups f where f\.status = 'in_progress' and f\.enrollment_id is not null and f\.updated_at < \$1::timestamptz order by /,
+    reason: "the engine's recovery claims stale sends of every company by age (docs/decisions/0605)",
+  },
+  {
+    pattern:
+      /^select e\.company_id, e\.debt_id from enrollments e join companies c on c\.id = e\.company_id and not c\.sandbox where e\.state = 'paused' and e\.paused_until is not null and e\.paused_until <= \$1::timestamptz order by /,
+    reason: "the engine's live sweep resumes the ended timed pauses of every live company (docs/decisions/0600)",
+  },
+  {
+    pattern:
+      /^select least\( \(select f\.scheduled_at from followups f where f\.status = 'scheduled' and f\.enrollment_id is not null and not f\.sandbox /,
+    reason: "the engine's live sweep reads when any live company next has work (docs/decisions/0600)",
+  },
+  {
     pattern: /^select status, count\(\*\) as count from snapshots group by status$/,
     reason: "the api's snapshots_by_status gauge counts every company's snapshots (its help: all companies)",
   },
