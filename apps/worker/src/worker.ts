@@ -183,7 +183,7 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
   });
   // The engine's sweep chain starts with the worker (a sweep already waiting keeps its time).
   if (engine !== undefined) {
-    await startEngineSweep(db, clock.now()).catch((error: unknown) =>
+    await startEngineSweep(db).catch((error: unknown) =>
       logger.error({ err: error }, "engine sweep not scheduled at start-up: the minute's safety net will add it"),
     );
   }

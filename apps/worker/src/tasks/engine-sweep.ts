@@ -27,8 +27,8 @@ export const engineSweepTask = (dependencies: EngineDependencies): Task =>
         "engine sweep",
       );
     }
-    await enqueueEngineSweep(dependencies.db, result.nextRunAt);
+    await enqueueEngineSweep(dependencies.db, result.nextRunAt.getTime() - dependencies.clock.now().getTime());
   });
 
 /** Adds the sweep's job unless one is already waiting sooner (the worker's start-up). */
-export const startEngineSweep = (db: Db, now: Date): Promise<void> => enqueueEngineSweep(db, now, true);
+export const startEngineSweep = (db: Db): Promise<void> => enqueueEngineSweep(db, 0, true);

@@ -88,17 +88,15 @@ describe("a paused or held debt", () => {
     const tenant = await createEngineTenant(db);
     const [debt] = await enrolledDebts(db, tenant, [{}], tuesdayMorning);
     const engine = engineDependencies(db, tuesdayMorning);
-    await db
-      .transaction()
-      .execute((trx) =>
-        pauseEnrollments(trx, {
-          companyId: tenant.companyId,
-          debtIds: [debt!],
-          until: null,
-          reason: "paused",
-          now: tuesdayMorning,
-        }),
-      );
+    await db.transaction().execute((trx) =>
+      pauseEnrollments(trx, {
+        companyId: tenant.companyId,
+        debtIds: [debt!],
+        until: null,
+        reason: "paused",
+        now: tuesdayMorning,
+      }),
+    );
     await runBatch(engine, live(tuesdayMorning));
     expect(await messagesTo(tenant.companyId, debt!)).toEqual([]);
     await db
@@ -125,17 +123,15 @@ describe("a paused or held debt", () => {
     const tenant = await createEngineTenant(db);
     const [debt] = await enrolledDebts(db, tenant, [{}], tuesdayMorning);
     const until = new Date("2030-01-09T09:00:00Z");
-    await db
-      .transaction()
-      .execute((trx) =>
-        pauseEnrollments(trx, {
-          companyId: tenant.companyId,
-          debtIds: [debt!],
-          until,
-          reason: "paused",
-          now: tuesdayMorning,
-        }),
-      );
+    await db.transaction().execute((trx) =>
+      pauseEnrollments(trx, {
+        companyId: tenant.companyId,
+        debtIds: [debt!],
+        until,
+        reason: "paused",
+        now: tuesdayMorning,
+      }),
+    );
     const engine = engineDependencies(db, tuesdayMorning);
     await sweepLive(engine);
     expect(await messagesTo(tenant.companyId, debt!)).toEqual([]);

@@ -16,15 +16,16 @@ export const ADVANCE_SANDBOX_CLOCK_TASK = "advance_sandbox_clock";
 export const sandboxClockJobKey = (companyId: number): string => `sandbox-clock:${companyId}`;
 
 /**
- * Schedules the sweep at `runAt` (replacing a waiting sweep's time). With
- * `keepEarlier`, a waiting sweep due sooner keeps its time (the worker's
- * start-up and the minute's safety net use it).
+ * Schedules the sweep `delayMs` from now on the database's clock, the one
+ * graphile-worker runs jobs by (the engine's own clock may be a test's),
+ * replacing a waiting sweep's time. With `keepEarlier`, a waiting sweep due
+ * sooner keeps its time (the worker's start-up uses it).
  */
-export const enqueueEngineSweep = async (db: Db, runAt: Date, keepEarlier = false): Promise<void> => {
+export const enqueueEngineSweep = async (db: Db, delayMs: number, keepEarlier = false): Promise<void> => {
   await sql`
     select graphile_worker.add_job(
       ${ENGINE_SWEEP_TASK}, '{}'::json,
-      run_at := ${runAt.toISOString()}::timestamptz,
+      run_at := clock_timestamp() + make_interval(secs => ${Math.max(0, delayMs) / 1000}::float8),
       job_key := ${ENGINE_SWEEP_JOB_KEY},
       job_key_mode := ${keepEarlier ? "preserve_run_at" : "replace"},
       max_attempts := 25
