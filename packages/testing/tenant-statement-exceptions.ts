@@ -48,7 +48,7 @@ export const tenantStatementExceptions: ReadonlyArray<TenantStatementException> 
   },
   {
     pattern:
-      /^select f\.company_id, f\.id from followups f join enrollments e on e\.company_id = f\.company_id and e\.id = f\.enrollment_id join debts d on d\.company_id = f\.company_id and d\.id = f\.debt_id where f\.status = 'scheduled' and f\.enrollment_id is not null and not f\.sandbox and f\.scheduled_at <= \$1::timestamptz order by /,
+      /^select f\.company_id, f\.id, f\.debt_id, f\.enrollment_id from followups f where f\.status = 'scheduled' and f\.enrollment_id is not null and not f\.sandbox and f\.scheduled_at <= \$1::timestamptz order by /,
     reason: "the engine's live sweep claims the due followups of every live company by time (docs/decisions/0600)",
   },
   {

@@ -63,8 +63,11 @@ describe("a worker with the engine", () => {
       (await sandboxMessagesOf(db, tenant.companyId)).length > 0 ? true : undefined,
     );
     expect((await sandboxMessagesOf(db, tenant.companyId)).map((message) => message.debt_id)).toEqual([due]);
-    expect((await jobsByTask()).filter((row) => row.task !== "engine_sweep")).toEqual([]);
-    expect(await jobsByTask()).toEqual([{ task: "engine_sweep", key: "engine-sweep", count: 1 }]);
+    // One waiting sweep under its key (a running one has given its key up to its next run), and no job per debt.
+    const jobs = await jobsByTask();
+    expect(jobs.filter((row) => row.task !== "engine_sweep")).toEqual([]);
+    expect(jobs.filter((row) => row.key !== null)).toEqual([{ task: "engine_sweep", key: "engine-sweep", count: 1 }]);
+    expect(jobs.reduce((sum, row) => sum + row.count, 0)).toBeLessThanOrEqual(2);
     // Nothing more falls due until the clock reaches the next step.
     clock.set(later);
     await new Promise((resolve) => setTimeout(resolve, 500));

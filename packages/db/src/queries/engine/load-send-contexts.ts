@@ -135,9 +135,13 @@ export const loadSendContexts = async (
     join followups f on f.company_id = k.company_id and f.id = k.id
     join enrollments e on e.company_id = f.company_id and e.id = f.enrollment_id
     join timeline_versions v on v.company_id = e.company_id and v.id = e.timeline_version_id
-    join debts d on d.company_id = f.company_id and d.id = f.debt_id
-    join creditors cr on cr.company_id = d.company_id and cr.id = d.creditor_id
-    join companies c on c.id = f.company_id
+    -- Primary-key lookups fenced (offset 0) from the planner's join ordering: with young statistics it
+    -- otherwise read a company's debts once per followup through the company part of the key.
+    cross join lateral (select * from debts d where d.company_id = f.company_id and d.id = f.debt_id offset 0) d
+    cross join lateral (
+      select cr.name from creditors cr where cr.company_id = d.company_id and cr.id = d.creditor_id offset 0
+    ) cr
+    cross join lateral (select * from companies c where c.id = f.company_id offset 0) c
     cross join lateral (
       select ${companyClock("c", now)} as now,
         make_interval(days => greatest(

@@ -61,10 +61,16 @@ export const scheduleSteps = async (
         ${dueAfter(sql.ref("e.anchor_at"), sql`v.definition -> 'steps' -> i.step ->> 'day_offset'`, scheduleZone(sql.ref("v.definition"), sql.ref("c.time_zone")))} as due_at,
         c.sandbox
       from input i
-      join enrollments e on e.company_id = ${companyId} and e.id = i.enrollment_id and e.run = i.run
-      join timeline_versions v on v.company_id = e.company_id and v.id = e.timeline_version_id
-      join companies c on c.id = e.company_id
-      where e.state in ('active', 'paused') and e.anchor_at is not null
+      -- Primary-key lookups, fenced (offset 0) so that young statistics cannot turn them into a scan of
+      -- the company's enrollments.
+      cross join lateral (
+        select * from enrollments e where e.company_id = ${companyId} and e.id = i.enrollment_id offset 0
+      ) e
+      cross join lateral (
+        select v.definition from timeline_versions v where v.company_id = e.company_id and v.id = e.timeline_version_id offset 0
+      ) v
+      cross join lateral (select c.sandbox, c.time_zone from companies c where c.id = e.company_id offset 0) c
+      where e.run = i.run and e.state in ('active', 'paused') and e.anchor_at is not null
     ),
     finished as (
       update enrollments e set state = 'completed', reason = null, paused_until = null, next_step = t.step, updated_at = ${stamp}
