@@ -64,7 +64,7 @@ export const tenantStatementExceptions: ReadonlyArray<TenantStatementException> 
   {
     pattern:
       /^select least\( \(select f\.scheduled_at from followups f where f\.status = 'scheduled' and f\.enrollment_id is not null and not f\.sandbox /,
-    reason: "the engine's live sweep reads when any live company next has work (docs/decisions/0600)",
+    reason: "the engine's live sweep reads when any live company next has work, and stale sends (docs/decisions/0600, 0605)",
   },
   {
     pattern: /^select status, count\(\*\) as count from snapshots group by status$/,

@@ -211,12 +211,14 @@ describe("scheduleSteps", () => {
     const [debt] = await insertDebts(db, tenant, [{}]);
     const [enrolled] = await enroll(tenant.companyId, [debt!], wednesdayNight);
     const id = enrolled!.enrollmentId;
-    const schedule = (step: number, attempt: number, run = 1) =>
-      db
+    const schedule = async (step: number, attempt: number, run = 1) => {
+      const { scheduled, completed } = await db
         .transaction()
         .execute((trx) =>
           scheduleSteps(trx, tenant.companyId, [{ enrollmentId: id, run, step, attempt, at: null }], wednesdayNight),
         );
+      return { scheduled, completed };
+    };
     expect(await schedule(0, 1)).toEqual({ scheduled: 0, completed: 0 });
     expect(await schedule(1, 1, 2)).toEqual({ scheduled: 0, completed: 0 });
     expect(await schedule(3, 1)).toEqual({ scheduled: 1, completed: 0 });
@@ -242,17 +244,15 @@ describe("stop, pause and resume", () => {
     expect((await followupsOf(tenant.companyId, untouched!)).map((row) => row.status)).toEqual(["scheduled"]);
     // A stopped enrollment is neither paused nor resumed.
     expect(
-      await db
-        .transaction()
-        .execute((trx) =>
-          pauseEnrollments(trx, {
-            companyId: tenant.companyId,
-            debtIds: [debt!],
-            until: null,
-            reason: "paused",
-            now: wednesdayNight,
-          }),
-        ),
+      await db.transaction().execute((trx) =>
+        pauseEnrollments(trx, {
+          companyId: tenant.companyId,
+          debtIds: [debt!],
+          until: null,
+          reason: "paused",
+          now: wednesdayNight,
+        }),
+      ),
     ).toBe(0);
     expect(
       await db
@@ -268,17 +268,15 @@ describe("stop, pause and resume", () => {
     const [debt] = await insertDebts(db, tenant, [{ timelineStartMode: "next_window" }]);
     await enroll(tenant.companyId, [debt!], wednesdayNight);
     const until = new Date("2030-01-20T00:00:00Z");
-    await db
-      .transaction()
-      .execute((trx) =>
-        pauseEnrollments(trx, {
-          companyId: tenant.companyId,
-          debtIds: [debt!],
-          until,
-          reason: "paused",
-          now: wednesdayNight,
-        }),
-      );
+    await db.transaction().execute((trx) =>
+      pauseEnrollments(trx, {
+        companyId: tenant.companyId,
+        debtIds: [debt!],
+        until,
+        reason: "paused",
+        now: wednesdayNight,
+      }),
+    );
     expect(await enrollmentOf(tenant.companyId, debt!)).toMatchObject({
       state: "paused",
       reason: "paused",

@@ -10,6 +10,7 @@
  */
 import {
   addDebtContacts,
+  type DebtContacts,
   type DbTransaction,
   debitCompaniesCredits,
   debtEventDataBatch,
@@ -55,24 +56,40 @@ export const recordOutcomes = async (
   const applied = effects.filter(({ send }) => writtenKeys.has(`${send.context.company_id}:${send.context.id}`));
   if (applied.length === 0) return 0;
 
+  // The next steps first: their followups are counted with the debts' other changes, one write per debt.
+  const added: number[] = [];
+  for (const [companyId, group] of byCompany(applied, ({ send }) => send.context.company_id)) {
+    const scheduled = await scheduleSteps(
+      trx,
+      companyId,
+      group.map(({ effects: e }) => e.next),
+      now,
+      { countFollowups: false },
+    );
+    added.push(...scheduled.debtIds);
+  }
   const perDebt = new Map<
     string,
-    { companyId: number; debtId: number; reminders: number; answered: number; start: boolean }
+    DebtContacts & { reminders: number; answered: number; followups: number; start: boolean }
   >();
+  const debtOf = (companyId: number, debtId: number) => {
+    const key = `${companyId}:${debtId}`;
+    let debt = perDebt.get(key);
+    if (debt === undefined) {
+      debt = { companyId, debtId, reminders: 0, answered: 0, followups: 0, start: false };
+      perDebt.set(key, debt);
+    }
+    return debt;
+  };
   for (const { send, effects: e } of applied) {
-    const key = `${send.context.company_id}:${send.context.debt_id}`;
-    const debt = perDebt.get(key) ?? {
-      companyId: send.context.company_id,
-      debtId: send.context.debt_id,
-      reminders: 0,
-      answered: 0,
-      start: false,
-    };
+    const debt = debtOf(send.context.company_id, send.context.debt_id);
     debt.reminders += e.executed ? 1 : 0;
     debt.answered += e.answered ? 1 : 0;
     debt.start ||= e.start;
-    perDebt.set(key, debt);
   }
+  // Debt ids are unique across companies: each added followup belongs to a debt of this batch.
+  const companyOfDebt = new Map(applied.map(({ send }) => [send.context.debt_id, send.context.company_id]));
+  for (const debtId of added) debtOf(companyOfDebt.get(debtId) ?? 0, debtId).followups += 1;
   const changedDebts = await addDebtContacts(trx, [...perDebt.values()], now);
   const charges = applied
     .filter(({ effects: e }) => e.credits > 0)
@@ -82,24 +99,15 @@ export const recordOutcomes = async (
       credits: e.credits,
     }));
   await insertFollowupCharges(trx, charges, now);
-
-  for (const [companyId, group] of byCompany(applied, ({ send }) => send.context.company_id)) {
-    await scheduleSteps(
-      trx,
-      companyId,
-      group.map(({ effects: e }) => e.next),
+  for (const { send, effects: e } of applied) {
+    if (e.promiseUntil === null) continue;
+    await pauseEnrollments(trx, {
+      companyId: send.context.company_id,
+      debtIds: [send.context.debt_id],
+      until: e.promiseUntil,
+      reason: "promise_to_pay",
       now,
-    );
-    const promises = group.filter(({ effects: e }) => e.promiseUntil !== null);
-    for (const { send, effects: e } of promises) {
-      await pauseEnrollments(trx, {
-        companyId,
-        debtIds: [send.context.debt_id],
-        until: e.promiseUntil,
-        reason: "promise_to_pay",
-        now,
-      });
-    }
+    });
   }
   await recordOutcomeEvents(
     trx,

@@ -31,21 +31,29 @@ export interface StepToSchedule {
 export interface ScheduledSteps {
   readonly scheduled: number;
   readonly completed: number;
+  /** The debt of each followup inserted (once per followup). */
+  readonly debtIds: ReadonlyArray<number>;
 }
 
 /**
  * Schedules `steps` of company `companyId`'s enrollments. `now` is the
  * injected clock's time, written as the rows' `created_at`/`updated_at`.
+ * With `countFollowups: false` the debts' `followups_count` is left to the
+ * caller, which updates those debts anyway (the outcome transaction adds
+ * `debtIds` with its counters: one write of each debt instead of two).
  */
 export const scheduleSteps = async (
   trx: DbTransaction,
   companyId: number,
   steps: ReadonlyArray<StepToSchedule>,
   now: Date,
+  options: { readonly countFollowups?: boolean } = {},
 ): Promise<ScheduledSteps> => {
-  if (steps.length === 0) return { scheduled: 0, completed: 0 };
+  if (steps.length === 0) return { scheduled: 0, completed: 0, debtIds: [] };
+  const countFollowups = options.countFollowups ?? true;
   const stamp = now.toISOString();
-  const { rows } = await sql<{ scheduled: number; completed: number }>`
+  // An int8 array arrives as strings (only scalar bigints are parsed to numbers, connection.ts).
+  const { rows } = await sql<{ scheduled: number; completed: number; debt_ids: string[] }>`
     with input as (
       select * from unnest(
         ${integerArray(steps.map((s) => s.enrollmentId))}::int8[],
@@ -99,9 +107,13 @@ export const scheduleSteps = async (
     counted as (
       update debts d set followups_count = d.followups_count + n.added
       from (select company_id, debt_id, count(*)::int as added from inserted group by company_id, debt_id) n
-      where d.company_id = n.company_id and d.id = n.debt_id
+      where ${countFollowups} and d.company_id = n.company_id and d.id = n.debt_id
     )
-    select (select count(*) from inserted)::int as scheduled, (select count(*) from finished)::int as completed
+    select (select count(*) from inserted)::int as scheduled, (select count(*) from finished)::int as completed,
+      array(select debt_id from inserted) as debt_ids
   `.execute(trx);
-  return rows[0] ?? { scheduled: 0, completed: 0 };
+  const row = rows[0];
+  return row === undefined
+    ? { scheduled: 0, completed: 0, debtIds: [] }
+    : { scheduled: row.scheduled, completed: row.completed, debtIds: row.debt_ids.map(Number) };
 };
