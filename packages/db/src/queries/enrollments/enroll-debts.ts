@@ -53,7 +53,7 @@ export const enrollDebts = async (trx: DbTransaction, input: EnrollDebts): Promi
   const onConflict = restart
     ? sql`do update set timeline_id = excluded.timeline_id, timeline_version_id = excluded.timeline_version_id,
           state = excluded.state, reason = excluded.reason, anchor_at = excluded.anchor_at, paused_until = null,
-          next_step = 0, run = enrollments.run + 1, updated_at = excluded.updated_at`
+          next_step = excluded.next_step, run = enrollments.run + 1, updated_at = excluded.updated_at`
     : sql`do nothing`;
   const { rows } = await sql<{ debt_id: number; id: number; run: number; state: "active" | "paused" }>`
     with clock as (
@@ -107,7 +107,8 @@ export const enrollDebts = async (trx: DbTransaction, input: EnrollDebts): Promi
       select ${companyId}, a.debt_id, a.timeline_id, a.version_id,
         case when a.mode = 'manual' then 'paused' else 'active' end,
         case when a.mode = 'manual' then 'awaiting_start' end,
-        a.anchor_at, 0, ${stamp}, ${stamp}
+        -- An active enrollment's step 0 is scheduled next (scheduleSteps), which makes its next step 1.
+        a.anchor_at, case when a.mode = 'manual' then 0 else 1 end, ${stamp}, ${stamp}
       from anchored a
       order by a.debt_id
       on conflict (company_id, debt_id) ${onConflict}
