@@ -16,6 +16,10 @@ export const tenantStatementExceptions: ReadonlyArray<TenantStatementException> 
     reason: "migration 0026 writes version 1 of every company's timelines once (docs/decisions/0600)",
   },
   {
+    pattern: /^update followups set run = 1 where enrollment_id is not null$/,
+    reason: "migration 0027 marks the engine's followups of every company as run 1 once (docs/decisions/0601)",
+  },
+  {
     pattern: /^select "id" from "debts" where "id" = \$1$/,
     reason: "POST /followups answers 403, not 404, for a debt of another company (docs/decisions/0150)",
   },
@@ -41,6 +45,26 @@ export const tenantStatementExceptions: ReadonlyArray<TenantStatementException> 
     pattern: /^with company as \( select company_id from snapshots where status = 'uploading' and updated_at < /,
     reason:
       "the staged-upload expiry finds the next company with an idle upload across companies (docs/decisions/0022)",
+  },
+  {
+    pattern:
+      /^select f\.company_id, f\.id, f\.debt_id, f\.enrollment_id from followups f where f\.status = 'scheduled' and f\.enrollment_id is not null and not f\.sandbox and f\.scheduled_at <= \$1::timestamptz order by /,
+    reason: "the engine's live sweep claims the due followups of every live company by time (docs/decisions/0600)",
+  },
+  {
+    pattern:
+      /^select f\.company_id, f\.id from followups f where f\.status = 'in_progress' and f\.enrollment_id is not null and f\.updated_at < \$1::timestamptz order by /,
+    reason: "the engine's recovery claims stale sends of every company by age (docs/decisions/0605)",
+  },
+  {
+    pattern:
+      /^select e\.company_id, e\.debt_id from enrollments e join companies c on c\.id = e\.company_id and not c\.sandbox where e\.state = 'paused' and e\.paused_until is not null and e\.paused_until <= \$1::timestamptz order by /,
+    reason: "the engine's live sweep resumes the ended timed pauses of every live company (docs/decisions/0600)",
+  },
+  {
+    pattern:
+      /^select least\( \(select f\.scheduled_at from followups f where f\.status = 'scheduled' and f\.enrollment_id is not null and not f\.sandbox /,
+    reason: "the engine's live sweep reads when any live company next has work, and stale sends (docs/decisions/0600, 0605)",
   },
   {
     pattern: /^select status, count\(\*\) as count from snapshots group by status$/,

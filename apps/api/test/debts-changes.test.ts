@@ -19,7 +19,11 @@ const ONE = "/external-api/v1/debts/{id}";
 const one = (id: string) => `${DEBTS}/${id}`;
 /** The campaign the tenant was created with. */
 const acmeCampaign = () =>
-  t.db.selectFrom("campaigns").select("id").where("api_reference", "=", acme.campaign_api_reference).executeTakeFirstOrThrow();
+  t.db
+    .selectFrom("campaigns")
+    .select("id")
+    .where("api_reference", "=", acme.campaign_api_reference)
+    .executeTakeFirstOrThrow();
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON bodies field by field
 type Json = Record<string, any>;
@@ -73,6 +77,9 @@ describe.each(["put", "patch"] as const)("%s /debts/{id}", (method) => {
         metadata: { step: 2 },
         due_date: "2027-01-31",
         updated_at: formatIsoOffset(t.clock.now()),
+        // Setting a timeline enrolls the debt on it: its first step waits as a followup (docs/decisions/0600).
+        followups_count: 1,
+        last_timeline_restart: formatIsoOffset(t.clock.now()),
       },
     });
     const row = await debtRow(debt["id"]);
@@ -88,6 +95,12 @@ describe.each(["put", "patch"] as const)("%s /debts/{id}", (method) => {
     });
     const cleared = await expectContract(await update(debt["id"], { timeline_id: null }), method, ONE);
     expect(cleared.data.timeline_id).toBeNull();
+    const enrollment = await t.db
+      .selectFrom("enrollments")
+      .select(["state", "reason"])
+      .where("debt_id", "=", ids.decode("debt", debt["id"])!)
+      .executeTakeFirst();
+    expect(enrollment).toEqual({ state: "stopped", reason: "timeline_removed" });
   });
 
   it("links the debt to the debtor of a new debtor_reference, and unlinks it with null", async () => {

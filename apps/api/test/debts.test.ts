@@ -125,7 +125,8 @@ describe("POST /debts", () => {
         nb_answered: 0,
         summary: null,
         iban: "FR7630006000011234567890189",
-        followups_count: 0,
+        // Created on a timeline: its first step waits as a followup (docs/decisions/0600).
+        followups_count: 1,
         debtor_company: "Dupont SARL",
         payment_link: "https://pay.example.org/abc",
         metadata: { crm_id: 42, tags: ["vip"], nested: { ok: true } },
@@ -174,7 +175,12 @@ describe("POST /debts", () => {
       email: "claire.dupont@gmail.com",
     });
     const after = await rowCounts(t.db);
-    expect(after).toEqual({ ...before, debts: before.debts + 1, debtors: before.debtors + 1 });
+    expect(after).toEqual({
+      ...before,
+      debts: before.debts + 1,
+      debtors: before.debtors + 1,
+      followups: before.followups + 1,
+    });
   });
 
   it("needs only amount, currency and a name; the creditor defaults to the company's first one", async () => {
@@ -320,7 +326,7 @@ describe("POST /debts", () => {
       [{ ...base, civility: "Sir" }, { civility: "must be one of: Mr, Mrs, Ms, Miss, Mx, Dr, M., Mme, Mlle" }],
       [
         { ...base, timeline_start_mode: "later" },
-        { timeline_start_mode: "must be one of: immediate, due_date, manual" },
+        { timeline_start_mode: "must be one of: immediate, next_window, due_date, manual" },
       ],
       [{ ...base, payment_link: "ftp://x" }, { payment_link: "must be an http(s) URL" }],
       [{ ...base, metadata: [1, 2] }, { metadata: "must be a JSON object or null" }],
@@ -503,7 +509,11 @@ describe("POST /debts: exact amounts", () => {
       expect(body["details"]).toEqual({ amount: expect.stringContaining(`${amount} would read as`) });
     }
     // Digits of a string and an exact long number elsewhere are not amounts.
-    const other = await api.post(DEBTS, token, `{"lastname":"Exact","currency":"EUR","amount":12.34,"internal_id":"12345678901234567890"}`);
+    const other = await api.post(
+      DEBTS,
+      token,
+      `{"lastname":"Exact","currency":"EUR","amount":12.34,"internal_id":"12345678901234567890"}`,
+    );
     expect(other.status).toBe(201);
     expect(await rowCounts(t.db)).toMatchObject({ ...before, debts: before.debts + 1 });
   });

@@ -14,7 +14,12 @@
  *   BENCH_ROUNDS=5 node apps/worker/bench/apply-snapshot.bench.ts
  *   BENCH_SHAPES=full node apps/worker/bench/apply-snapshot.bench.ts   # one row shape (default: lean,full)
  *   BENCH_WEBHOOKS=1 node apps/worker/bench/apply-snapshot.bench.ts   # an endpoint subscribed to every event type
+ *   BENCH_ENROLLMENT=ab node apps/worker/bench/apply-snapshot.bench.ts # each round twice: timeline with a version
+ *                                                                      # (new debts enrolled) and without (none)
  *
+ * The campaign's timeline has a version by default, so the snapshot's new
+ * debts are enrolled as in production (BENCH_ENROLLMENT=off: a timeline
+ * without one, the enrollment statements then find nothing to enroll).
  * `node` must be Node 24 (type stripping): `node_modules/.bin/node` from the
  * repository root, or `npx pnpm exec node`. The worker runs in this process:
  * give node the worker's V8 flag (src/runtime.ts) as `pnpm --filter
@@ -24,7 +29,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { availableParallelism, loadavg } from "node:os";
-import { chunkIdentityColumns, makeIds, snapshotQueueName } from "@dc/db";
+import { chunkIdentityColumns, insertTimeline, makeIds, snapshotQueueName } from "@dc/db";
 import { generateWebhookSecret, makeWebhookSecretBox } from "@dc/crypto";
 import {
   type BenchRowShape,
@@ -52,7 +57,6 @@ const withWebhooks = process.env["BENCH_WEBHOOKS"] === "1";
 const idKey = new TextEncoder().encode("bench-only-id-encryption-key-of-at-least-32-bytes");
 const ids = makeIds(idKey);
 
-
 const bench = await openBenchDatabase({ poolSize: 4 });
 const { url, db } = bench;
 
@@ -61,7 +65,16 @@ interface Campaign {
   readonly campaignId: number;
 }
 
-const insertCampaign = async (): Promise<Campaign> => {
+/** The benchmark campaign's timeline when enrolling: an e-mail at day 0 and day 7. */
+const benchTimeline = {
+  scheduling: { time_zone: null, weekdays: [1, 2, 3, 4, 5], window: { start: "09:00", end: "19:00" } },
+  steps: [
+    { day_offset: 0, channel: "email", configuration: {}, content: {} },
+    { day_offset: 7, channel: "email", configuration: {}, content: {} },
+  ],
+} as const;
+
+const insertCampaign = async (enroll: boolean): Promise<Campaign> => {
   const one = async <T>(query: ReturnType<typeof sql<{ id: T }>>): Promise<T> => {
     const { rows } = await query.execute(db);
     if (rows[0] === undefined) throw new Error("insert returned nothing");
@@ -71,9 +84,9 @@ const insertCampaign = async (): Promise<Campaign> => {
   const creditorId = await one<number>(
     sql`insert into creditors (company_id, name) values (${companyId}, 'Bench') returning id`,
   );
-  const timelineId = await one<number>(
-    sql`insert into timelines (company_id, name) values (${companyId}, 'Bench') returning id`,
-  );
+  const timelineId = enroll
+    ? (await db.transaction().execute((trx) => insertTimeline(trx, companyId, "Bench", benchTimeline))).id
+    : await one<number>(sql`insert into timelines (company_id, name) values (${companyId}, 'Bench') returning id`);
   const campaignId = await one<number>(sql`
     insert into campaigns (company_id, api_reference, name, creditor_id, timeline_id)
     values (${companyId}, ${`bench-${randomBytes(4).toString("hex")}`}, 'Bench', ${creditorId}, ${timelineId}) returning id`);
@@ -96,9 +109,7 @@ const insertSnapshot = async (campaign: Campaign, rows: ReadonlyArray<unknown>, 
       insert into snapshot_chunks (snapshot_id, chunk_index, company_id, body_sha256, row_count, body, internal_ids,
         invoice_references)
       values (${id}, 0, ${campaign.companyId}, ${randomBytes(32)}, ${rows.length}, ${JSON.stringify({ rows })},
-        ${identities.internal_ids}, ${identities.invoice_references})`.execute(
-      trx,
-    );
+        ${identities.internal_ids}, ${identities.invoice_references})`.execute(trx);
     if (enqueue) {
       await sql`select graphile_worker.add_job('apply_snapshot', json_build_object('snapshot_id', ${id}::bigint, 'company_id', ${campaign.companyId}::bigint),
         queue_name := ${snapshotQueueName(campaign.campaignId)}, job_key := ${`apply_snapshot:${id}`}, max_attempts := 10)`.execute(
@@ -135,7 +146,13 @@ interface Round {
   readonly applyMs: number;
   readonly wallMs: number;
   readonly floorMs: number;
+  readonly enroll: boolean;
+  readonly enrollMs: number;
 }
+const enrollment = process.env["BENCH_ENROLLMENT"] ?? "on";
+/** The enrollment setting of each run of a round: A/B alternates which goes first. */
+const runsOf = (round: number): ReadonlyArray<boolean> =>
+  enrollment === "ab" ? (round % 2 === 1 ? [true, false] : [false, true]) : [enrollment !== "off"];
 const results = new Map<BenchRowShape, Array<Round>>();
 const bodyMiB = new Map<BenchRowShape, number>();
 try {
@@ -144,36 +161,47 @@ try {
     results.set(shape, measured);
     const rows = benchSnapshotRows(shape);
     bodyMiB.set(shape, Buffer.byteLength(JSON.stringify({ rows })) / 2 ** 20);
-    for (let round = 1; round <= rounds; round++) {
-      const campaign = await insertCampaign();
-      const seed = await insertSnapshot(campaign, benchSeedRows(shape), false);
-      const seeded = await applySnapshot({ db, clock: systemClock, ids }, { companyId: campaign.companyId, id: seed });
-      if (seeded.outcome !== "completed") throw new Error("seeding failed");
-      if (withWebhooks) await subscribeEverything(campaign.companyId);
-      await sql`vacuum analyze debts`.execute(db);
-      const floorMs = await measurePostgresFloor(url, rows);
+    for (let round = 1; round <= rounds; round++)
+      for (const enroll of runsOf(round)) {
+        const campaign = await insertCampaign(enroll);
+        const seed = await insertSnapshot(campaign, benchSeedRows(shape), false);
+        const seeded = await applySnapshot(
+          { db, clock: systemClock, ids },
+          { companyId: campaign.companyId, id: seed },
+        );
+        if (seeded.outcome !== "completed") throw new Error("seeding failed");
+        if (withWebhooks) await subscribeEverything(campaign.companyId);
+        await sql`vacuum analyze debts`.execute(db);
+        const floorMs = await measurePostgresFloor(url, rows);
 
-      const wallStart = performance.now();
-      const id = await insertSnapshot(campaign, rows, true);
-      let line: Record<string, unknown> | undefined;
-      while (line === undefined) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        line = records.find((record) => record["msg"] === "snapshot processed" && record["snapshotId"] === id);
-      }
-      const wallMs = performance.now() - wallStart;
-      if (line["outcome"] !== "completed") throw new Error(`snapshot ${id} ended ${String(line["outcome"])}`);
-      measured.push({ applyMs: Number(line["durationMs"]), wallMs, floorMs });
-      if (round === 1) {
+        const wallStart = performance.now();
+        const id = await insertSnapshot(campaign, rows, true);
+        let line: Record<string, unknown> | undefined;
+        while (line === undefined) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          line = records.find((record) => record["msg"] === "snapshot processed" && record["snapshotId"] === id);
+        }
+        const wallMs = performance.now() - wallStart;
+        if (line["outcome"] !== "completed") throw new Error(`snapshot ${id} ended ${String(line["outcome"])}`);
+        const phases = line["phases"] as { enrollMs?: number } | undefined;
+        measured.push({
+          applyMs: Number(line["durationMs"]),
+          wallMs,
+          floorMs,
+          enroll,
+          enrollMs: Number(phases?.enrollMs ?? 0),
+        });
+        if (round === 1) {
+          process.stdout.write(
+            `${shape} rows: counts ${JSON.stringify(line["counts"])}, webhook events ${String(line["webhookEvents"])}, ` +
+              `deliveries ${String(line["webhookDeliveries"])}\n`,
+          );
+        }
         process.stdout.write(
-          `${shape} rows: counts ${JSON.stringify(line["counts"])}, webhook events ${String(line["webhookEvents"])}, ` +
-            `deliveries ${String(line["webhookDeliveries"])}\n`,
+          `${shape} round ${round}${enrollment === "ab" ? (enroll ? " (enrolled)" : " (not enrolled)") : ""}: job start -> completed ${Number(line["durationMs"])} ms (enqueue -> completed ${wallMs.toFixed(0)} ms), ` +
+            `floor ${floorMs.toFixed(0)} ms, phases ${JSON.stringify(line["phases"])}\n`,
         );
       }
-      process.stdout.write(
-        `${shape} round ${round}: job start -> completed ${Number(line["durationMs"])} ms (enqueue -> completed ${wallMs.toFixed(0)} ms), ` +
-          `floor ${floorMs.toFixed(0)} ms, phases ${JSON.stringify(line["phases"])}\n`,
-      );
-    }
   }
 } finally {
   await worker.stop();
@@ -186,7 +214,22 @@ const median = (values: ReadonlyArray<number>): number => {
 const lines: Array<string> = [
   `rows per snapshot: ${ROWS}${withWebhooks ? " (an endpoint subscribed to every event type)" : ""}, ${rounds} rounds per row shape`,
 ];
-for (const [shape, measured] of results) {
+for (const [shape, all] of results) {
+  if (enrollment === "ab") {
+    const on = all.filter((result) => result.enroll);
+    const off = all.filter((result) => !result.enroll);
+    const onMs = median(on.map((result) => result.applyMs));
+    const offMs = median(off.map((result) => result.applyMs));
+    const overhead = (onMs - offMs) / offMs;
+    lines.push(
+      `${shape} rows, enrollment A/B (the 2,000 new debts enrolled on a timeline with a version, or not):`,
+      `  job start -> completed, enrolled (median):     ${onMs.toFixed(0)} ms (per round: ${on.map((result) => result.applyMs.toFixed(0)).join(", ")})`,
+      `  job start -> completed, not enrolled (median): ${offMs.toFixed(0)} ms (per round: ${off.map((result) => result.applyMs.toFixed(0)).join(", ")})`,
+      `  enrollment overhead: ${(overhead * 100).toFixed(1)}% (target <= 15%: ${overhead <= 0.15 ? "met" : "missed"}); ` +
+        `enroll phase (median) ${median(on.map((result) => result.enrollMs)).toFixed(0)} ms`,
+    );
+  }
+  const measured = all.filter((result) => result.enroll === (enrollment !== "off"));
   const applyMs = median(measured.map((result) => result.applyMs));
   const floorMs = median(measured.map((result) => result.floorMs));
   // On a shared machine both measures swing with its load; a round's ratio compares them under the same load.

@@ -13,6 +13,7 @@ import {
   sharedVariables,
 } from "@dc/runtime";
 import { type MigrationLocks, migrationLocksOf, migrationVariables } from "@dc/db";
+import { DEFAULT_ENGINE_SETTINGS } from "./engine/engine-settings.ts";
 import { Data, Either, Schema } from "effect";
 import { DEFAULT_RETENTION, type RetentionSettings } from "./retention.ts";
 import { DEFAULT_STALE_LOCK_SECONDS } from "./worker-lease.ts";
@@ -81,6 +82,10 @@ const Environment = Schema.Struct({
   MIGRATION_LOCK_RETRIES: migrationVariables.MIGRATION_LOCK_RETRIES,
   SMTP_URL: Schema.optional(SmtpUrl),
   MAIL_FROM: Schema.optional(MailFrom),
+  ENGINE_SEND_TIMEOUT_SECONDS: Schema.optionalWith(
+    Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 86_400)),
+    { default: () => DEFAULT_ENGINE_SETTINGS.sendTimeoutMs / 1000 },
+  ),
 });
 
 /** Every environment variable the worker reads (the README's Configuration table documents each). */
@@ -135,6 +140,11 @@ export interface Config {
    * `channel_not_configured`; sandbox companies never need it.
    */
   readonly smtp: SmtpSettings | undefined;
+  /**
+   * How long a send may stay `in_progress` before the recovery asks its
+   * provider what it received (`ENGINE_SEND_TIMEOUT_SECONDS`, docs/decisions/0605).
+   */
+  readonly engineSendTimeoutSeconds: number;
 }
 
 /** The environment cannot run a worker; `message` names every offending variable. */
@@ -189,5 +199,6 @@ export const loadConfig = (
       values.SMTP_URL === undefined
         ? undefined
         : { url: values.SMTP_URL, from: values.MAIL_FROM ?? DEVELOPMENT_MAIL_FROM },
+    engineSendTimeoutSeconds: values.ENGINE_SEND_TIMEOUT_SECONDS,
   });
 };

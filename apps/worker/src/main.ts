@@ -119,6 +119,7 @@ const start = async (): Promise<RunningWorker> => {
       idEncryptionKey: config.idEncryptionKey,
       allowPrivateDestinations: config.webhooksAllowPrivateDestinations,
     },
+    engine: { channels: { smtp: config.smtp }, settings: { sendTimeoutMs: config.engineSendTimeoutSeconds * 1000 } },
   });
 };
 

@@ -11,6 +11,10 @@ import type { RetentionSettings } from "./retention.ts";
 import { APPLY_SNAPSHOT, applySnapshotTask } from "./tasks/apply-snapshot.ts";
 import { PURGE_EXPIRED, purgeExpiredTask } from "./tasks/purge-expired.ts";
 import { DELIVER_WEBHOOK, deliverWebhookTask } from "./tasks/deliver-webhook.ts";
+import { ADVANCE_SANDBOX_CLOCK, advanceSandboxClockTask } from "./tasks/advance-sandbox-clock.ts";
+import { ENGINE_SWEEP, engineSweepTask } from "./tasks/engine-sweep.ts";
+import type { ChannelAdapters } from "./channels/channel-adapter.ts";
+import type { EngineSettings } from "./engine/engine-settings.ts";
 import type { WebhookDeliverySettings } from "./webhooks/settings.ts";
 
 /** What tasks may use: the database, the time, the log, the metrics, the id codec. */
@@ -25,6 +29,8 @@ export interface TaskDependencies {
   readonly webhooks?: WebhookDeliverySettings;
   /** What the hourly purge keeps; default `DEFAULT_RETENTION`. */
   readonly retention?: RetentionSettings;
+  /** The collection engine; without it, `engine_sweep` and `advance_sandbox_clock` jobs wait for a worker that has it. */
+  readonly engine?: { readonly adapters: ChannelAdapters; readonly settings: EngineSettings };
 }
 
 /** Builds graphile-worker's task list. */
@@ -34,4 +40,14 @@ export const buildTaskList = (dependencies: TaskDependencies): TaskList => ({
   ...(dependencies.webhooks === undefined
     ? {}
     : { [DELIVER_WEBHOOK]: deliverWebhookTask(dependencies, dependencies.webhooks) }),
+  ...(dependencies.engine === undefined
+    ? {}
+    : (() => {
+        const engine = {
+          ...dependencies,
+          adapters: dependencies.engine.adapters,
+          engine: dependencies.engine.settings,
+        };
+        return { [ENGINE_SWEEP]: engineSweepTask(engine), [ADVANCE_SANDBOX_CLOCK]: advanceSandboxClockTask(engine) };
+      })()),
 });

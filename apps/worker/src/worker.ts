@@ -3,11 +3,15 @@
  * gracefully. Signals are the caller's business (see main.ts).
  */
 import { EventEmitter } from "node:events";
-import { createDatabase, createPool, type EventIds } from "@dc/db";
+import { createDatabase, createPool, type Db, type EventIds } from "@dc/db";
 import { run, type WorkerEvents } from "graphile-worker";
 import type { Logger } from "pino";
 import type { Clock } from "@dc/runtime";
-import { cronItems } from "./crontab.ts";
+import type { ChannelAdapters } from "./channels/channel-adapter.ts";
+import { type ChannelSettings, makeChannelAdapters } from "./channels/adapters.ts";
+import { cronItems, engineCronItems } from "./crontab.ts";
+import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from "./engine/engine-settings.ts";
+import { startEngineSweep } from "./tasks/engine-sweep.ts";
 import { handOffQueues } from "./queue-handoff.ts";
 import { createWorkerMetrics, type WorkerMetrics } from "./observability/metrics.ts";
 import { sweepIntervalMs, sweepStaleLocks } from "./stale-locks.ts";
@@ -68,6 +72,18 @@ export interface StartWorkerOptions {
    * high to show that a job is started by a notification, not by a poll.
    */
   readonly pollIntervalMs?: number;
+  /**
+   * The collection engine (docs/decisions/0600): its sweep and the sandbox
+   * clock jobs run on this worker. `channels` configures the providers
+   * (channels/adapters.ts); `adapters` replaces them (tests, benchmarks);
+   * `settings` overrides `DEFAULT_ENGINE_SETTINGS`. Without it, none of the
+   * engine's jobs run here.
+   */
+  readonly engine?: {
+    readonly channels?: ChannelSettings;
+    readonly adapters?: (db: Db) => ChannelAdapters;
+    readonly settings?: Partial<EngineSettings>;
+  };
 }
 
 export interface RunningWorker {
@@ -109,6 +125,15 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
     applicationName: JOB_QUEUE_POOL_NAME,
     driverTypeParsers: true,
   });
+  const engineOptions = options.engine;
+  const adapters =
+    engineOptions === undefined
+      ? undefined
+      : (engineOptions.adapters?.(db) ?? makeChannelAdapters(db, engineOptions.channels ?? { smtp: undefined }));
+  const engine =
+    engineOptions === undefined || adapters === undefined
+      ? undefined
+      : { adapters, settings: { ...DEFAULT_ENGINE_SETTINGS, ...engineOptions.settings } };
   const events: WorkerEvents = new EventEmitter();
   const leases = holdLeases(events, {
     connectionString,
@@ -147,8 +172,9 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
       ids,
       ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
       ...(options.retention === undefined ? {} : { retention: options.retention }),
+      ...(engine === undefined ? {} : { engine }),
     }),
-    parsedCronItems: [...cronItems],
+    parsedCronItems: [...cronItems, ...(engine === undefined ? [] : engineCronItems)],
     events,
     // Unbatched, graphile-worker records a job's completion or failure without
     // awaiting it, so a graceful stop could end the pool first and leave a
@@ -165,10 +191,17 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
     detachMetrics();
     await detachHandoff();
     await leases.stop();
+    await adapters?.close?.();
     await db.destroy();
     await queuePool.end();
     throw error;
   });
+  // The engine's sweep chain starts with the worker (a sweep already waiting keeps its time).
+  if (engine !== undefined) {
+    await startEngineSweep(db).catch((error: unknown) =>
+      logger.error({ err: error }, "engine sweep not scheduled at start-up: the minute's safety net will add it"),
+    );
+  }
 
   // Jobs a crashed worker left locked are freed now, then checked periodically;
   // then open snapshots whose apply job is spent get the failure their last
@@ -200,6 +233,7 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
       detachMetrics();
       await detachHandoff();
       await leases.stop();
+      await adapters?.close?.();
       await db.destroy();
       await queuePool.end();
     }

@@ -77,6 +77,7 @@ describe("applySnapshot: creations", () => {
         planMs: expect.any(Number),
         writeMs: expect.any(Number),
         eventsMs: expect.any(Number),
+        enrollMs: expect.any(Number),
         statementMs: {
           insertDebts: expect.any(Number),
           updateDebts: expect.any(Number),

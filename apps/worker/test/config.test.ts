@@ -20,6 +20,7 @@ describe("loadConfig", () => {
         retention: { webhookEventDays: 30, snapshotBodyDays: 90, stagedUploadDays: 7 },
         migrationLocks: { lockTimeoutMs: 3_000, retries: 10 },
         smtp: undefined,
+        engineSendTimeoutSeconds: 600,
       }),
     );
   });
@@ -41,6 +42,7 @@ describe("loadConfig", () => {
       ID_ENCRYPTION_KEY: "production-id-encryption-key-of-at-least-32-bytes",
       SMTP_URL: "smtps://mailer:secret@smtp.example:465",
       MAIL_FROM: "Collections <collect@mail.example>",
+      ENGINE_SEND_TIMEOUT_SECONDS: "90",
     });
     expect(config).toEqual(
       Either.right({
@@ -57,6 +59,7 @@ describe("loadConfig", () => {
         retention: { webhookEventDays: 7, snapshotBodyDays: 0, stagedUploadDays: 2 },
         migrationLocks: { lockTimeoutMs: 500, retries: 3 },
         smtp: { url: "smtps://mailer:secret@smtp.example:465", from: "Collections <collect@mail.example>" },
+        engineSendTimeoutSeconds: 90,
       }),
     );
   });

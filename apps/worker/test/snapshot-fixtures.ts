@@ -4,7 +4,8 @@
  * (chunks of raw rows, `pending`); and readers of the resulting state.
  */
 import { randomBytes } from "node:crypto";
-import { chunkIdentityColumns, type Database, makeIds, snapshotQueueName } from "@dc/db";
+import { chunkIdentityColumns, type Database, insertTimeline, makeIds, snapshotQueueName } from "@dc/db";
+import type { TimelineDefinition } from "@dc/domain";
 import { type Kysely, sql } from "kysely";
 
 /** The id codec of snapshot tests (the worker's `ids`). */
@@ -18,6 +19,15 @@ export interface CampaignFixture {
   readonly clientPk: number;
 }
 
+/** One e-mail at day 0 and one at day 7, on weekdays from 09:00 to 19:00 in the debtor's zone. */
+export const fixtureTimeline: TimelineDefinition.Definition = {
+  scheduling: { time_zone: null, weekdays: [1, 2, 3, 4, 5], window: { start: "09:00", end: "19:00" } },
+  steps: [
+    { day_offset: 0, channel: "email", configuration: {}, content: {} },
+    { day_offset: 7, channel: "email", configuration: {}, content: {} },
+  ],
+};
+
 const suffix = (): string => randomBytes(4).toString("hex");
 
 export const insertCampaign = async (
@@ -30,11 +40,8 @@ export const insertCampaign = async (
     .values({ company_id: company.id, name: "Acme Creditor" })
     .returning("id")
     .executeTakeFirstOrThrow();
-  const timeline = await db
-    .insertInto("timelines")
-    .values({ company_id: company.id, name: "Default" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  // Its version 1 makes the debts a snapshot creates enter the timeline, as in production.
+  const timeline = await db.transaction().execute((trx) => insertTimeline(trx, company.id, "Default", fixtureTimeline));
   const campaign = await db
     .insertInto("campaigns")
     .values({

@@ -13,6 +13,8 @@ export * from "./queries/credit-transactions/insert-followup-charge.ts";
 export * from "./queries/creditors/index.ts";
 export * from "./queries/debtors/index.ts";
 export * from "./queries/debts/index.ts";
+export * from "./queries/enrollments/index.ts";
+export * from "./queries/engine/index.ts";
 export * from "./queries/executor.ts";
 export * from "./queries/followups/index.ts";
 export * from "./queries/health/ping-database.ts";

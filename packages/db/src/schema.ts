@@ -187,6 +187,8 @@ export interface EnrollmentsTable {
   paused_until: Timestamp | null;
   /** Index in the version's `steps` of the next step to schedule. */
   next_step: Generated<number>;
+  /** 1, then one more at each restart; followups record the run they belong to (migration 0027). */
+  run: Generated<number>;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }
@@ -433,6 +435,8 @@ export interface FollowupsTable {
   enrollment_id: number | null;
   step: number | null;
   attempt: Generated<number>;
+  /** The enrollment's run this followup belongs to; null exactly when `enrollment_id` is (migration 0027). */
+  run: number | null;
   /** The step's due time from the enrollment's anchor; `scheduled_at` is later when the guard deferred it. */
   due_at: Timestamp | null;
   sandbox: Generated<boolean>;

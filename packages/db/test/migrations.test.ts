@@ -75,7 +75,8 @@ describe("migrations", () => {
       "oauth_codes_user_idx",
       "oauth_login_sessions_by_user_idx",
       "oauth_clients_created_by_idx",
-      // Migration 0026: the engine's live sweeps find due work across companies by time (docs/decisions/0600).
+      // Migration 0026 (docs/decisions/0600): the engine's live sweep finds due followups, the recovery
+      // sweep stale sends and the timed-pause sweep ended pauses across companies by design, in time order.
       "followups_live_due_idx",
       "followups_engine_in_progress_idx",
       "enrollments_timed_pause_idx",

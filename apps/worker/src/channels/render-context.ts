@@ -108,28 +108,53 @@ export const languageOf = (debt: {
   }
 };
 
+/**
+ * Intl objects are costly to build (a tenth of a millisecond each) and the
+ * engine renders thousands of messages a second in a handful of locales and
+ * currencies: each is built once per key.
+ */
+const memo = <T>(build: (key: string) => T): ((key: string) => T) => {
+  const cache = new Map<string, T>();
+  return (key) => {
+    let value = cache.get(key);
+    if (value === undefined) {
+      if (cache.size >= 1_000) cache.clear();
+      value = build(key);
+      cache.set(key, value);
+    }
+    return value;
+  };
+};
+
 /** The Intl locale of a language for a debtor in `country` (`fr-CH`, `en-GB`...). */
+const canonicalLocale = memo((tag: string): string | null => {
+  try {
+    return Intl.getCanonicalLocales(tag)[0] ?? null;
+  } catch {
+    return null;
+  }
+});
 const localeOf = (language: Language, country: string | null): string => {
   const fallback = language === "fr" ? "fr-FR" : "en-GB";
-  if (country === null) return fallback;
-  try {
-    return Intl.getCanonicalLocales(`${language}-${country}`)[0] ?? fallback;
-  } catch {
-    return fallback;
-  }
+  return country === null ? fallback : (canonicalLocale(`${language}-${country}`) ?? fallback);
 };
 
-const formatAmount = (minor: number, currency: string, locale: string): string => {
+const numberFormat = memo((key: string): Intl.NumberFormat | null => {
+  const [locale = "", currency = ""] = key.split("|");
   try {
-    return new Intl.NumberFormat(locale, { style: "currency", currency }).format(Money.fromMinor(minor, currency));
+    return new Intl.NumberFormat(locale, { style: "currency", currency });
   } catch {
-    return `${Money.format(minor, currency)} ${currency}`;
+    return null;
   }
-};
+});
+const formatAmount = (minor: number, currency: string, locale: string): string =>
+  numberFormat(`${locale}|${currency}`)?.format(Money.fromMinor(minor, currency)) ??
+  `${Money.format(minor, currency)} ${currency}`;
 
+const dateFormat = memo((locale: string) => new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }));
 const formatDate = (date: string | null, locale: string): string | null => {
   if (date === null || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return date;
-  return new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${date}T00:00:00Z`));
+  return dateFormat(locale).format(new Date(`${date}T00:00:00Z`));
 };
 
 const present = (value: string | null): string | null => {

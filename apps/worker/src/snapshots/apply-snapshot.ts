@@ -4,7 +4,8 @@
  * then one transaction that locks the snapshot, re-validates its rows,
  * plans with `Reconciliation.plan` and applies the plan with set-based SQL,
  * ending `completed` or `failed` (`invalid_snapshot_row`, no debt changed).
- * The webhook events of the outcome are recorded in that transaction
+ * Created debts are enrolled on their timeline and paid-off debts stop
+ * theirs in that transaction (engine/snapshot-collection.ts). The webhook events of the outcome are recorded in that transaction
  * (snapshot-events.ts). A run that finds the snapshot `completed` or
  * `failed` changes and records nothing; a crash mid-way leaves the database
  * as it was.
@@ -15,6 +16,7 @@ import {
   type CampaignDebts,
   type ContactRefresh,
   type Db,
+  type DbTransaction,
   type EventIds,
   loadCampaignDebts,
   loadSnapshotChunks,
@@ -31,6 +33,7 @@ import {
 } from "@dc/db";
 import { DebtStatus, Reconciliation, type Snapshot } from "@dc/domain";
 import type { Clock } from "@dc/runtime";
+import { followSnapshotInCollection } from "../engine/snapshot-collection.ts";
 import { isTransactionConflict, SnapshotUnprocessable } from "./errors.ts";
 import { phaseTimer } from "./phase-timer.ts";
 import { readSnapshotRows } from "./read-rows.ts";
@@ -61,6 +64,8 @@ export interface PhaseTimings {
   readonly writeMs: number;
   /** Building and recording the webhook events (part of `writeMs`). */
   readonly eventsMs: number;
+  /** Enrolling the created debts and stopping the settled ones (part of `writeMs`). */
+  readonly enrollMs: number;
   /** The write statements, one by one. */
   readonly statementMs: AppliedPlan["statementMs"];
 }
@@ -89,10 +94,7 @@ const TRANSACTION_ATTEMPTS = 3;
  * Contact fields of each row matched to a debt the plan may touch (not
  * cancelled), matched as the planner matches (docs/decisions/0355).
  */
-const contactRefreshes = (
-  current: CampaignDebts,
-  rows: ReadonlyArray<Snapshot.ValidRow>,
-): Array<ContactRefresh> => {
+const contactRefreshes = (current: CampaignDebts, rows: ReadonlyArray<Snapshot.ValidRow>): Array<ContactRefresh> => {
   const byInternalId = new Map<string, Reconciliation.CurrentDebt>();
   const byInvoice = new Map<string, Reconciliation.CurrentDebt>();
   for (const debt of current.debts) {
@@ -125,7 +127,7 @@ const invalidRows = (errors: ReadonlyArray<Snapshot.RowError>) =>
 
 /** The applying transaction; everything it writes commits together or not at all. */
 const applyLocked = async (
-  trx: Db,
+  trx: DbTransaction,
   ids: EventIds,
   key: SnapshotRowKey,
   now: Date,
@@ -139,7 +141,7 @@ const applyLocked = async (
   }
   const campaign = await lockCampaign(trx, scope.companyId, scope.campaignId);
   if (campaign === undefined) throw new SnapshotUnprocessable({ message: `campaign ${scope.campaignId} not found` });
-  const { timed, rounded } = phaseTimer(["read", "validate", "plan", "write", "events"]);
+  const { timed, rounded } = phaseTimer(["read", "validate", "plan", "write", "events", "enroll"]);
   const campaignWork = await withWholeCampaignJoins(trx, async () => {
     // The debts are read while the rows are validated: PostgreSQL builds the
     // answer as JavaScript checks rows, instead of one waiting for the other.
@@ -197,6 +199,7 @@ const applyLocked = async (
   }
   const { result, applied } = campaignWork;
   const recorded = await timed("write", async () => {
+    await timed("enroll", () => followSnapshotInCollection(trx, scope.companyId, applied, now));
     await markSnapshotCompleted(trx, key, { counts: result.counts, warnings: result.warnings, now });
     return timed("events", () =>
       recordAppliedSnapshotEvents(trx, ids, { companyId: scope.companyId, snapshotId, now }, applied),
@@ -217,6 +220,7 @@ const applyLocked = async (
       planMs: ms.plan,
       writeMs: ms.write,
       eventsMs: ms.events,
+      enrollMs: ms.enroll,
       statementMs: applied.statementMs,
     },
   };

@@ -2418,10 +2418,10 @@ export interface components {
             pagination: components["schemas"]["Pagination"];
         };
         /**
-         * @description `immediate`: the first step runs in the timeline's next sending window (default); `due_date`: the timeline starts on `due_date`; `manual`: the debt is attached but the timeline waits for a manual start
+         * @description When the debt's collection timeline starts, from its creation or the update that sets its `timeline_id`. `immediate` (the default when unset): anchored now; the first step runs at the first instant the timeline's window and the debtor's hours allow. `next_window`: anchored at the next start of the timeline's sending window. `due_date`: anchored at the start of the window on `due_date`, or now when that date is past or unset. `manual`: the debt is enrolled paused (reason `awaiting_start`) until `POST /debts/{id}/timeline/resume`; to start on a date of your choosing, use `manual` and then pause with `until`. Every later step is due its day offset after that anchor.
          * @enum {string}
          */
-        TimelineStartMode: "immediate" | "due_date" | "manual";
+        TimelineStartMode: "immediate" | "next_window" | "due_date" | "manual";
         TimelineTimepoint: {
             /** @description Days after the timeline starts */
             day_offset: number;

@@ -26,13 +26,18 @@ export const Civility = Schema.Literal(...civilities).annotations({
   message: () => ({ message: `must be one of: ${civilities.join(", ")}`, override: true }),
 });
 
-/** When the collection timeline starts for a new debt (docs/decisions/0103). */
-export const timelineStartModes = ["immediate", "due_date", "manual"] as const;
+/** When the collection timeline starts for a debt put on it (docs/decisions/0103, 0600). */
+export const timelineStartModes = ["immediate", "next_window", "due_date", "manual"] as const;
 export const TimelineStartMode = Schema.Literal(...timelineStartModes).annotations({
   identifier: "TimelineStartMode",
   description:
-    "`immediate`: the first step runs in the timeline's next sending window (default); `due_date`: the timeline starts " +
-    "on `due_date`; `manual`: the debt is attached but the timeline waits for a manual start",
+    "When the debt's collection timeline starts, from its creation or the update that sets its `timeline_id`. " +
+    "`immediate` (the default when unset): anchored now; the first step runs at the first instant the timeline's " +
+    "window and the debtor's hours allow. `next_window`: anchored at the next start of the timeline's sending window. " +
+    "`due_date`: anchored at the start of the window on `due_date`, or now when that date is past or unset. " +
+    "`manual`: the debt is enrolled paused (reason `awaiting_start`) until `POST /debts/{id}/timeline/resume`; " +
+    "to start on a date of your choosing, use `manual` and then pause with `until`. Every later step is due its " +
+    "day offset after that anchor.",
   message: () => ({ message: `must be one of: ${timelineStartModes.join(", ")}`, override: true }),
 });
 
@@ -124,9 +129,7 @@ export const createDebtFields = {
   currency: Money.CurrencyCode,
   credited_invoice_reference: Schema.optional(
     Schema.NullOr(
-      reference(
-        "Makes the debt a credit note for this invoice_reference of the same creditor and currency",
-      ),
+      reference("Makes the debt a credit note for this invoice_reference of the same creditor and currency"),
     ),
   ),
   ...optionalFields,

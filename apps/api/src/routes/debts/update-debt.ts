@@ -2,7 +2,9 @@
  * PUT and PATCH /debts/{id} (docs/decisions/0111): any subset of the
  * writable fields, `timeline_id` and `debtor_reference` included; absent
  * fields are unchanged and `null` clears. A new e-mail drops the previous
- * validation report. Status, amount, currency and the credit-note reference
+ * validation report. A new `timeline_id` restarts the debt on that timeline
+ * and `null` stops its enrollment, in the update's transaction
+ * (docs/decisions/0600, 0602); the same `timeline_id` again restarts nothing. Status, amount, currency and the credit-note reference
  * are read-only (the body schema rejects them). `debt.updated` is recorded in
  * the update's transaction.
  */
@@ -12,12 +14,14 @@ import {
   type Debt,
   type DebtorSeed,
   type DebtUpdate,
+  enrollDebts,
   findActiveTimelineIds,
   findDebtView,
   lockDebt,
   personColumns,
   personColumnsOf,
   shareDebtCampaign,
+  stopEnrollments,
   updateDebt as updateCompanyDebt,
   upsertDebtorsByReference,
   violatedUniqueConstraint,
@@ -50,7 +54,13 @@ const seedOf = (reference: string, debt: Debt): DebtorSeed => ({
   ...personColumnsOf(debt),
 });
 
-export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({ params, body, rawBody, principal, services }) => {
+export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({
+  params,
+  body,
+  rawBody,
+  principal,
+  services,
+}) => {
   const { companyId } = principal;
   const debtId = services.ids.decode("debt", params.id);
   if (debtId === undefined) throw new NotFound({ message: messages.debtNotFound });
@@ -64,7 +74,8 @@ export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({ params, b
     // Stored from the parsed body, a number JSON.parse rounded would be kept as another one.
     const inexact = body.metadata === null ? undefined : Money.inexactNumbers(rawBody.toString("utf8"));
     const rounded = inexact && Money.firstInexactWithin(inexact, (inexact.value as { metadata?: unknown }).metadata);
-    if (rounded !== undefined) throw new ValidationFailed({ details: { [`metadata.${rounded.path}`]: rounded.message } });
+    if (rounded !== undefined)
+      throw new ValidationFailed({ details: { [`metadata.${rounded.path}`]: rounded.message } });
     changes.metadata = JSON.stringify(body.metadata ?? {});
   }
   if (body.accept_expensive_destination !== undefined)
@@ -120,6 +131,12 @@ export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({ params, b
         });
       }
       throw error;
+    }
+    if (timelineKey === null) {
+      await stopEnrollments(trx, { companyId, debtIds: [debtId], reason: "timeline_removed", now });
+    } else if (timelineKey !== undefined) {
+      // An unchanged timeline enrolls a debt that has no enrollment yet and leaves a running one alone.
+      await enrollDebts(trx, { companyId, debtIds: [debtId], now, restart: timelineKey !== current.timeline_id });
     }
     await recordDebtEvents(trx, services.ids, companyId, "debt.updated", [debtId], now);
     const updated = await findDebtView(trx, companyId, debtId);

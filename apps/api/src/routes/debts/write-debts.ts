@@ -1,11 +1,12 @@
 /**
  * Writes the valid entries of a create request inside the caller's
  * transaction: debtors by reference (one statement), debt ids (one), debts
- * (one), then `debt.created` for every inserted debt (one payload read, one
- * outbox statement). An entry whose internal_id a concurrent request took in
- * the meantime is reported as not inserted, and has no event.
+ * (one), their enrollment on their timeline (two, docs/decisions/0600), then
+ * `debt.created` for every inserted debt (one payload read, one outbox
+ * statement). An entry whose internal_id a concurrent request took in the
+ * meantime is reported as not inserted, and has no event.
  */
-import { allocateDebtIds, type Db, insertDebts, upsertDebtorsByReference } from "@dc/db";
+import { allocateDebtIds, type DbTransaction, enrollDebts, insertDebts, upsertDebtorsByReference } from "@dc/db";
 import type { DomainIds as Ids } from "@dc/db";
 import { recordDebtEvents } from "./debt-events.ts";
 import type { Outcome } from "./prepare-debts.ts";
@@ -19,7 +20,7 @@ export interface Written {
 }
 
 export const writeDebts = async (
-  trx: Db,
+  trx: DbTransaction,
   publicIds: Ids,
   companyId: number,
   now: Date,
@@ -41,6 +42,12 @@ export const writeDebts = async (
     import_id: importId,
   }));
   const inserted = await insertDebts(trx, rows);
+  await enrollDebts(trx, {
+    companyId,
+    debtIds: rows.flatMap((row) => (inserted.has(row.id) && row.timeline_id !== null ? [row.id] : [])),
+    now,
+    restart: false,
+  });
   await recordDebtEvents(
     trx,
     publicIds,
