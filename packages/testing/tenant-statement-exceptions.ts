@@ -20,6 +20,10 @@ export const tenantStatementExceptions: ReadonlyArray<TenantStatementException> 
     reason: "migration 0027 marks the engine's followups of every company as run 1 once (docs/decisions/0601)",
   },
   {
+    pattern: /^update timelines t set is_default = false where t\.is_default and t\.archived_at is null and exists \( /,
+    reason: "migration 0037 keeps one default timeline per company, across companies once (docs/decisions/0620)",
+  },
+  {
     pattern: /^select "id" from "debts" where "id" = \$1$/,
     reason: "POST /followups answers 403, not 404, for a debt of another company (docs/decisions/0150)",
   },

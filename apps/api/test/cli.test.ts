@@ -3,28 +3,13 @@
  * same database as the api. Its `tenant create` output is enough to get a
  * token and read the company profile.
  */
-import { execFile } from "node:child_process";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { cliRunner } from "./support/cli-process.ts";
 import { startTestApi } from "./support/harness.ts";
 
 const t = await startTestApi();
-const cliEntry = join(import.meta.dirname, "..", "src", "cli", "main.ts");
-
-/**
- * Runs the CLI without blocking this process's event loop, which also serves
- * the api: a synchronous run longer than the server's 5 s keep-alive left the
- * next request on a socket the server closed meanwhile (ECONNRESET).
- */
-const cli = (...args: string[]) =>
-  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      [cliEntry, ...args],
-      { env: { ...process.env, DATABASE_URL: t.databaseUrl, NODE_ENV: "test" }, encoding: "utf8" },
-      (error, stdout, stderr) => resolve({ code: error === null ? 0 : (typeof error.code === "number" ? error.code : null), stdout, stderr }),
-    );
-  });
+const runCli = cliRunner(t.databaseUrl);
+const cli = (...args: string[]) => runCli(args);
 
 describe("the admin CLI", () => {
   it("creates a tenant whose client gets a token and reads its company profile", async () => {
@@ -38,6 +23,7 @@ describe("the admin CLI", () => {
       "client_secret",
       "company_id",
       "creditor_id",
+      "sandbox",
       "scopes",
       "timeline_id",
       "user_email",
@@ -58,6 +44,38 @@ describe("the admin CLI", () => {
       id: tenant["company_id"],
       name: "Cli Tenant",
     });
+  });
+
+  it("makes sandbox tenants and companies with their own clock, and says which are", async () => {
+    const live = JSON.parse((await cli("tenant", "create", "--name", "Live Tenant")).stdout) as { company_id: string; sandbox: boolean };
+    expect(live.sandbox).toBe(false);
+    const before = Date.now();
+    const sandbox = JSON.parse((await cli("tenant", "create", "--name", "Sandbox Tenant", "--sandbox")).stdout) as {
+      company_id: string;
+      sandbox: boolean;
+    };
+    expect(sandbox.sandbox).toBe(true);
+    const company = await cli("company", "create", "--name", "Sandbox Company", "--sandbox");
+    expect(company.stderr).toBe("");
+    const created = JSON.parse(company.stdout) as { id: string; sandbox: boolean; sandbox_now: string };
+    expect(created.sandbox).toBe(true);
+    expect(Date.parse(created.sandbox_now)).toBeGreaterThanOrEqual(before - 1000);
+    const plain = JSON.parse((await cli("company", "create", "--name", "Plain Company")).stdout) as Record<string, unknown>;
+    expect(plain).toMatchObject({ sandbox: false, sandbox_now: null });
+
+    const { ids } = t.api.services;
+    const rows = await t.db
+      .selectFrom("companies")
+      .select(["id", "sandbox", "sandbox_now"])
+      .where("id", "in", [live.company_id, sandbox.company_id, created.id].map((id) => ids.decode("company", id)!))
+      .orderBy("id")
+      .execute();
+    expect(rows.map((row) => [row.sandbox, row.sandbox_now === null])).toEqual([
+      [false, true],
+      [true, false],
+      [true, false],
+    ]);
+    expect(rows[1]!.sandbox_now!.getTime()).toBeGreaterThanOrEqual(before - 1000);
   });
 
   it("prints ids the api accepts, and shows a client secret only at creation", async () => {

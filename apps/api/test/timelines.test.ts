@@ -7,8 +7,7 @@ import { startTestApi } from "./support/harness.ts";
 const t = await startTestApi();
 const { ids } = t.api.services;
 const rows = collectionRows(t.db, ids);
-// Each tenant starts with the "Standard collection" timeline: its action content holds
-// subjects ("Payment reminder", "Final notice") and a callback number (+33100000000).
+// Each tenant starts with its default "Standard collection" timeline (default templates, no content).
 const acme = await t.tenant("Acme Collections");
 const globex = await t.tenant("Globex");
 const acmeCompany = rows.companyOf(acme);
@@ -16,19 +15,22 @@ const token = await t.token(acme);
 
 const LIST = "/external-api/v1/timelines";
 
-const second = await createTimeline(t.db, acmeCompany, "Soft reminders");
-await t.db
-  .updateTable("timelines")
-  .set({
-    description: "Gentle",
-    is_default: true,
-    timezone: "America/New_York",
-    allowed_weekdays: [1, 3, 5, 6],
-    window_start: "08:30",
-    window_end: "17:45",
-  })
-  .where("id", "=", second.id)
-  .execute();
+// Its action content holds subjects ("Payment reminder", "Final notice") and a callback number (+33100000000).
+const second = await createTimeline(t.db, acmeCompany, "Soft reminders", {
+  scheduling: { time_zone: "America/New_York", weekdays: [1, 3, 5, 6], window: { start: "08:30", end: "17:45" } },
+  steps: [
+    {
+      day_offset: 0,
+      channel: "email",
+      configuration: {},
+      content: { subject: "Payment reminder", body: "Please pay." },
+    },
+    { day_offset: 3, channel: "sms", configuration: {}, content: { body: "Call us back on +33100000000" } },
+    { day_offset: 7, channel: "ai_call", configuration: {}, content: {} },
+    { day_offset: 14, channel: "email", configuration: {}, content: { subject: "Final notice" } },
+  ],
+});
+await t.db.updateTable("timelines").set({ description: "Gentle" }).where("id", "=", second.id).execute();
 // A content key filed under configuration by mistake is not returned either.
 const misfiled = await t.db
   .selectFrom("timeline_actions as a")
@@ -76,30 +78,22 @@ describe("GET /timelines", () => {
       id: acme.timeline_id,
       name: "Standard collection",
       description: null,
-      is_default: false,
+      is_default: true,
       scheduling: {
-        timezone: "Europe/Paris",
+        timezone: null,
         allowed_weekdays: [1, 2, 3, 4, 5],
         window_start: "09:00",
         window_end: "19:00",
       },
       timepoints: [
-        {
-          day_offset: 0,
-          position: 0,
-          actions: [{ channel: "email", position: 0, configuration: { sender_name: "Standard collection" } }],
-        },
+        { day_offset: 0, position: 0, actions: [{ channel: "email", position: 0, configuration: {} }] },
         { day_offset: 3, position: 1, actions: [{ channel: "sms", position: 0, configuration: {} }] },
         {
           day_offset: 7,
           position: 2,
-          actions: [{ channel: "ai_call", position: 0, configuration: { voice: "neutral", max_attempts: 2 } }],
+          actions: [{ channel: "ai_call", position: 0, configuration: { max_attempts: 2 } }],
         },
-        {
-          day_offset: 14,
-          position: 3,
-          actions: [{ channel: "email", position: 0, configuration: { sender_name: "Standard collection" } }],
-        },
+        { day_offset: 14, position: 3, actions: [{ channel: "email", position: 0, configuration: {} }] },
       ],
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/),
       updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/),
@@ -107,7 +101,7 @@ describe("GET /timelines", () => {
     expect(body.data[1]).toMatchObject({
       name: "Soft reminders",
       description: "Gentle",
-      is_default: true,
+      is_default: false,
       scheduling: {
         timezone: "America/New_York",
         allowed_weekdays: [1, 3, 5, 6],

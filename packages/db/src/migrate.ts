@@ -33,6 +33,7 @@ import * as collectionEngine from "./migrations/0026-collection-engine.ts";
 import * as enrollmentRuns from "./migrations/0027-enrollment-runs.ts";
 import * as sandboxMessageKeys from "./migrations/0035-sandbox-message-keys.ts";
 import * as providerAcknowledgements from "./migrations/0036-provider-acknowledgements.ts";
+import * as timelineAuthoring from "./migrations/0037-timeline-authoring.ts";
 import * as workerLeases from "./migrations/0039-worker-leases.ts";
 import { MigrationFailed, migrationFailedMessage, MigrationLockUnavailable } from "./migration-failures.ts";
 import { type MigrationLockPolicy, type MigrationPosition, withLockRetries } from "./migration-locks.ts";
@@ -64,6 +65,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0027-enrollment-runs": enrollmentRuns,
   "0035-sandbox-message-keys": sandboxMessageKeys,
   "0036-provider-acknowledgements": providerAcknowledgements,
+  "0037-timeline-authoring": timelineAuthoring,
   "0039-worker-leases": workerLeases,
 };
 

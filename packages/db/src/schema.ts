@@ -150,8 +150,10 @@ export interface TimelinesTable {
   company_id: number;
   name: string;
   description: string | null;
+  /** At most one per company among those not archived (migration 0037). */
   is_default: Generated<boolean>;
-  timezone: Generated<string>;
+  /** Null: each debtor's own local time zone (migration 0037). */
+  timezone: Generated<string | null>;
   allowed_weekdays: Generated<number[]>;
   window_start: Generated<string>;
   window_end: Generated<string>;

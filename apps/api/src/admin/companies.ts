@@ -6,6 +6,8 @@ export interface NewCompany {
   readonly name: string;
   readonly email?: string | undefined;
   readonly phone?: string | undefined;
+  /** A sandbox company's clock starts at this instant (docs/decisions/0621); a live company has none. */
+  readonly sandboxNow?: Date | undefined;
 }
 
 export const createCompany = async (db: Db, company: NewCompany) => insertCompany(db, company);

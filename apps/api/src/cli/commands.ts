@@ -2,74 +2,37 @@
  * The admin CLI's commands: each takes parsed flags and returns the JSON
  * object to print, or throws CliError with the message for stderr.
  */
-import { type Db, findCampaignByReference, findFirstCreditor, findRowCompany, findRowId, findUserByEmail } from "@dc/db";
-import { createCampaign, createCreditor, createTimeline } from "../admin/collection-setup.ts";
+import { findCampaignByReference, findFirstCreditor, findUserByEmail } from "@dc/db";
+import { createCampaign, createCreditor } from "../admin/collection-setup.ts";
 import { createCompany, createUser } from "../admin/companies.ts";
 import { createClient, listClients, parseScopes, redirectUriProblem, revokeClient } from "../admin/oauth-clients.ts";
 import { createTenant } from "../admin/tenants.ts";
-import type { DomainIds as Ids } from "@dc/db";
-import type { Ids as IdKinds } from "@dc/domain";
+import { CliError, type Command, companyRowOf, existingId, flag, list, required, text } from "./command-kit.ts";
+import { timelineCommands } from "./timeline-commands.ts";
 
-export class CliError extends Error {
-  override readonly name = "CliError";
-}
-
-export type Flags = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>;
-
-export interface CommandContext {
-  readonly db: Db;
-  readonly ids: Ids;
-  readonly now: () => Date;
-}
-
-const text = (flags: Flags, name: string): string | undefined => {
-  const value = flags[name];
-  if (Array.isArray(value)) throw new CliError(`--${name} may be given once`);
-  return value === undefined || value === "" ? undefined : (value as string);
-};
-
-const required = (flags: Flags, name: string): string => {
-  const value = text(flags, name);
-  if (value === undefined) throw new CliError(`--${name} is required`);
-  return value;
-};
-
-const list = (flags: Flags, name: string): ReadonlyArray<string> => {
-  const value = flags[name];
-  return value === undefined ? [] : typeof value === "string" ? [value] : value;
-};
-
-/** Decodes an id flag of `kind` and checks the row exists. */
-const existingId = async (context: CommandContext, flags: Flags, name: string, kind: IdKinds.Kind, table: "companies" | "timelines" | "creditors") => {
-  const encoded = required(flags, name);
-  const key = context.ids.decode(kind, encoded);
-  const id = key === undefined ? undefined : await findRowId(context.db, table, key);
-  if (id === undefined) throw new CliError(`--${name}: no ${kind} with id ${encoded}`);
-  return id;
-};
-
-const companyRowOf = async (context: CommandContext, companyId: number, table: "timelines" | "creditors", id: number, kind: IdKinds.Kind) => {
-  if ((await findRowCompany(context.db, table, id)) !== companyId) throw new CliError(`the ${kind} belongs to another company`);
-};
+export { CliError, type CommandContext, type Flags } from "./command-kit.ts";
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-type Command = (context: CommandContext, flags: Flags) => Promise<Record<string, unknown>>;
-
 export const commands: Readonly<Record<string, Command>> = {
-  "tenant create": async (context, flags) => ({ ...(await createTenant(context.db, context.ids, required(flags, "name"))) }),
+  "tenant create": async (context, flags) => ({
+    ...(await createTenant(context.db, context.ids, required(flags, "name"), { sandbox: flag(flags, "sandbox"), now: context.now() })),
+  }),
 
   "company create": async (context, flags) => {
     const company = await createCompany(context.db, {
       name: required(flags, "name"),
       email: text(flags, "email"),
       phone: text(flags, "phone"),
+      sandboxNow: flag(flags, "sandbox") ? context.now() : undefined,
     });
     return {
       id: context.ids.encode("company", company.id),
       name: company.name,
       email: company.email,
       phone: company.phone,
+      sandbox: company.sandbox,
+      sandbox_now: company.sandbox_now?.toISOString() ?? null,
       created_at: company.created_at.toISOString(),
     };
   },
@@ -145,12 +108,6 @@ export const commands: Readonly<Record<string, Command>> = {
     return { id: context.ids.encode("creditor", creditor.id), company_id: context.ids.encode("company", companyId), name: creditor.name };
   },
 
-  "timeline create": async (context, flags) => {
-    const companyId = await existingId(context, flags, "company", "company", "companies");
-    const timeline = await createTimeline(context.db, companyId, required(flags, "name"));
-    return { id: context.ids.encode("timeline", timeline.id), company_id: context.ids.encode("company", companyId), name: timeline.name };
-  },
-
   "campaign create": async (context, flags) => {
     const companyId = await existingId(context, flags, "company", "company", "companies");
     const timelineId = await existingId(context, flags, "timeline", "timeline", "timelines");
@@ -184,4 +141,5 @@ export const commands: Readonly<Record<string, Command>> = {
       creditor_id: context.ids.encode("creditor", creditorId),
     };
   },
+  ...timelineCommands,
 };

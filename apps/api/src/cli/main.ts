@@ -3,6 +3,8 @@
  * the api runs, against the same database (DATABASE_URL, or the embedded
  * development database, found running or started here for the call).
  */
+import { readFile } from "node:fs/promises";
+import { text as readStream } from "node:stream/consumers";
 import { parseArgs } from "node:util";
 import {
   createDatabase,
@@ -17,6 +19,13 @@ import { makeIds } from "@dc/db";
 import { CliError, commands } from "./commands.ts";
 import { mailCommand } from "./mail.ts";
 import { usage } from "./usage.ts";
+
+/** A file's text, or standard input's (`--file -`, or no `--file` with input piped in). */
+const readInput = async (path: string | undefined): Promise<string> => {
+  if (path !== undefined && path !== "-") return readFile(path, "utf8");
+  if (process.stdin.isTTY) throw new CliError("give the definition with --file PATH or on standard input");
+  return readStream(process.stdin);
+};
 
 const run = async (argv: ReadonlyArray<string>): Promise<number> => {
   const { values, positionals } = parseArgs({
@@ -40,6 +49,10 @@ const run = async (argv: ReadonlyArray<string>): Promise<number> => {
       to: { type: "string" },
       limit: { type: "string" },
       dir: { type: "string" },
+      sandbox: { type: "boolean" },
+      default: { type: "boolean" },
+      file: { type: "string" },
+      version: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -78,7 +91,7 @@ const run = async (argv: ReadonlyArray<string>): Promise<number> => {
         onRetry: (retry) => process.stderr.write(`${describeMigrationRetry(retry)}\n`),
       });
     }
-    const output = await command({ db, ids: makeIds(config.idEncryptionKey), now: () => new Date() }, flags);
+    const output = await command({ db, ids: makeIds(config.idEncryptionKey), now: () => new Date(), readInput }, flags);
     process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
     return 0;
   } finally {

@@ -2375,8 +2375,8 @@ export interface components {
             description: string | null;
             is_default: boolean;
             scheduling: {
-                /** @description IANA time zone of the sending window */
-                timezone: string;
+                /** @description IANA time zone of the sending window; null: each debtor's own local time zone */
+                timezone: string | null;
                 /** @description ISO weekdays, 1 = Monday to 7 = Sunday */
                 allowed_weekdays: components["schemas"]["Int"][];
                 /**

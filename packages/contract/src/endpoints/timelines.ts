@@ -38,7 +38,9 @@ export const Timeline = Schema.Struct({
   description: Schema.NullOr(Schema.String),
   is_default: Schema.Boolean,
   scheduling: Schema.Struct({
-    timezone: Schema.String.annotations({ description: "IANA time zone of the sending window" }),
+    timezone: Schema.NullOr(Schema.String).annotations({
+      description: "IANA time zone of the sending window; null: each debtor's own local time zone",
+    }),
     allowed_weekdays: Schema.Array(Schema.Int).annotations({ description: "ISO weekdays, 1 = Monday to 7 = Sunday" }),
     window_start: TimeOfDay,
     window_end: TimeOfDay,

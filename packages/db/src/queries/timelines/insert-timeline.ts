@@ -21,7 +21,8 @@ export const insertTimeline = async (
     .values({
       company_id: companyId,
       name,
-      ...(scheduling.time_zone === null ? {} : { timezone: scheduling.time_zone }),
+      // Null: each debtor's own local time zone (migration 0037).
+      timezone: scheduling.time_zone,
       allowed_weekdays: [...scheduling.weekdays],
       window_start: scheduling.window.start,
       window_end: scheduling.window.end,
