@@ -10,6 +10,7 @@ import {
   missingInProduction,
   sharedVariables,
 } from "@dc/runtime";
+import { SANDBOX_ADVANCE_MAX_WAIT_SECONDS } from "@dc/contract";
 import { type MigrationLocks, migrationLocksOf, migrationVariables } from "@dc/db";
 import { Either, Schema } from "effect";
 
@@ -136,6 +137,12 @@ export interface ApiConfig {
    * docs/decisions/0028).
    */
   readonly migrationLocks: MigrationLocks;
+  /**
+   * How long `POST /sandbox/clock/advance` waits for the worker before its 503
+   * (`SANDBOX_ADVANCE_MAX_WAIT_SECONDS`, documented in the contract; no
+   * setting changes it, tests shorten it).
+   */
+  readonly sandboxAdvanceWaitMs: number;
 }
 
 export class ConfigError extends Error {
@@ -185,6 +192,7 @@ export const loadConfig = (
     httpKeepAliveTimeoutMs: value.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     metricsToken: value.METRICS_TOKEN,
     migrationLocks: migrationLocksOf(value),
+    sandboxAdvanceWaitMs: SANDBOX_ADVANCE_MAX_WAIT_SECONDS * 1000,
     webhooksAllowPrivateDestinations: allowsPrivateDestinations(
       value.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS,
       value.NODE_ENV,

@@ -18,6 +18,20 @@ export { civilities, CreatedDebt, type CreateDebtBody, Debt, EmailValidation, ti
 export { BatchDebtEntry, type BatchResult, MAX_BATCH_SIZE } from "./endpoints/debt-batch.ts";
 export { type DebtListQuery, debtMessages } from "./endpoints/debts.ts";
 export { Payment } from "./endpoints/payments.ts";
+export {
+  DebtTimeline,
+  debtTimelineErrorCodes,
+  debtTimelineMessages,
+  enrollmentStates,
+  MAX_PAUSE_REASON_LENGTH,
+} from "./endpoints/debt-timeline.ts";
+export {
+  SANDBOX_ADVANCE_MAX_WAIT_SECONDS,
+  SANDBOX_MAX_ADVANCE_DAYS,
+  sandboxErrorCodes,
+  sandboxMessages,
+  type SandboxMessagesQuery,
+} from "./endpoints/sandbox.ts";
 export * from "./endpoints/snapshot-fields.ts";
 export { snapshotErrorCodes, snapshotMessages } from "./endpoints/snapshot-errors.ts";
 export { SNAPSHOT_STATUS_MAX_WAIT_SECONDS } from "./endpoints/snapshots.ts";

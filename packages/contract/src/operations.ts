@@ -4,12 +4,14 @@
  */
 import * as company from "./endpoints/company.ts";
 import * as creditors from "./endpoints/creditors.ts";
+import * as debtTimeline from "./endpoints/debt-timeline.ts";
 import * as debts from "./endpoints/debts.ts";
 import * as debtors from "./endpoints/debtors.ts";
 import * as followups from "./endpoints/followups.ts";
 import * as media from "./endpoints/media.ts";
 import * as oauth from "./endpoints/oauth.ts";
 import * as payments from "./endpoints/payments.ts";
+import * as sandbox from "./endpoints/sandbox.ts";
 import * as snapshots from "./endpoints/snapshots.ts";
 import * as timelines from "./endpoints/timelines.ts";
 import * as todos from "./endpoints/todos.ts";
@@ -53,6 +55,13 @@ export const endpoints = {
   patchDebt: debts.patchDebt,
   deleteDebt: debts.deleteDebt,
   listDebtPayments: payments.listDebtPayments,
+  getDebtTimeline: debtTimeline.getDebtTimeline,
+  pauseDebtTimeline: debtTimeline.pauseDebtTimeline,
+  resumeDebtTimeline: debtTimeline.resumeDebtTimeline,
+  restartDebtTimeline: debtTimeline.restartDebtTimeline,
+  getSandboxClock: sandbox.getSandboxClock,
+  advanceSandboxClock: sandbox.advanceSandboxClock,
+  listSandboxMessages: sandbox.listSandboxMessages,
   submitSnapshot: snapshots.submitSnapshot,
   startStagedSnapshot: snapshots.startStagedSnapshot,
   uploadSnapshotChunk: snapshots.uploadSnapshotChunk,

@@ -16,7 +16,9 @@ export const tagDescriptions = {
     "update. Media URLs in reads are pre-signed for 1 hour.",
   Media: "Pre-signed links to followup recordings and documents: the signature is the credential, no bearer token.",
   Todos: "Aggregate todo statistics over a period, and the debtor requests and AI detections awaiting review.",
-  Timelines: "The company's automated collection schedules; their ids are reused when creating or updating debts.",
+  Timelines:
+    "The company's automated collection schedules, whose ids are reused when creating or updating debts, and each " +
+    "debt's run of its timeline: read where it stands, pause, resume, restart.",
   Debtors: "The debtors of the company's debts, each with the ids of its debts (scope `debtors:read`).",
   Creditors: "The entities that issue the company's debts: list, create, read (with totals) and update.",
   Debts:
@@ -25,6 +27,9 @@ export const tagDescriptions = {
   Snapshots:
     "Synchronise a campaign's receivables with a complete snapshot, sent in one request or as ordered chunks, applied " +
     "asynchronously; poll the status resource.",
+  Sandbox:
+    "Sandbox companies only (a live company gets 404): their own clock, read and advanced to run their timelines in " +
+    "seconds, and the messages their channels kept instead of sending. See docs/sandbox.md for the magic values.",
   Webhooks: "The company's webhook endpoints, their delivery history, secret rotation and replays.",
   "Webhook events": "The signed requests the service sends to the company's webhook endpoints (Standard Webhooks v1).",
 } as const;

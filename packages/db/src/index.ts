@@ -33,6 +33,7 @@ export * from "./queries/rate-limits/refund-rate-limit.ts";
 export * from "./queries/retention/purge-snapshot-bodies.ts";
 export * from "./queries/retention/purge-webhook-events.ts";
 export * from "./queries/sandbox-messages/index.ts";
+export * from "./queries/sandbox/index.ts";
 export * from "./queries/settings/allow-bulk-statements.ts";
 export * from "./queries/snapshots/count-snapshots-by-status.ts";
 export * from "./queries/timelines/index.ts";

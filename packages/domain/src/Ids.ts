@@ -22,6 +22,7 @@ export const kinds = [
   "webhook_endpoint",
   "debtor_request",
   "ai_detection",
+  "sandbox_message",
 ] as const;
 
 export type Kind = (typeof kinds)[number];
@@ -49,6 +50,7 @@ export const tags: { readonly [K in Kind]: number } = {
   webhook_endpoint: 13,
   debtor_request: 14,
   ai_detection: 15,
+  sandbox_message: 16,
 };
 
 const kindByTag: ReadonlyMap<number, Kind> = new Map(kinds.map((kind) => [tags[kind], kind]));

@@ -21,8 +21,8 @@ export class Unauthorized extends Data.TaggedError("Unauthorized")<{ readonly in
 
 export class MissingScope extends Data.TaggedError("MissingScope")<{ readonly scope: string }> {}
 
-/** 404 with the resource's contract message ("Debt not found", ...). */
-export class NotFound extends Data.TaggedError("NotFound")<{ readonly message: string }> {}
+/** 404 with the resource's contract message ("Debt not found", ...), and a code where one 404 must be told from another. */
+export class NotFound extends Data.TaggedError("NotFound")<{ readonly message: string; readonly errorCode?: string }> {}
 
 /** 403 for a resource that exists but may not be acted on (contract: "Access denied to this debt"). */
 export class AccessDenied extends Data.TaggedError("AccessDenied")<{ readonly message: string }> {}
@@ -59,8 +59,16 @@ export class RateLimited extends Data.TaggedError("RateLimited")<{
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- Effect's idiom for a tagged error without fields
 export class TooManyConcurrentRequests extends Data.TaggedError("TooManyConcurrentRequests")<{}> {}
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- Effect's idiom for a tagged error without fields
-export class ServiceUnavailable extends Data.TaggedError("ServiceUnavailable")<{}> {}
+/**
+ * 503: the database unavailable (no fields), or work the request waits for
+ * that has not finished in time (a sandbox clock advance): its own message,
+ * code and `Retry-After`.
+ */
+export class ServiceUnavailable extends Data.TaggedError("ServiceUnavailable")<{
+  readonly message?: string;
+  readonly errorCode?: string;
+  readonly retryAfterSeconds?: number;
+}> {}
 
 /** An OAuth token-endpoint error, rendered as `{error, error_description}` (contract 7.3). */
 export class OAuthFailure extends Data.TaggedError("OAuthFailure")<{
@@ -130,7 +138,10 @@ const renderers: Renderers = {
     body: envelope(403, messages.missingScope(scope)),
     headers: { "WWW-Authenticate": `Bearer realm="external-api", error="insufficient_scope", scope="${scope}"` },
   }),
-  NotFound: ({ message }) => ({ status: 404, body: envelope(404, message) }),
+  NotFound: ({ message, errorCode }) => ({
+    status: 404,
+    body: envelope(404, message, errorCode === undefined ? {} : { error_code: errorCode }),
+  }),
   AccessDenied: ({ message }) => ({ status: 403, body: envelope(403, message) }),
   Gone: ({ message }) => ({ status: 410, body: envelope(410, message) }),
   Conflict: ({ errorCode, message }) => ({ status: 409, body: envelope(409, message, { error_code: errorCode }) }),
@@ -172,10 +183,10 @@ const renderers: Renderers = {
     body: envelope(429, messages.tooManyConcurrentRequests, { error_code: "too_many_concurrent_requests" }),
     headers: { "Retry-After": "1" },
   }),
-  ServiceUnavailable: () => ({
+  ServiceUnavailable: ({ message, errorCode, retryAfterSeconds }) => ({
     status: 503,
-    body: envelope(503, messages.serviceUnavailable),
-    headers: { "Retry-After": String(SERVICE_UNAVAILABLE_RETRY_SECONDS) },
+    body: envelope(503, message ?? messages.serviceUnavailable, errorCode === undefined ? {} : { error_code: errorCode }),
+    headers: { "Retry-After": String(retryAfterSeconds ?? SERVICE_UNAVAILABLE_RETRY_SECONDS) },
   }),
   OAuthFailure: ({ error, description, status, retryAfterSeconds, allow }) => ({
     status,
@@ -250,7 +261,7 @@ export const classifyUnexpected = (error: unknown): ApiError | undefined => {
   // A deadlock or serialization failure that reached here (one not retried where it happened) is transient too,
   // and so is a statement cancelled by the api's statement timeout or a lock not granted in time (docs/decisions/0020).
   if (isTransientFailure(error) || (typeof code === "string" && UNAVAILABLE_NODE_CODES.has(code))) {
-    return new ServiceUnavailable();
+    return new ServiceUnavailable({});
   }
   // A PostgreSQL data exception (invalid text representation, bad encoding, numeric or datetime out of
   // range) caused by input that slipped past validation: the request is at fault, so 400, not 500.
@@ -262,7 +273,7 @@ export const classifyUnexpected = (error: unknown): ApiError | undefined => {
   // node-postgres: no connection in time, the server ended the session, or a query on a client whose session ended.
   const unreachable = /timeout exceeded when trying to connect|Connection terminated|is not queryable/i;
   if (typeof message === "string" && unreachable.test(message)) {
-    return new ServiceUnavailable();
+    return new ServiceUnavailable({});
   }
   return undefined;
 };

@@ -17,6 +17,10 @@ import { listDebtsByCreditor } from "./debts/list-debts-by-creditor.ts";
 import { listDebtsByDebtor } from "./debts/list-debts-by-debtor.ts";
 import { listDebts } from "./debts/list-debts.ts";
 import { updateDebt } from "./debts/update-debt.ts";
+import { getDebtTimeline } from "./debt-timeline/get-debt-timeline.ts";
+import { pauseDebtTimeline } from "./debt-timeline/pause-debt-timeline.ts";
+import { restartDebtTimeline } from "./debt-timeline/restart-debt-timeline.ts";
+import { resumeDebtTimeline } from "./debt-timeline/resume-debt-timeline.ts";
 import { getDebtor } from "./debtors/get-debtor.ts";
 import { listDebtors } from "./debtors/list-debtors.ts";
 import { createFollowup } from "./followups/create-followup.ts";
@@ -28,6 +32,9 @@ import { getMedia } from "./media/get-media.ts";
 import { getAuthorizationServerMetadata } from "./oauth/get-metadata.ts";
 import { issueToken } from "./oauth/issue-token.ts";
 import { revokeToken } from "./oauth/revoke-token.ts";
+import { advanceSandboxClock } from "./sandbox/advance-sandbox-clock.ts";
+import { getSandboxClock } from "./sandbox/get-sandbox-clock.ts";
+import { listSandboxMessages } from "./sandbox/list-sandbox-messages.ts";
 import { finalizeSnapshot } from "./snapshots/finalize-snapshot.ts";
 import { getSnapshot } from "./snapshots/get-snapshot.ts";
 import { startStagedSnapshot } from "./snapshots/start-staged-snapshot.ts";
@@ -83,6 +90,13 @@ export const handlers: Handlers = {
   patchDebt: updateDebt,
   deleteDebt,
   listDebtPayments,
+  getDebtTimeline,
+  pauseDebtTimeline,
+  resumeDebtTimeline,
+  restartDebtTimeline,
+  getSandboxClock,
+  advanceSandboxClock,
+  listSandboxMessages,
   submitSnapshot,
   startStagedSnapshot,
   uploadSnapshotChunk,

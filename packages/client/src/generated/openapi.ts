@@ -627,6 +627,160 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/external-api/v1/debts/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a debt's timeline
+         * @description Where the debt stands on its collection timeline: the state of its run (`active`, `paused`, `stopped`, `completed`) and why, when the next action is planned, and every step of the timeline version it follows, done or to come, with the followups that carried it out and the compliance guard's deferrals and blocks. Times are on the company's clock (a sandbox company's own).
+         *
+         *     Required scope: `debts:read`.
+         */
+        get: operations["getDebtTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/external-api/v1/debts/{id}/timeline/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a debt's timeline
+         * @description Stops the debt's timeline from acting until `until` (later than the company's clock now) or until a resume. Its waiting followup goes `on_hold`; the schedule is kept. Pausing a paused timeline replaces its `until` and `reason`. Send `{}` for a pause without an end. Answers with the debt's timeline.
+         *
+         *     Required scope: `debts:write`.
+         */
+        post: operations["pauseDebtTimeline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/external-api/v1/debts/{id}/timeline/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a debt's timeline
+         * @description Ends a pause (one of yours, a payment plan's or a promise's) or starts a timeline waiting for a manual start. An action whose time passed meanwhile runs at the next instant the compliance guard allows; the following steps keep their dates. Resuming an active timeline changes nothing. Answers with the debt's timeline.
+         *
+         *     Required scope: `debts:write`.
+         */
+        post: operations["resumeDebtTimeline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/external-api/v1/debts/{id}/timeline/restart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restart a debt's timeline
+         * @description Starts the debt's timeline over from its first step, on the timeline's current version, anchored now by the debt's `timeline_start_mode`, whatever its state; the waiting followup of the previous run is cancelled and its done steps stay in the followups. Sets the debt's `last_timeline_restart` (a `debt.updated` event). Answers with the debt's timeline.
+         *
+         *     Required scope: `debts:write`.
+         */
+        post: operations["restartDebtTimeline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/external-api/v1/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the sandbox clock
+         * @description A sandbox company's time now. Its timelines, followups and messages run on this clock, which starts at the company's creation and moves only when advanced. A live company gets 404.
+         *
+         *     Required scope: `debts:read`.
+         */
+        get: operations["getSandboxClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/external-api/v1/sandbox/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Advance the sandbox clock
+         * @description Moves a sandbox company's clock forward to `to`, running on the way every action its timelines have due: each executed, deferred by the compliance guard or blocked, exactly as a live company's would be at those times, with their followups, counters, credits and webhooks. Answers once the clock is at `to` (or later, when another advance went further) and nothing due up to it is left, waiting up to 30 s for the worker; past that, 503 and the advance carries on. `to` must be later than the clock's now and at most 400 days after it (400 naming `to`). A live company gets 404.
+         *
+         *     Required scope: `debts:write`.
+         */
+        post: operations["advanceSandboxClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/external-api/v1/sandbox/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sandbox messages
+         * @description What a sandbox company's channels would have sent (e-mails, SMS, WhatsApp messages, calls, letters), with the rendered subject and body and the outcome the recipient's magic value chose, newest first. An invalid `debt_id` is a 400; a valid id of no debt of the company matches nothing. A live company gets 404.
+         *
+         *     Required scope: `debts:read`.
+         */
+        get: operations["listSandboxMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/external-api/v1/campaigns/{apiReference}/snapshots/{snapshotReference}": {
         parameters: {
             query?: never;
@@ -1122,6 +1276,13 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        AdvanceSandboxClock: {
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:03:18+02:00
+             */
+            to: string;
+        };
         AuthorizationForm: {
             /** @description `code` */
             response_type?: string;
@@ -1841,6 +2002,45 @@ export interface components {
          * @enum {string}
          */
         DebtStatusFilter: "active" | "paid" | "disputed" | "status.default.pending" | "status.default.in_progress" | "status.default.payment_plan" | "status.default.disputed" | "status.default.paid" | "status.default.cancelled";
+        DebtTimeline: {
+            /**
+             * @description Encrypted debt id (opaque, URL-safe)
+             * @example kT3x9bq2Zr1YhVdQ0aWmE8sJ4LcPfNuGoXi
+             */
+            debt_id: string;
+            /**
+             * @description Encrypted timeline id (opaque, URL-safe)
+             * @example kT3x9bq2Zr1YhVdQ0aWmE8sJ4LcPfNuGoXi
+             */
+            timeline_id: string;
+            /** @description The timeline version this run follows */
+            version: number;
+            /** @enum {string} */
+            state: "active" | "paused" | "stopped" | "completed";
+            /** @description Why it is paused or stopped: the `reason` of a pause, awaiting_start (start mode manual), payment_plan, promise_to_pay, paid, settled, cancelled or deleted; null while active */
+            reason: string | null;
+            /** @description When a pause with an end resumes by itself */
+            paused_until: string | null;
+            /** @description The anchor every step's due time counts from */
+            started_at: string | null;
+            /** @description How many times this debt's timeline restarted */
+            restarts: number;
+            /** @description When the next action is planned; null unless active */
+            next_action_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:03:18+00:00
+             */
+            now: string;
+            /** @description Every step of the version, in run order */
+            steps: components["schemas"]["TimelineStepView"][];
+        };
+        DebtTimelineResponse: {
+            /** @enum {boolean} */
+            error: false;
+            message: string;
+            data: components["schemas"]["DebtTimeline"];
+        };
         /** @description Its fields, balance or status changed (API update or snapshot). `data` is the debt after the change. */
         DebtUpdatedEvent: {
             /** @enum {string} */
@@ -2038,6 +2238,23 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["WebhookFollowup"];
         };
+        GuardDecision: {
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:03:18+00:00
+             */
+            decided_at: string;
+            /**
+             * @description defer: the action waits for `deferred_until`; block: the action is not carried out
+             * @enum {string}
+             */
+            decision: "defer" | "block";
+            /** @description quiet_hours, outside_window, weekday, cap_reached, conversation_cooldown, opted_out, hold, no_credits or no_recipient */
+            reason: string;
+            detail: string | null;
+            /** @description Where a deferral moved the action; null for a block or an open-ended hold */
+            deferred_until: string | null;
+        };
         /** @description an integer */
         Int: number;
         IsoDateTime: string;
@@ -2060,6 +2277,15 @@ export interface components {
             limit: number;
             /** @description Number of pages: ceil(total / limit) */
             pages: number;
+        };
+        PauseDebtTimeline: {
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:03:18+02:00
+             */
+            until?: string;
+            /** @description Why, as the timeline read shows it (default `paused`) */
+            reason?: string;
         };
         /** @description A payment transaction */
         Payment: {
@@ -2152,6 +2378,57 @@ export interface components {
         };
         /** @description Always empty: the answer is the same whether or not the token existed */
         RevocationResponse: Record<string, unknown>;
+        SandboxClock: {
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:03:18+00:00
+             */
+            now: string;
+        };
+        SandboxClockResponse: {
+            /** @enum {boolean} */
+            error: false;
+            message: string;
+            data: components["schemas"]["SandboxClock"];
+        };
+        SandboxMessage: {
+            /**
+             * @description Encrypted sandbox message id (opaque, URL-safe)
+             * @example kT3x9bq2Zr1YhVdQ0aWmE8sJ4LcPfNuGoXi
+             */
+            id: string;
+            /**
+             * @description Encrypted debt id (opaque, URL-safe)
+             * @example kT3x9bq2Zr1YhVdQ0aWmE8sJ4LcPfNuGoXi
+             */
+            debt_id: string;
+            /**
+             * @description The followup that carried the message
+             * @example kT3x9bq2Zr1YhVdQ0aWmE8sJ4LcPfNuGoXi
+             */
+            followup_id: string;
+            /** @description email, sms, whatsapp, ai_call, voicemail, manual_call or postmail */
+            channel: string;
+            /** @description The e-mail address, E.164 phone number or postal address the message would have gone to */
+            recipient: string;
+            /** @description The rendered subject (e-mail only) */
+            subject: string | null;
+            /** @description The rendered text */
+            body: string;
+            /** @description What the sandbox provider answered, chosen by the recipient's magic value (docs/sandbox.md): a followup status such as sent, delivered, no_answer, deal_found, deal_not_found, bad_behavior or failed */
+            outcome: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:03:18+00:00
+             */
+            sent_at: string;
+        };
+        SandboxMessageList: {
+            /** @enum {boolean} */
+            error: false;
+            data: components["schemas"]["SandboxMessage"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         /** @description A snapshot's state. `warnings`, `warning_count` and `warnings_omitted` appear once completed. */
         SnapshotAcknowledgement: {
             /** @description The campaign's API reference */
@@ -2422,6 +2699,40 @@ export interface components {
          * @enum {string}
          */
         TimelineStartMode: "immediate" | "next_window" | "due_date" | "manual";
+        TimelineStepFollowup: {
+            /**
+             * @description The followup; GET /followups/{id} reads it whole
+             * @example kT3x9bq2Zr1YhVdQ0aWmE8sJ4LcPfNuGoXi
+             */
+            id: string;
+            status: components["schemas"]["FollowupStatus"];
+            /** @description 1 for the first attempt, then one more per retry */
+            attempt: number;
+            is_retry: boolean;
+            /** @description When it is (or was last) planned to run */
+            scheduled_at: string | null;
+            /** @description When its outcome was recorded */
+            processed_at: string | null;
+            /** @description The address or number it went to */
+            recipient: string | null;
+            /** @description The guard's deferrals and blocks, oldest first */
+            decisions: components["schemas"]["GuardDecision"][];
+        };
+        TimelineStepView: {
+            /** @description Index of the step in the timeline version's run order, from 0 */
+            step: number;
+            day_offset: components["schemas"]["Int"];
+            channel: string;
+            /** @description Anchor plus the day offset; null while the timeline waits for a manual start */
+            due_at: string | null;
+            /**
+             * @description done: its last attempt ended (sent, delivered, answered, failed...); waiting: a followup is scheduled, on hold or in progress; cancelled: its followup was cancelled (a guard block or a stop); upcoming: not planned yet
+             * @enum {string}
+             */
+            status: "done" | "waiting" | "cancelled" | "upcoming";
+            /** @description Its attempts in this run, first first */
+            followups: components["schemas"]["TimelineStepFollowup"][];
+        };
         TimelineTimepoint: {
             /** @description Days after the timeline starts */
             day_offset: number;
@@ -8549,6 +8860,1235 @@ export interface operations {
                 };
             };
             /** @description Debt not found: Unknown id, or an id of another company */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal server error: Unexpected server failure (the response carries no internals) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getDebtTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Encrypted debt id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The debt's timeline */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Debt timeline retrieved successfully",
+                     *       "data": {
+                     *         "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *         "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                     *         "version": 2,
+                     *         "state": "active",
+                     *         "reason": null,
+                     *         "paused_until": null,
+                     *         "started_at": "2026-11-21T09:30:00+00:00",
+                     *         "restarts": 0,
+                     *         "next_action_at": "2026-11-28T09:30:00+00:00",
+                     *         "now": "2026-11-25T10:12:00+00:00",
+                     *         "steps": [
+                     *           {
+                     *             "step": 0,
+                     *             "day_offset": 0,
+                     *             "channel": "email",
+                     *             "due_at": "2026-11-21T09:30:00+00:00",
+                     *             "status": "done",
+                     *             "followups": [
+                     *               {
+                     *                 "id": "VRI__6oWeEx-LZBAGOPDjOJLmLMjJPZWimA",
+                     *                 "status": "delivered",
+                     *                 "attempt": 1,
+                     *                 "is_retry": false,
+                     *                 "scheduled_at": "2026-11-21T09:30:00+00:00",
+                     *                 "processed_at": "2026-11-21T09:30:02+00:00",
+                     *                 "recipient": "jane.doe@example.com",
+                     *                 "decisions": []
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "step": 1,
+                     *             "day_offset": 3,
+                     *             "channel": "sms",
+                     *             "due_at": "2026-11-24T09:30:00+00:00",
+                     *             "status": "done",
+                     *             "followups": [
+                     *               {
+                     *                 "id": "uVtE3aQmZ0c7yHkB2xWnP9sLrD4fJ6gT1oI",
+                     *                 "status": "sent",
+                     *                 "attempt": 1,
+                     *                 "is_retry": false,
+                     *                 "scheduled_at": "2026-11-24T09:00:00+00:00",
+                     *                 "processed_at": "2026-11-24T09:00:01+00:00",
+                     *                 "recipient": "+33612345678",
+                     *                 "decisions": [
+                     *                   {
+                     *                     "decided_at": "2026-11-24T08:00:00+00:00",
+                     *                     "decision": "defer",
+                     *                     "reason": "quiet_hours",
+                     *                     "detail": "08:00 in Europe/Paris is before the window opens at 09:00",
+                     *                     "deferred_until": "2026-11-24T09:00:00+00:00"
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "step": 2,
+                     *             "day_offset": 7,
+                     *             "channel": "ai_call",
+                     *             "due_at": "2026-11-28T09:30:00+00:00",
+                     *             "status": "waiting",
+                     *             "followups": [
+                     *               {
+                     *                 "id": "Qm7rT2xW9bLk4NvP0sYdH1jCa6EgFu3ZcRo",
+                     *                 "status": "scheduled",
+                     *                 "attempt": 1,
+                     *                 "is_retry": false,
+                     *                 "scheduled_at": "2026-11-28T09:30:00+00:00",
+                     *                 "processed_at": null,
+                     *                 "recipient": null,
+                     *                 "decisions": []
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "step": 3,
+                     *             "day_offset": 14,
+                     *             "channel": "email",
+                     *             "due_at": "2026-12-05T09:30:00+00:00",
+                     *             "status": "upcoming",
+                     *             "followups": []
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DebtTimelineResponse"];
+                };
+            };
+            /** @description Authentication credentials are missing or invalid: Missing, malformed, expired or revoked bearer token */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Required scope "debts:read" not found in token: The token lacks the `debts:read` scope */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Debt not found: Unknown id, or an id of another company. The debt is not on a timeline: The debt exists but has never run a timeline (no `timeline_id`, or it was paid or cancelled before one could start) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal server error: Unexpected server failure (the response carries no internals) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    pauseDebtTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Encrypted debt id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description At most 1048576 bytes. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "until": "2026-12-01T00:00:00+01:00",
+                 *       "reason": "Customer on holiday"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PauseDebtTimeline"];
+            };
+        };
+        responses: {
+            /** @description The debt's timeline, paused */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Debt timeline paused successfully",
+                     *       "data": {
+                     *         "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *         "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                     *         "version": 2,
+                     *         "state": "paused",
+                     *         "reason": "Customer on holiday",
+                     *         "paused_until": "2026-11-30T23:00:00+00:00",
+                     *         "started_at": "2026-11-21T09:30:00+00:00",
+                     *         "restarts": 0,
+                     *         "next_action_at": null,
+                     *         "now": "2026-11-25T10:12:00+00:00",
+                     *         "steps": [
+                     *           {
+                     *             "step": 0,
+                     *             "day_offset": 0,
+                     *             "channel": "email",
+                     *             "due_at": "2026-11-21T09:30:00+00:00",
+                     *             "status": "done",
+                     *             "followups": [
+                     *               {
+                     *                 "id": "VRI__6oWeEx-LZBAGOPDjOJLmLMjJPZWimA",
+                     *                 "status": "delivered",
+                     *                 "attempt": 1,
+                     *                 "is_retry": false,
+                     *                 "scheduled_at": "2026-11-21T09:30:00+00:00",
+                     *                 "processed_at": "2026-11-21T09:30:02+00:00",
+                     *                 "recipient": "jane.doe@example.com",
+                     *                 "decisions": []
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "step": 1,
+                     *             "day_offset": 3,
+                     *             "channel": "sms",
+                     *             "due_at": "2026-11-24T09:30:00+00:00",
+                     *             "status": "done",
+                     *             "followups": [
+                     *               {
+                     *                 "id": "uVtE3aQmZ0c7yHkB2xWnP9sLrD4fJ6gT1oI",
+                     *                 "status": "sent",
+                     *                 "attempt": 1,
+                     *                 "is_retry": false,
+                     *                 "scheduled_at": "2026-11-24T09:00:00+00:00",
+                     *                 "processed_at": "2026-11-24T09:00:01+00:00",
+                     *                 "recipient": "+33612345678",
+                     *                 "decisions": [
+                     *                   {
+                     *                     "decided_at": "2026-11-24T08:00:00+00:00",
+                     *                     "decision": "defer",
+                     *                     "reason": "quiet_hours",
+                     *                     "detail": "08:00 in Europe/Paris is before the window opens at 09:00",
+                     *                     "deferred_until": "2026-11-24T09:00:00+00:00"
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "step": 2,
+                     *             "day_offset": 7,
+                     *             "channel": "ai_call",
+                     *             "due_at": "2026-11-28T09:30:00+00:00",
+                     *             "status": "waiting",
+                     *             "followups": [
+                     *               {
+                     *                 "id": "Qm7rT2xW9bLk4NvP0sYdH1jCa6EgFu3ZcRo",
+                     *                 "status": "on_hold",
+                     *                 "attempt": 1,
+                     *                 "is_retry": false,
+                     *                 "scheduled_at": "2026-11-28T09:30:00+00:00",
+                     *                 "processed_at": null,
+                     *                 "recipient": null,
+                     *                 "decisions": []
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "step": 3,
+                     *             "day_offset": 14,
+                     *             "channel": "email",
+                     *             "due_at": "2026-12-05T09:30:00+00:00",
+                     *             "status": "upcoming",
+                     *             "followups": []
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DebtTimelineResponse"];
+                };
+            };
+            /** @description Validation failed: The request is invalid; `details` names each field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication credentials are missing or invalid: Missing, malformed, expired or revoked bearer token */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Required scope "debts:write" not found in token: The token lacks the `debts:write` scope */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Debt not found: Unknown id, or an id of another company */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The debt is not on a timeline: The debt has no `timeline_id`: set one with PUT or PATCH /debts/{id}, which starts it. The debt's timeline is stopped or completed: The debt's timeline is `stopped` or `completed`: there is nothing to pause; a restart runs it again */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large: the limit is 1048576 bytes: The body exceeds 1048576 bytes */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported media type: expected application/json: The body is not `application/json`. Unsupported content encoding: send the body uncompressed (identity): The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3) */
+            415: {
+                headers: {
+                    "Accept-Encoding": components["headers"]["Accept-Encoding"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal server error: Unexpected server failure (the response carries no internals) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    resumeDebtTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Encrypted debt id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The debt's timeline, active */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Debt timeline resumed successfully",
+                     *       "data": {
+                     *         "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *         "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                     *         "version": 2,
+                     *         "state": "active",
+                     *         "reason": null,
+                     *         "paused_until": null,
+                     *         "started_at": "2026-11-21T09:30:00+00:00",
+                     *         "restarts": 0,
+                     *         "next_action_at": "2026-11-28T09:30:00+00:00",
+                     *         "now": "2026-11-25T10:12:00+00:00",
+                     *         "steps": [
+                     *           {
+                     *             "step": 0,
+                     *             "day_offset": 0,
+                     *             "channel": "email",
+                     *             "due_at": "2026-11-21T09:30:00+00:00",
+                     *             "status": "done",
+                     *             "followups": [
+                     *               {
+                     *                 "id": "VRI__6oWeEx-LZBAGOPDjOJLmLMjJPZWimA",
+                     *                 "status": "delivered",
+                     *                 "attempt": 1,
+                     *                 "is_retry": false,
+                     *                 "scheduled_at": "2026-11-21T09:30:00+00:00",
+                     *                 "processed_at": "2026-11-21T09:30:02+00:00",
+                     *                 "recipient": "jane.doe@example.com",
+                     *                 "decisions": []
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "step": 1,
+                     *             "day_offset": 3,
+                     *             "channel": "sms",
+                     *             "due_at": "2026-11-24T09:30:00+00:00",
+                     *             "status": "done",
+                     *             "followups": [
+                     *               {
+                     *                 "id": "uVtE3aQmZ0c7yHkB2xWnP9sLrD4fJ6gT1oI",
+                     *                 "status": "sent",
+                     *                 "attempt": 1,
+                     *                 "is_retry": false,
+                     *                 "scheduled_at": "2026-11-24T09:00:00+00:00",
+                     *                 "processed_at": "2026-11-24T09:00:01+00:00",
+                     *                 "recipient": "+33612345678",
+                     *                 "decisions": [
+                     *                   {
+                     *                     "decided_at": "2026-11-24T08:00:00+00:00",
+                     *                     "decision": "defer",
+                     *                     "reason": "quiet_hours",
+                     *                     "detail": "08:00 in Europe/Paris is before the window opens at 09:00",
+                     *                     "deferred_until": "2026-11-24T09:00:00+00:00"
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "step": 2,
+                     *             "day_offset": 7,
+                     *             "channel": "ai_call",
+                     *             "due_at": "2026-11-28T09:30:00+00:00",
+                     *             "status": "waiting",
+                     *             "followups": [
+                     *               {
+                     *                 "id": "Qm7rT2xW9bLk4NvP0sYdH1jCa6EgFu3ZcRo",
+                     *                 "status": "scheduled",
+                     *                 "attempt": 1,
+                     *                 "is_retry": false,
+                     *                 "scheduled_at": "2026-11-28T09:30:00+00:00",
+                     *                 "processed_at": null,
+                     *                 "recipient": null,
+                     *                 "decisions": []
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "step": 3,
+                     *             "day_offset": 14,
+                     *             "channel": "email",
+                     *             "due_at": "2026-12-05T09:30:00+00:00",
+                     *             "status": "upcoming",
+                     *             "followups": []
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DebtTimelineResponse"];
+                };
+            };
+            /** @description Authentication credentials are missing or invalid: Missing, malformed, expired or revoked bearer token */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Required scope "debts:write" not found in token: The token lacks the `debts:write` scope */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Debt not found: Unknown id, or an id of another company */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The debt is not on a timeline: The debt has no `timeline_id`: set one with PUT or PATCH /debts/{id}, which starts it. The debt's timeline is stopped or completed: The debt's timeline is `stopped` or `completed`: there is nothing to resume; a restart runs it again */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal server error: Unexpected server failure (the response carries no internals) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    restartDebtTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Encrypted debt id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The debt's timeline, restarted */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Debt timeline restarted successfully",
+                     *       "data": {
+                     *         "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *         "timeline_id": "KMLtx8yOA6xhUXihWcHHVNOBsQDDOEGwAiQ",
+                     *         "version": 2,
+                     *         "state": "active",
+                     *         "reason": null,
+                     *         "paused_until": null,
+                     *         "started_at": "2026-11-25T10:12:00+00:00",
+                     *         "restarts": 1,
+                     *         "next_action_at": "2026-11-25T10:12:00+00:00",
+                     *         "now": "2026-11-25T10:12:00+00:00",
+                     *         "steps": [
+                     *           {
+                     *             "step": 0,
+                     *             "day_offset": 0,
+                     *             "channel": "email",
+                     *             "due_at": "2026-11-25T10:12:00+00:00",
+                     *             "status": "waiting",
+                     *             "followups": [
+                     *               {
+                     *                 "id": "Qm7rT2xW9bLk4NvP0sYdH1jCa6EgFu3ZcRo",
+                     *                 "status": "scheduled",
+                     *                 "attempt": 1,
+                     *                 "is_retry": false,
+                     *                 "scheduled_at": "2026-11-25T10:12:00+00:00",
+                     *                 "processed_at": null,
+                     *                 "recipient": null,
+                     *                 "decisions": []
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "step": 1,
+                     *             "day_offset": 3,
+                     *             "channel": "sms",
+                     *             "due_at": "2026-11-24T09:30:00+00:00",
+                     *             "status": "upcoming",
+                     *             "followups": []
+                     *           },
+                     *           {
+                     *             "step": 2,
+                     *             "day_offset": 7,
+                     *             "channel": "ai_call",
+                     *             "due_at": "2026-11-28T09:30:00+00:00",
+                     *             "status": "upcoming",
+                     *             "followups": []
+                     *           },
+                     *           {
+                     *             "step": 3,
+                     *             "day_offset": 14,
+                     *             "channel": "email",
+                     *             "due_at": "2026-12-05T09:30:00+00:00",
+                     *             "status": "upcoming",
+                     *             "followups": []
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DebtTimelineResponse"];
+                };
+            };
+            /** @description Authentication credentials are missing or invalid: Missing, malformed, expired or revoked bearer token */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Required scope "debts:write" not found in token: The token lacks the `debts:write` scope */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Debt not found: Unknown id, or an id of another company */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The debt is not on a timeline: The debt has no `timeline_id`: set one with PUT or PATCH /debts/{id}, which starts it. The debt is paid, settled or cancelled: its timeline cannot restart: The debt is paid, settled or cancelled: no timeline runs for it */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal server error: Unexpected server failure (the response carries no internals) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clock */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Sandbox clock retrieved successfully",
+                     *       "data": {
+                     *         "now": "2026-11-21T09:30:00+00:00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxClockResponse"];
+                };
+            };
+            /** @description Authentication credentials are missing or invalid: Missing, malformed, expired or revoked bearer token */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Required scope "debts:read" not found in token: The token lacks the `debts:read` scope */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Sandbox not found: this company is not a sandbox company: The company is a live company: sandbox operations exist only for sandbox companies */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal server error: Unexpected server failure (the response carries no internals) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    advanceSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 1048576 bytes. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "to": "2026-12-05T10:30:00+01:00"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdvanceSandboxClock"];
+            };
+        };
+        responses: {
+            /** @description The clock after the advance */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Sandbox clock advanced successfully",
+                     *       "data": {
+                     *         "now": "2026-12-05T09:30:00+00:00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxClockResponse"];
+                };
+            };
+            /** @description Validation failed: The request is invalid; `details` names each field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication credentials are missing or invalid: Missing, malformed, expired or revoked bearer token */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Required scope "debts:write" not found in token: The token lacks the `debts:write` scope */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Sandbox not found: this company is not a sandbox company: The company is a live company: sandbox operations exist only for sandbox companies */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large: the limit is 1048576 bytes: The body exceeds 1048576 bytes */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported media type: expected application/json: The body is not `application/json`. Unsupported content encoding: send the body uncompressed (identity): The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3) */
+            415: {
+                headers: {
+                    "Accept-Encoding": components["headers"]["Accept-Encoding"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal server error: Unexpected server failure (the response carries no internals) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not. The sandbox clock is still advancing: repeat the request to wait for it again: The worker has not finished the advance within 30 s (a long advance, or no worker running): the advance stays queued and carries on. Repeat the same request after `Retry-After` to wait for it again */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listSandboxMessages: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+                /** @description Only the messages of this debt (encrypted id); another company's debt matches nothing */
+                debt_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of messages */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "data": [
+                     *         {
+                     *           "id": "b1nP8sW3qL0xZr5TkYc7vD2mHa9Ej4FgUo6",
+                     *           "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *           "followup_id": "uVtE3aQmZ0c7yHkB2xWnP9sLrD4fJ6gT1oI",
+                     *           "channel": "sms",
+                     *           "recipient": "+33612345678",
+                     *           "subject": null,
+                     *           "body": "Jane, your invoice INV-2026-1001 of 120.50 EUR is overdue. Pay at https://pay.example.com/i/INV-2026-1001",
+                     *           "outcome": "sent",
+                     *           "sent_at": "2026-11-24T09:00:01+00:00"
+                     *         },
+                     *         {
+                     *           "id": "Xk2mR7tB4nQ9wZ1sLp6cV3dH8jF0gA5eUyo",
+                     *           "debt_id": "ZnUv5gi_YOuQ0N8szl72bWEu9wkbI-zB824",
+                     *           "followup_id": "VRI__6oWeEx-LZBAGOPDjOJLmLMjJPZWimA",
+                     *           "channel": "email",
+                     *           "recipient": "jane.doe@example.com",
+                     *           "subject": "Your invoice INV-2026-1001",
+                     *           "body": "Hello Jane,\n\nYour invoice INV-2026-1001 of 120.50 EUR from Acme Supplies SAS is overdue.",
+                     *           "outcome": "delivered",
+                     *           "sent_at": "2026-11-21T09:30:02+00:00"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 2,
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "pages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxMessageList"];
+                };
+            };
+            /** @description Validation failed: The request is invalid; `details` names each field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication credentials are missing or invalid: Missing, malformed, expired or revoked bearer token */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Required scope "debts:read" not found in token: The token lacks the `debts:read` scope */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Sandbox not found: this company is not a sandbox company: The company is a live company: sandbox operations exist only for sandbox companies */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -8,6 +8,7 @@
 import type { OperationId } from "../operations.ts";
 import { accountExamples } from "./account.ts";
 import { debtsExamples } from "./debts.ts";
+import { engineExamples } from "./engine.ts";
 import { followupsExamples } from "./followups.ts";
 import { snapshotsExamples } from "./snapshots.ts";
 import { webhooksExamples } from "./webhooks.ts";
@@ -26,6 +27,7 @@ export interface OperationExample {
 export const operationExamples = {
   ...accountExamples,
   ...debtsExamples,
+  ...engineExamples,
   ...followupsExamples,
   ...snapshotsExamples,
   ...webhooksExamples,
