@@ -41,6 +41,7 @@ const bodies: Readonly<Record<string, unknown>> = {
   updateFollowup: { notes: "note" },
   patchFollowup: { notes: "note" },
   updateWebhookEndpoint: { description: "d" },
+  pauseDebtTimeline: { reason: "r" },
 };
 
 const operations = idBearingOperations().filter((operation) =>

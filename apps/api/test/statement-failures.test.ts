@@ -26,6 +26,8 @@ import { accountRow, rowsBody } from "./support/snapshots.ts";
 
 const t = await startTestApi();
 const company = await seedCompany(t, "Faultline Receivables", "faultline");
+/** The sandbox operations exist for sandbox companies only: they are sent with one's token. */
+const sandboxBearer = { authorization: `Bearer ${await t.token(await t.sandboxTenant("Faultline Sandbox"))}` };
 const redirectUri = "https://faultline.example/callback";
 const client = await registerClient(t, company.tenant, { redirectUris: [redirectUri] });
 const authorizeParameters = {
@@ -171,9 +173,21 @@ const requests: Readonly<Record<string, (variant: Variant) => Promise<Extra> | E
   finalizeSnapshot: () => ({ headers: bearer }),
   createWebhookEndpoint: ({ name }) => json({ url: `http://127.0.0.1:9/faultline-${name}` }),
   updateWebhookEndpoint: () => json({ description: "faultline sweep" }),
+  pauseDebtTimeline: () => json({ reason: "faultline pause" }),
+  getSandboxClock: () => ({ headers: sandboxBearer }),
+  listSandboxMessages: () => ({ headers: sandboxBearer }),
 };
 
-const operations = documentedOperations();
+/**
+ * Operations this sweep cannot run to success, and why. The clock advance
+ * succeeds only once the worker's job ran, and there is no worker here; its
+ * one write is the job it queues, a whole command that carries on whatever
+ * the request's answer (documented: repeating the request is safe).
+ * sandbox.test.ts covers it.
+ */
+const unswept: ReadonlySet<string> = new Set(["advanceSandboxClock"]);
+
+const operations = documentedOperations().filter((operation) => !unswept.has(operation.operationId));
 
 const callFor = async (operation: DocumentedOperation, variant: Variant): Promise<Call> => {
   const path = fillPath(operation.path, pathValues(operation.operationId, variant));
@@ -275,7 +289,10 @@ describe("the sweep covers the document", () => {
   it("finds every operation, and a request for each that needs a body", () => {
     expect(operations.length).toBeGreaterThanOrEqual(50);
     const missing = operations
-      .filter((operation) => operation.hasBody && requests[operation.operationId] === undefined)
+      .filter(
+        (operation) =>
+          operation.hasBody && requests[operation.operationId] === undefined && !unswept.has(operation.operationId),
+      )
       .map((operation) => operation.operationId);
     expect(missing).toEqual([]);
   });

@@ -9,7 +9,7 @@
  * about ownership, not input. Tenant-wide reads by B show nothing of A, and
  * ids carried in bodies and queries are checked the same way.
  */
-import { mediaMessages, messages, webhookMessages } from "@dc/contract";
+import { mediaMessages, messages, sandboxMessages, webhookMessages } from "@dc/contract";
 import { describe, expect, it } from "vitest";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";
@@ -104,6 +104,7 @@ const requests: Readonly<Record<string, { readonly body?: unknown; readonly quer
   startStagedSnapshot: { body: { expected_row_count: 1 } },
   uploadSnapshotChunk: { body: snapshotRows },
   updateWebhookEndpoint: { body: { description: "bravoiso sweep" } },
+  pauseDebtTimeline: { body: { reason: "bravoiso sweep pause" } },
   getMedia: { query: new URL(b.audioUrl).search },
 };
 
@@ -210,8 +211,23 @@ describe("every id-bearing operation, called by company B with company A's ids",
   });
 });
 
+/**
+ * Tenant-wide reads that exist only for sandbox companies: B, a live
+ * company, gets their documented 404, which shows nothing of anyone
+ * (sandbox.test.ts covers one sandbox company's reads of another's ids).
+ */
+const sandboxOnlyReads = new Set(["getSandboxClock", "listSandboxMessages"]);
+
 describe("tenant-wide reads by company B", () => {
-  for (const operation of tenantWideReads()) {
+  for (const operation of tenantWideReads().filter((read) => sandboxOnlyReads.has(read.operationId))) {
+    it(`GET ${operation.path} answers a live company the documented 404 and shows nothing of A`, async () => {
+      const response = await t.get(operation.path, b.token);
+      expect(response.status).toBe(404);
+      expect(documentsError(operation, 404, sandboxMessages.notSandbox)).toBe(true);
+      expectNoTraceOf(a, await visibleText(response), `GET ${operation.path} for B`);
+    });
+  }
+  for (const operation of tenantWideReads().filter((read) => !sandboxOnlyReads.has(read.operationId))) {
     const list = isPaginatedList(operation);
     it(`GET ${operation.path} shows none of company A's ids or names`, async () => {
       const path = `${operation.path}${list ? "?limit=100" : ""}`;

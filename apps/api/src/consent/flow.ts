@@ -103,7 +103,7 @@ export const failSafely = (ctx: Context, services: AppServices, error: unknown):
   const requestId = ctx.state["requestId"];
   if (classifyUnexpected(error) instanceof ServiceUnavailable) {
     services.logger.warn({ err: error, requestId }, "authorization page: database unavailable");
-    for (const [name, value] of Object.entries(renderApiError(new ServiceUnavailable({})).headers ?? {})) ctx.set(name, value);
+    for (const [name, value] of Object.entries(renderApiError(new ServiceUnavailable()).headers ?? {})) ctx.set(name, value);
     sendPage(
       ctx,
       503,

@@ -59,15 +59,17 @@ export class RateLimited extends Data.TaggedError("RateLimited")<{
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- Effect's idiom for a tagged error without fields
 export class TooManyConcurrentRequests extends Data.TaggedError("TooManyConcurrentRequests")<{}> {}
 
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- Effect's idiom for a tagged error without fields
+export class ServiceUnavailable extends Data.TaggedError("ServiceUnavailable")<{}> {}
+
 /**
- * 503: the database unavailable (no fields), or work the request waits for
- * that has not finished in time (a sandbox clock advance): its own message,
- * code and `Retry-After`.
+ * 503 for work the request waits for that has not finished in time and
+ * carries on (a sandbox clock advance): repeating the request waits again.
  */
-export class ServiceUnavailable extends Data.TaggedError("ServiceUnavailable")<{
-  readonly message?: string;
-  readonly errorCode?: string;
-  readonly retryAfterSeconds?: number;
+export class StillRunning extends Data.TaggedError("StillRunning")<{
+  readonly message: string;
+  readonly errorCode: string;
+  readonly retryAfterSeconds: number;
 }> {}
 
 /** An OAuth token-endpoint error, rendered as `{error, error_description}` (contract 7.3). */
@@ -97,6 +99,7 @@ export type ApiError =
   | RateLimited
   | TooManyConcurrentRequests
   | ServiceUnavailable
+  | StillRunning
   | OAuthFailure;
 
 export interface RenderedError {
@@ -183,10 +186,15 @@ const renderers: Renderers = {
     body: envelope(429, messages.tooManyConcurrentRequests, { error_code: "too_many_concurrent_requests" }),
     headers: { "Retry-After": "1" },
   }),
-  ServiceUnavailable: ({ message, errorCode, retryAfterSeconds }) => ({
+  ServiceUnavailable: () => ({
     status: 503,
-    body: envelope(503, message ?? messages.serviceUnavailable, errorCode === undefined ? {} : { error_code: errorCode }),
-    headers: { "Retry-After": String(retryAfterSeconds ?? SERVICE_UNAVAILABLE_RETRY_SECONDS) },
+    body: envelope(503, messages.serviceUnavailable),
+    headers: { "Retry-After": String(SERVICE_UNAVAILABLE_RETRY_SECONDS) },
+  }),
+  StillRunning: ({ message, errorCode, retryAfterSeconds }) => ({
+    status: 503,
+    body: envelope(503, message, { error_code: errorCode }),
+    headers: { "Retry-After": String(retryAfterSeconds) },
   }),
   OAuthFailure: ({ error, description, status, retryAfterSeconds, allow }) => ({
     status,
@@ -261,7 +269,7 @@ export const classifyUnexpected = (error: unknown): ApiError | undefined => {
   // A deadlock or serialization failure that reached here (one not retried where it happened) is transient too,
   // and so is a statement cancelled by the api's statement timeout or a lock not granted in time (docs/decisions/0020).
   if (isTransientFailure(error) || (typeof code === "string" && UNAVAILABLE_NODE_CODES.has(code))) {
-    return new ServiceUnavailable({});
+    return new ServiceUnavailable();
   }
   // A PostgreSQL data exception (invalid text representation, bad encoding, numeric or datetime out of
   // range) caused by input that slipped past validation: the request is at fault, so 400, not 500.
@@ -273,7 +281,7 @@ export const classifyUnexpected = (error: unknown): ApiError | undefined => {
   // node-postgres: no connection in time, the server ended the session, or a query on a client whose session ended.
   const unreachable = /timeout exceeded when trying to connect|Connection terminated|is not queryable/i;
   if (typeof message === "string" && unreachable.test(message)) {
-    return new ServiceUnavailable({});
+    return new ServiceUnavailable();
   }
   return undefined;
 };

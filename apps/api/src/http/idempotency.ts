@@ -140,7 +140,7 @@ export const keyedWrites = (
       if (!(error instanceof KeyTakenMeanwhile)) throw error;
       const replay = await recordedReplay(db, request, clock.now());
       // Recorded a moment ago and already expired: only a clock at the edge of the retention gets here.
-      if (replay === undefined) throw new ServiceUnavailable({});
+      if (replay === undefined) throw new ServiceUnavailable();
       throw new ReplayInstead(replay);
     }
   };

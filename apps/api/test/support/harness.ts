@@ -82,9 +82,25 @@ export const startTestApi = async () => {
   };
 
   const tenant = (name = "Acme Collections") => createTenant(db, api.services.ids, name);
+  /** A sandbox tenant, as `cli tenant create --sandbox` makes it: its clock starts at the test clock's now. */
+  const sandboxTenant = (name = "Sandbox Collections") =>
+    createTenant(db, api.services.ids, name, { sandbox: true, now: clock.now() });
 
   const get = (path: string, accessToken?: string) =>
     request(path, { headers: accessToken === undefined ? {} : { authorization: `Bearer ${accessToken}` } });
 
-  return { api, db, databaseUrl, clock, logLines, request, tokenResponse, token, tenant, get, startAnotherApi };
+  return {
+    api,
+    db,
+    databaseUrl,
+    clock,
+    logLines,
+    request,
+    tokenResponse,
+    token,
+    tenant,
+    sandboxTenant,
+    get,
+    startAnotherApi,
+  };
 };

@@ -748,7 +748,7 @@ export interface paths {
         put?: never;
         /**
          * Advance the sandbox clock
-         * @description Moves a sandbox company's clock forward to `to`, running on the way every action its timelines have due: each executed, deferred by the compliance guard or blocked, exactly as a live company's would be at those times, with their followups, counters, credits and webhooks. Answers once the clock is at `to` (or later, when another advance went further) and nothing due up to it is left, waiting up to 30 s for the worker; past that, 503 and the advance carries on. `to` must be later than the clock's now and at most 400 days after it (400 naming `to`). A live company gets 404.
+         * @description Moves a sandbox company's clock forward to `to`, running on the way every action its timelines have due: each executed, deferred by the compliance guard or blocked, exactly as a live company's would be at those times, with their followups, counters, credits and webhooks. Answers once the clock is at `to` (or later, when another advance went further) and nothing due up to it is left, waiting up to 30 s for the worker; past that, 503 and the advance carries on (so does an advance queued before any other failure): repeating the request is always safe. `to` must be later than the clock's now and at most 400 days after it (400 naming `to`). A live company gets 404.
          *
          *     Required scope: `debts:write`.
          */

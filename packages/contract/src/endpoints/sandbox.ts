@@ -121,7 +121,8 @@ export const advanceSandboxClock = endpoint({
     "each executed, deferred by the compliance guard or blocked, exactly as a live company's would be at those " +
     "times, with their followups, counters, credits and webhooks. Answers once the clock is at `to` (or later, " +
     `when another advance went further) and nothing due up to it is left, waiting up to ` +
-    `${SANDBOX_ADVANCE_MAX_WAIT_SECONDS} s for the worker; past that, 503 and the advance carries on. \`to\` must be ` +
+    `${SANDBOX_ADVANCE_MAX_WAIT_SECONDS} s for the worker; past that, 503 and the advance carries on (so does an advance ` +
+    "queued before any other failure): repeating the request is always safe. `to` must be " +
     `later than the clock's now and at most ${SANDBOX_MAX_ADVANCE_DAYS} days after it (400 naming \`to\`). A live ` +
     "company gets 404.",
   body: { contentType: "application/json", schema: AdvanceSandboxClock, maxBytes: DEFAULT_JSON_BODY_BYTES },

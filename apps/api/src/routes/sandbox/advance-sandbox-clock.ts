@@ -14,7 +14,7 @@
 import { type Endpoints, SANDBOX_MAX_ADVANCE_DAYS, sandboxErrorCodes, sandboxMessages } from "@dc/contract";
 import { enqueueSandboxClockAdvance, findSandboxClock } from "@dc/db";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ServiceUnavailable, ValidationFailed } from "../../http/api-error.ts";
+import { StillRunning, ValidationFailed } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { sandboxClockOf } from "./sandbox-clock.ts";
 
@@ -55,7 +55,7 @@ export const advanceSandboxClock: HandlerOf<Endpoints["advanceSandboxClock"]> = 
       await enqueueSandboxClockAdvance(services.db, companyId, to);
     }
     if (performance.now() >= deadline) {
-      throw new ServiceUnavailable({
+      throw new StillRunning({
         message: sandboxMessages.advancing,
         errorCode: sandboxErrorCodes.advancing,
         retryAfterSeconds: 1,

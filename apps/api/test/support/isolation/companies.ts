@@ -6,6 +6,7 @@
  * value carries the company's prefix, so a leak is a plain substring.
  */
 import { randomUUID } from "node:crypto";
+import { enrollDebts } from "@dc/db";
 import { expect } from "vitest";
 import type { CreatedTenant } from "../../../src/admin/tenants.ts";
 import { expectContract } from "../contract-validator.ts";
@@ -98,6 +99,12 @@ export const seedCompany = async (t: TestApi, name: string, prefix: string): Pro
   );
   const spare = await created<{ id: string }>(await api.post(DEBTS, token, debtBody(2)), DEBTS);
   if (debt.debtor_id === null) throw new Error("the debt got no debtor from its debtor_reference");
+  // On its timeline, as creation puts it (a no-op where creation already did), for the debt-timeline operations.
+  await t.db
+    .transaction()
+    .execute((trx) =>
+      enrollDebts(trx, { companyId, debtIds: [ids.decode("debt", debt.id)!], now: t.clock.now(), restart: false }),
+    );
 
   const followup = await created<{ id: string }>(
     await api.post(FOLLOWUPS, token, {
