@@ -1,18 +1,19 @@
 /**
  * POST /sandbox/clock/advance: moves a sandbox company's clock to `to`
  * (docs/decisions/0621). The advance itself is the worker's
- * `advance_sandbox_clock` job, which runs every action due up to `to` with
- * the engine's own code; this request queues it, committed, then waits
- * until the company has no advance queued or running and its clock is at
- * `to` or later, reading both every POLL_MS. Past the wait bound it answers
- * 503 and the job carries on; repeating the request waits again.
+ * `advance_sandbox_clock` job (`enqueueAdvanceSandboxClock`), which runs every
+ * action due up to `to` with the engine's own code and never moves the clock
+ * back; this request queues it, committed, then waits until the company has
+ * no advance queued or running and its clock is at `to` or later, reading
+ * both every POLL_MS. Past the wait bound it answers 503 and the job carries
+ * on; repeating the request waits again.
  *
- * Where the job finished below `to` (another advance replaced this one's
+ * Where the job finished below `to` (another request replaced this one's
  * target with an earlier one before it started), the advance is queued
  * again: the clock only moves forward, so each pass gets closer.
  */
 import { type Endpoints, SANDBOX_MAX_ADVANCE_DAYS, sandboxErrorCodes, sandboxMessages } from "@dc/contract";
-import { enqueueSandboxClockAdvance, findSandboxClock } from "@dc/db";
+import { enqueueAdvanceSandboxClock, findSandboxClockState } from "@dc/db";
 import { setTimeout as sleep } from "node:timers/promises";
 import { StillRunning, ValidationFailed } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
@@ -43,16 +44,16 @@ export const advanceSandboxClock: HandlerOf<Endpoints["advanceSandboxClock"]> = 
       },
     });
   }
-  await enqueueSandboxClockAdvance(services.db, companyId, to);
+  await enqueueAdvanceSandboxClock(services.db, companyId, to);
   const deadline = performance.now() + services.config.sandboxAdvanceWaitMs;
   for (;;) {
-    const state = await findSandboxClock(services.db, companyId);
+    const state = await findSandboxClockState(services.db, companyId);
     const now = state?.now ?? null;
     if (state !== undefined && !state.advancing && now !== null) {
       if (now.getTime() >= to.getTime()) {
         return { body: { error: false, message: sandboxMessages.clockAdvanced, data: { now } } };
       }
-      await enqueueSandboxClockAdvance(services.db, companyId, to);
+      await enqueueAdvanceSandboxClock(services.db, companyId, to);
     }
     if (performance.now() >= deadline) {
       throw new StillRunning({

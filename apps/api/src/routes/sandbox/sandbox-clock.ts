@@ -3,7 +3,7 @@
  * a live company: the first step of every sandbox operation.
  */
 import { sandboxErrorCodes, sandboxMessages } from "@dc/contract";
-import { findSandboxClock, type SandboxClockState } from "@dc/db";
+import { findSandboxClockState, type SandboxClockState } from "@dc/db";
 import { NotFound } from "../../http/api-error.ts";
 import type { AppServices } from "../../services.ts";
 
@@ -11,7 +11,7 @@ export const sandboxClockOf = async (
   services: AppServices,
   companyId: number,
 ): Promise<SandboxClockState & { readonly now: Date }> => {
-  const clock = await findSandboxClock(services.db, companyId);
+  const clock = await findSandboxClockState(services.db, companyId);
   if (clock === undefined || !clock.sandbox || clock.now === null) {
     throw new NotFound({ message: sandboxMessages.notSandbox, errorCode: sandboxErrorCodes.notSandbox });
   }

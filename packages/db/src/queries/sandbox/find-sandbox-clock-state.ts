@@ -1,12 +1,13 @@
 /**
- * A company's sandbox clock: whether it is a sandbox company, its clock, and
- * whether an advance of it is still queued or running (a graphile-worker job
- * under its key, read from the public `graphile_worker.jobs` view). One
+ * A company's sandbox clock as the api's sandbox operations read it: whether
+ * it is a sandbox company, its clock, and whether an advance of it is still
+ * queued, running or waiting for a retry (a graphile-worker job under the
+ * company's key, read from the public `graphile_worker.jobs` view). One
  * statement; undefined for an unknown company.
  */
 import { sql } from "kysely";
 import type { Db } from "../executor.ts";
-import { sandboxClockJobKey } from "./enqueue-sandbox-clock-advance.ts";
+import { sandboxClockJobKey } from "../engine/enqueue-engine-jobs.ts";
 
 export interface SandboxClockState {
   readonly sandbox: boolean;
@@ -16,7 +17,7 @@ export interface SandboxClockState {
   readonly advancing: boolean;
 }
 
-export const findSandboxClock = async (db: Db, companyId: number): Promise<SandboxClockState | undefined> => {
+export const findSandboxClockState = async (db: Db, companyId: number): Promise<SandboxClockState | undefined> => {
   const { rows } = await sql<{ sandbox: boolean; sandbox_now: Date | null; advancing: boolean }>`
     select c.sandbox, c.sandbox_now,
       c.sandbox and exists (select 1 from graphile_worker.jobs j where j.key = ${sandboxClockJobKey(companyId)}) as advancing
