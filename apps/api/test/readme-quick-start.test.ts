@@ -1,7 +1,9 @@
 /**
  * The README's "From zero to a token and a debt", run as written: its shell
  * blocks, in order, in one bash session, against the api and a worker
- * process on one database, as `npm start` runs them. Two things are
+ * process on one database, as `npm start` runs them, the sandbox
+ * walk-through included (a sandbox tenant's debt worked by its default
+ * timeline over three weeks of its own clock). Two things are
  * rewritten: the api's address (the README's port 3000 becomes this test's)
  * and the `.data` folder (a temporary one, so a developer's own tenant file
  * is left alone). The CLI reaches this file's database through DATABASE_URL,
@@ -37,17 +39,20 @@ const runBlocks = () =>
 
 describe("the README's quick path", () => {
   it("has the shell steps it describes", () => {
-    expect(blocks.length).toBe(9);
+    expect(blocks.length).toBe(14);
     expect(blocks[0]).toContain("cli tenant create");
-    expect(blocks.at(-1)).toContain("Prefer: wait=30");
+    expect(blocks[8]).toContain("Prefer: wait=30");
+    expect(blocks[9]).toContain("cli tenant create --name \"Acme Sandbox\" --sandbox");
+    expect(blocks.at(-1)).toContain("/timeline");
   });
 
-  it("takes a new integrator from a tenant to a token, a debt and a completed snapshot", async () => {
+  it("takes a new integrator from a tenant to a token, a debt, a completed snapshot and a sandbox timeline run", async () => {
     await worker.ready();
     const run = await runBlocks();
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    const [tenant, , token, , profile, debt, readBack, snapshot, status] = run.outputs;
+    const [tenant, , token, , profile, debt, readBack, snapshot, status, sandbox, , advanced, messages, worked] =
+      run.outputs;
 
     const created = JSON.parse(tenant ?? "") as Record<string, string>;
     expect(created["client_secret"]).toMatch(/^dcs_/);
@@ -73,5 +78,25 @@ describe("the README's quick path", () => {
     expect(list).toMatchObject({ error: false, pagination: { total: 1, page: 1, limit: 5, pages: 1 } });
     expect(JSON.parse(snapshot ?? "")).toMatchObject({ data: { status: "pending", core_applied: false } });
     expect(JSON.parse(status ?? "")).toMatchObject({ data: { status: "completed", core_applied: true } });
+
+    expect(JSON.parse(sandbox ?? "")).toMatchObject({ sandbox: true, company_id: expect.any(String) });
+    expect(created["sandbox"]).toBe(false);
+    expect(JSON.parse(advanced ?? "")).toMatchObject({ error: false, message: "Sandbox clock advanced successfully" });
+    const sent = JSON.parse(messages ?? "") as { data: Array<Record<string, string>>; pagination: { total: number } };
+    expect(sent.pagination.total).toBe(4);
+    expect(sent.data.map((message) => [message["channel"], message["outcome"]])).toEqual([
+      ["email", "delivered"],
+      ["ai_call", "deal_not_found"],
+      ["sms", "delivered"],
+      ["email", "delivered"],
+    ]);
+    const [followups, timeline] = jsonValues(worked ?? "") as Array<{ data: unknown }>;
+    expect((followups?.data as Array<{ status: string }>).map((followup) => followup.status).sort()).toEqual([
+      "deal_not_found",
+      "delivered",
+      "delivered",
+      "delivered",
+    ]);
+    expect(timeline?.data).toMatchObject({ state: "completed", next_action_at: null });
   });
 });
