@@ -1,7 +1,8 @@
 /**
  * `GET /docs/guide`: getting started, from credentials to a token, a debt
  * and a synchronised snapshot, with curl and with the `@dc/client` package
- * (how to get and install it included).
+ * (how to get and install it included), and where to watch a timeline run
+ * (a sandbox company).
  * Plain HTML and one stylesheet: the page runs no script.
  */
 import { escape } from "../consent/html.ts";
@@ -132,6 +133,14 @@ try {
   else throw error;
 }
 `)}
+
+<h2 id="sandbox">Watch a timeline run on a sandbox company</h2>
+<p>A debt created with a <code>timeline_id</code> is worked by that collection timeline: e-mails, SMS and calls at their days,
+inside the timeline's sending window. To see it without contacting anyone, use a sandbox company
+(<code>cli tenant create --sandbox</code>): its channels keep every message instead of sending it, the recipient's e-mail
+tag or phone ending chooses each outcome, and it runs on its own clock. <code>POST /external-api/v1/sandbox/clock/advance</code>
+with <code>{"to": "..."}</code> moves that clock forward, running everything due on the way; <code>GET /external-api/v1/sandbox/messages</code>
+lists what would have been sent, and <code>GET /external-api/v1/debts/{id}/timeline</code> shows where each debt stands.</p>
 
 <h2 id="errors">Errors, retries and limits</h2>
 <p>Errors share one envelope, <code>{"error": true, "message": "...", "code": 404}</code> with <code>code</code> equal to the HTTP status;
