@@ -173,7 +173,7 @@ describe("cli timeline create", CLI_TESTS, () => {
       "  extra: unknown field",
       "  scheduling.time_zone: must be an IANA time zone such as Europe/Paris",
       "  scheduling.weekdays.0: must be an ISO weekday from 1 (Monday) to 7 (Sunday)",
-      "  scheduling.window.start: must be a time of day HH:MM (00:00 to 23:59)",
+      "  scheduling.window.start: must be a time of day HH:MM (00:00 to 24:00)",
       "  steps.1.day_offset: must be an integer from 0 to 365",
       "  steps.1.channel: must be one of: email, sms, whatsapp, ai_call, voicemail, manual_call, postmail",
       "  steps.1.content.script: unknown field",
