@@ -149,18 +149,20 @@ describe("the migrator behind a transaction holding a lock it needs", () => {
         { migrationName: "0024-validate-foreign-keys", direction: "Up", status: "Success" },
         { migrationName: "0025-undeclared-snapshot-row-count", direction: "Up", status: "Success" },
         { migrationName: "0026-collection-engine", direction: "Up", status: "Success" },
+        { migrationName: "0030-list-keyset-indexes", direction: "Up", status: "Success" },
         { migrationName: "0035-sandbox-message-keys", direction: "Up", status: "Success" },
         { migrationName: "0036-provider-acknowledgements", direction: "Up", status: "Success" },
         { migrationName: "0039-worker-leases", direction: "Up", status: "Success" },
       ]);
       expect(retries.map(({ attempt }) => attempt)).toEqual([1]);
-      expect((await appliedMigrations()).slice(-9)).toEqual([
+      expect((await appliedMigrations()).slice(-10)).toEqual([
         "0021-reference-indexes",
         "0022-drop-queue-wakeup-trigger",
         "0023-foreign-keys",
         "0024-validate-foreign-keys",
         "0025-undeclared-snapshot-row-count",
         "0026-collection-engine",
+        "0030-list-keyset-indexes",
         "0035-sandbox-message-keys",
         "0036-provider-acknowledgements",
         "0039-worker-leases",

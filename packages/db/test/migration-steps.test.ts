@@ -127,6 +127,7 @@ describe("migrateToLatest over two pending migrations", () => {
           { migrationName: "0024-validate-foreign-keys", direction: "Up", status: "Success" },
           { migrationName: "0025-undeclared-snapshot-row-count", direction: "Up", status: "Success" },
           { migrationName: "0026-collection-engine", direction: "Up", status: "Success" },
+          { migrationName: "0030-list-keyset-indexes", direction: "Up", status: "Success" },
           { migrationName: "0035-sandbox-message-keys", direction: "Up", status: "Success" },
           { migrationName: "0036-provider-acknowledgements", direction: "Up", status: "Success" },
           { migrationName: "0039-worker-leases", direction: "Up", status: "Success" },
@@ -135,7 +136,7 @@ describe("migrateToLatest over two pending migrations", () => {
         expect(retries).toEqual([
           { attempt: 1, retries: 5, migration: "0021-reference-indexes", lockTimeoutMs: 1_000, pauseMs: 1_000 },
         ]);
-        expect((await appliedMigrations(db)).slice(-10)).toEqual([
+        expect((await appliedMigrations(db)).slice(-11)).toEqual([
           "0020-tenant-keys",
           "0021-reference-indexes",
           "0022-drop-queue-wakeup-trigger",
@@ -143,6 +144,7 @@ describe("migrateToLatest over two pending migrations", () => {
           "0024-validate-foreign-keys",
           "0025-undeclared-snapshot-row-count",
           "0026-collection-engine",
+          "0030-list-keyset-indexes",
           "0035-sandbox-message-keys",
           "0036-provider-acknowledgements",
           "0039-worker-leases",

@@ -5,13 +5,15 @@
  *
  * - the page is chosen on the list index alone (ids only, newest first), then
  *   only those rows are read and enriched: a deep page does not fetch the rows
- *   it skips;
+ *   it skips; a page after a key (a cursor, docs/decisions/0595) starts with
+ *   a range scan of that index at the key, whatever its depth;
  * - the total comes from `creditor_debt_stats` when the filters are at most a
  *   status set and a currency, otherwise from a count on the same predicates.
  */
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { PREPARED } from "../../connection.ts";
 import type { Database } from "../../schema.ts";
+import { keyOfRow, keysetAfter, keysetOrder, keySelections, type Keyset, type KeyValues, withoutKeys } from "../keyset.ts";
 import { type DebtView, debtViewsOf, type RawDebtView, toDebtView } from "./debt-views.ts";
 import { minorFactorOf } from "../minor-factor.ts";
 
@@ -34,13 +36,13 @@ export interface DebtFilters {
   readonly search?: string | undefined;
 }
 
-export interface DebtPageRequest {
+/** A page by `offset`, or after a key (`after`, undefined for the first page of a cursor walk). */
+export type DebtPageRequest = {
   readonly companyId: number;
   readonly scope: DebtScope;
   readonly filters: DebtFilters;
   readonly limit: number;
-  readonly offset: number;
-}
+} & ({ readonly offset: number } | { readonly after: KeyValues | undefined });
 
 export interface DebtPage {
   /** False when the scope's creditor or debtor is not the company's. */
@@ -49,7 +51,22 @@ export interface DebtPage {
   /** True when the company is a collection agency (debts then show `company`). */
   readonly collectionAgency: boolean;
   readonly rows: ReadonlyArray<DebtView>;
+  /** After a key: the key of the last row when rows follow it; undefined on the last page and by offset. */
+  readonly next: KeyValues | undefined;
 }
+
+/**
+ * Newest first. The list indexes `(company_id, created_at desc, id desc)`,
+ * `(company_id, creditor_id, ...)`, `(company_id, status, ...)` and
+ * `(company_id, debtor_id, ...)` serve a page after a key.
+ */
+export const debtOrder: Keyset = [
+  { column: "d.created_at", direction: "desc", kind: "instant" },
+  { column: "d.id", direction: "desc", kind: "integer" },
+];
+
+/** The same key, read from the enriched rows. */
+const viewOrder: Keyset = debtOrder.map((column) => ({ ...column, column: column.column.replace(/^d\./, "v.") }));
 
 /** 10^exponent of each row's currency, as SQL (exact integer arithmetic on numeric). */
 const minorFactor = minorFactorOf(sql.ref("d.currency"));
@@ -118,15 +135,20 @@ export const listDebtPage = async (db: Kysely<Database>, request: DebtPageReques
   // rows, a page's size, whereas a LIMIT parameter counts as a tenth of the
   // creditor's debts: on a large creditor that estimate would pick a plan
   // that reads many debts to enrich a page of 20.
+  // After a key, one row more than the page is read: it only shows that another page follows.
+  const keyed = "after" in request;
+  const after = keyed && request.after !== undefined ? sql` and ${keysetAfter(debtOrder, request.after)}` : sql``;
+  const window = keyed ? sql`limit ${request.limit + 1}` : sql`limit ${request.limit} offset ${request.offset}`;
   const page = sql`
     select unnest(array(
-      select d.id from debts d where ${where}
-      order by d.created_at desc, d.id desc
-      limit ${request.limit} offset ${request.offset}
+      select d.id from debts d where ${where}${after}
+      order by ${keysetOrder(debtOrder)}
+      ${window}
     )) as id
   `;
+  const keys = keyed ? sql`, ${sql.join(keySelections(viewOrder))}` : sql``;
   const { rows } = await sql<Row>`${sql.raw(PREPARED)}
-    select meta.*, v.*
+    select meta.*, v.*${keys}
     from (
       select ${scopeFoundQuery(companyId, scope)} as scope_found,
         (${totalQuery(companyId, scope, filters, where)}) as total,
@@ -136,10 +158,14 @@ export const listDebtPage = async (db: Kysely<Database>, request: DebtPageReques
     order by v.created_at desc, v.id desc
   `.execute(db);
   const first = rows[0];
+  const read = rows.filter((row) => row.id !== null && row.id !== undefined);
+  const pageRows = keyed ? read.slice(0, request.limit) : read;
+  const last = pageRows.at(-1);
   return {
     scopeFound: first?.scope_found ?? false,
     total: Number(first?.total ?? 0),
     collectionAgency: first?.collection_agency ?? false,
-    rows: rows.filter((row) => row.id !== null && row.id !== undefined).map((row) => toDebtView(row as RawDebtView)),
+    rows: pageRows.map((row) => toDebtView(withoutKeys<RawDebtView>(viewOrder, row))),
+    next: keyed && read.length > request.limit && last !== undefined ? keyOfRow(viewOrder, last) : undefined,
   };
 };
