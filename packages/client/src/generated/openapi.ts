@@ -2054,12 +2054,14 @@ export interface components {
         Pagination: {
             /** @description Rows matching the filters (before pagination) */
             total: number;
-            /** @description Current page, from 1 */
+            /** @description Current page, from 1. On a cursor page: 1 + the rows of the walk's earlier pages divided by `limit`, rounded down */
             page: number;
             /** @description Page size */
             limit: number;
             /** @description Number of pages: ceil(total / limit) */
             pages: number;
+            /** @description Only on a page read with `cursor`: the `cursor` of the next page, or null when this page is the last */
+            next_cursor?: string | null;
         };
         /** @description A payment transaction */
         Payment: {
@@ -3577,10 +3579,12 @@ export interface operations {
     listCompanyUsers: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -3707,10 +3711,12 @@ export interface operations {
     listFollowups: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
                 /** @description Only followups in this status */
                 status?: "on_hold" | "scheduled" | "in_progress" | "sent" | "delivered" | "deal_found" | "no_answer" | "deal_not_found" | "bad_behavior" | "failed" | "cancelled";
                 /** @description Only followups of this type */
@@ -4068,10 +4074,12 @@ export interface operations {
     listFollowupsByDebt: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
                 /** @description Only followups in this status */
                 status?: "on_hold" | "scheduled" | "in_progress" | "sent" | "delivered" | "deal_found" | "no_answer" | "deal_not_found" | "bad_behavior" | "failed" | "cancelled";
                 /** @description Only followups of this type */
@@ -4974,10 +4982,12 @@ export interface operations {
     listTodos: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -5099,10 +5109,12 @@ export interface operations {
     listTimelines: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -5273,10 +5285,12 @@ export interface operations {
     listDebtors: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -5540,10 +5554,12 @@ export interface operations {
     listCreditors: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -6313,10 +6329,12 @@ export interface operations {
     listDebts: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
                 /** @description `active` (pending, in progress or on a payment plan), `paid`, `disputed`, or one exact status value */
                 status?: components["schemas"]["DebtStatusFilter"];
                 /** @description Only debts in this ISO 4217 currency */
@@ -7036,10 +7054,12 @@ export interface operations {
     listDebtsByCreditor: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
                 /** @description `active` (pending, in progress or on a payment plan), `paid`, `disputed`, or one exact status value */
                 status?: components["schemas"]["DebtStatusFilter"];
                 /** @description Only debts in this ISO 4217 currency */
@@ -7277,10 +7297,12 @@ export interface operations {
     listDebtsByCreditorAlias: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
                 /** @description `active` (pending, in progress or on a payment plan), `paid`, `disputed`, or one exact status value */
                 status?: components["schemas"]["DebtStatusFilter"];
                 /** @description Only debts in this ISO 4217 currency */
@@ -7518,10 +7540,12 @@ export interface operations {
     listDebtsByDebtor: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
                 /** @description `active` (pending, in progress or on a payment plan), `paid`, `disputed`, or one exact status value */
                 status?: components["schemas"]["DebtStatusFilter"];
                 /** @description Only debts in this ISO 4217 currency */
@@ -8461,10 +8485,12 @@ export interface operations {
     listDebtPayments: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
                 /** @description Only the payment with this partner payment id */
                 external_payment_id?: string;
             };
@@ -9730,10 +9756,12 @@ export interface operations {
     listWebhookEndpoints: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -10578,10 +10606,12 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
                 /** @description `pending`: to be (re)tried at `next_attempt_at`; `succeeded`: a 2xx came; `failed`: retries exhausted or 410 Gone; `disabled`: dropped because the endpoint was disabled */
                 status?: "pending" | "succeeded" | "failed" | "disabled";
             };
