@@ -13,8 +13,14 @@
  * filter) fails exactly like a tampered one. Both keys are derived with HKDF
  * from `ID_ENCRYPTION_KEY` under their own salt, independent of the id, media
  * and webhook keys.
+ *
+ * Speed (a cursor is opened and another sealed on every cursor page): as in
+ * public-ids.ts, HMAC runs from two prepared hash states and the CTR
+ * keystream comes from one long-lived AES-ECB cipher over the counter
+ * blocks, instead of a new Hmac and a new cipher per call, which cost
+ * several times more than the rest of the work.
  */
-import { createCipheriv, createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createHash, hkdfSync, timingSafeEqual } from "node:crypto";
 
 const VERSION = 1;
 const IV_BYTES = 16;
@@ -44,14 +50,31 @@ export const makeCursorBox = (masterSecret: Uint8Array): CursorBox => {
   const encryptionKey = derive("aes-256-ctr v1");
   const macKey = derive("hmac-sha256 v1");
 
+  // HMAC-SHA256 (RFC 2104) from two prepared hash states: copying them is cheaper than a new Hmac per call.
+  const inner = createHash("sha256").update(macKey.map((byte) => byte ^ 0x36)).update(Buffer.alloc(32, 0x36));
+  const outer = createHash("sha256").update(macKey.map((byte) => byte ^ 0x5c)).update(Buffer.alloc(32, 0x5c));
   const syntheticIv = (binding: Buffer, payload: Buffer): Buffer => {
     const length = Buffer.alloc(4);
     length.writeUInt32BE(binding.byteLength);
-    return createHmac("sha256", macKey).update(length).update(binding).update(payload).digest().subarray(0, IV_BYTES);
+    const innerDigest = inner.copy().update(length).update(binding).update(payload).digest();
+    return outer.copy().update(innerDigest).digest().subarray(0, IV_BYTES);
   };
+  // AES-256-CTR: block i of the keystream is AES-256-ECB(key, IV + i), the IV read as a 128-bit big-endian counter.
+  const blockCipher = createCipheriv("aes-256-ecb", encryptionKey, null).setAutoPadding(false);
   const ctr = (iv: Buffer, input: Buffer): Buffer => {
-    const cipher = createCipheriv("aes-256-ctr", encryptionKey, iv);
-    return Buffer.concat([cipher.update(input), cipher.final()]);
+    const blocks = Math.ceil(input.byteLength / IV_BYTES);
+    const counters = Buffer.alloc(blocks * IV_BYTES);
+    const high = iv.readBigUInt64BE(0);
+    const low = iv.readBigUInt64BE(8);
+    for (let block = 0; block < blocks; block++) {
+      const sum = low + BigInt(block);
+      counters.writeBigUInt64BE(BigInt.asUintN(64, high + (sum >> 64n)), block * IV_BYTES);
+      counters.writeBigUInt64BE(BigInt.asUintN(64, sum), block * IV_BYTES + 8);
+    }
+    const keystream = blockCipher.update(counters);
+    const output = Buffer.allocUnsafe(input.byteLength);
+    for (let i = 0; i < input.byteLength; i++) output[i] = input[i]! ^ keystream[i]!;
+    return output;
   };
 
   const seal = (binding: string, payload: string): string => {

@@ -34,7 +34,10 @@ const boxOf = (secret: Uint8Array): CursorBox => {
 export interface ListBinding {
   readonly companyId: number;
   readonly list: string;
-  /** The decoded filters and path parameters that choose the rows: any JSON value, undefined members omitted. */
+  /**
+   * The decoded filters and path parameters that choose the rows, as JSON
+   * (undefined members omitted), built by the list's handler in a fixed order.
+   */
   readonly filters: unknown;
   /** The list's order, which the cursor's key must fit. */
   readonly keyset: Keyset;
@@ -62,25 +65,13 @@ export interface ListWalk {
   readonly pagination: (outcome: PageOutcome) => Pagination;
 }
 
-/** JSON with object members in key order, so equal filters always bind alike. */
-const canonical = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, member]) => member !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([name, member]) => [name, canonical(member)]),
-  );
-};
-
+// The filters' JSON in the order the handler builds them: one list's handler always builds them alike.
 const bindingText = (binding: ListBinding): string =>
-  `page-cursor v1\ncompany ${binding.companyId}\nlist ${binding.list}\nfilters ${JSON.stringify(canonical(binding.filters))}`;
+  `page-cursor v1\ncompany ${binding.companyId}\nlist ${binding.list}\nfilters ${JSON.stringify(binding.filters)}`;
 
-/** The rows served before the page and the key it follows, or undefined for anything not sealed for `binding`. */
-const openCursor = (box: CursorBox, binding: ListBinding, cursor: string): { served: number; after: KeyValues } | undefined => {
-  const payload = box.open(bindingText(binding), cursor);
+/** The rows served before the page and the key it follows, or undefined for anything not sealed for `bound`. */
+const openCursor = (box: CursorBox, bound: string, keyset: Keyset, cursor: string): { served: number; after: KeyValues } | undefined => {
+  const payload = box.open(bound, cursor);
   if (payload === undefined) return undefined;
   let values: unknown;
   try {
@@ -90,7 +81,7 @@ const openCursor = (box: CursorBox, binding: ListBinding, cursor: string): { ser
   }
   if (!Array.isArray(values)) return undefined;
   const [served, ...after] = values as unknown[];
-  if (typeof served !== "number" || !Number.isSafeInteger(served) || served < 0 || !isKeyOf(binding.keyset, after)) return undefined;
+  if (typeof served !== "number" || !Number.isSafeInteger(served) || served < 0 || !isKeyOf(keyset, after)) return undefined;
   return { served, after };
 };
 
@@ -110,7 +101,8 @@ export const listWalk = (services: AppServices, binding: ListBinding, query: Pag
   }
   if (query.page !== undefined) throw new ValidationFailed({ details: { page: CURSOR_WITH_PAGE } });
   const box = boxOf(services.config.idEncryptionKey);
-  const start = cursor === "" ? { served: 0, after: undefined } : openCursor(box, binding, cursor);
+  const bound = bindingText(binding);
+  const start = cursor === "" ? { served: 0, after: undefined } : openCursor(box, bound, binding.keyset, cursor);
   if (start === undefined) throw new ValidationFailed({ details: { cursor: INVALID_CURSOR } });
   return {
     request: { after: start.after, limit },
@@ -119,7 +111,7 @@ export const listWalk = (services: AppServices, binding: ListBinding, query: Pag
       page: Math.floor(start.served / limit) + 1,
       limit,
       pages: Math.ceil(total / limit),
-      next_cursor: next === undefined ? null : box.seal(bindingText(binding), JSON.stringify([start.served + rows.length, ...next])),
+      next_cursor: next === undefined ? null : box.seal(bound, JSON.stringify([start.served + rows.length, ...next])),
     }),
   };
 };

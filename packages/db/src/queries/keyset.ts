@@ -108,12 +108,21 @@ export const keysetAfter = (keyset: Keyset, values: KeyValues): RawBuilder<boole
 export const keysetOrder = (keyset: Keyset): RawBuilder<unknown> =>
   sql.join(keyset.map((column) => sql`${sql.ref(column.column)} ${sql.raw(column.direction)}`));
 
-/** The name of key column `index` among a page's selected columns. */
-export const keyAlias = (index: number) => `page_key_${index}`;
+/** The most key columns a keyset has: the columns a row sheds are named statically. */
+const MAX_KEY_COLUMNS = 3;
 
-/** The key columns of a row as values to select beside it (`page_key_0`, ...): what `keyOfRow` reads back. */
-export const keySelections = (keyset: Keyset): Array<AliasedRawBuilder<unknown, string>> =>
-  keyset.map((column, index) => {
+/** The names of the columns that carry a row's key among a page's selected columns. */
+export const KEY_COLUMNS = ["page_key_0", "page_key_1", "page_key_2"] as const;
+
+/**
+ * A row's key as columns beside it (`page_key_0`, ...), each parsed by the
+ * driver as its kind: instants as integer microseconds (int8, which the
+ * pool reads as a number: exact below 2^53, past the year 2255), integers as
+ * int8, uuids and text as text.
+ */
+export const keySelections = (keyset: Keyset): Array<AliasedRawBuilder<unknown, string>> => {
+  if (keyset.length > MAX_KEY_COLUMNS) throw new Error(`a keyset has at most ${MAX_KEY_COLUMNS} columns`);
+  return keyset.map((column, index) => {
     const ref = sql.ref(column.column);
     const value =
       column.kind === "instant"
@@ -121,19 +130,10 @@ export const keySelections = (keyset: Keyset): Array<AliasedRawBuilder<unknown, 
         : column.kind === "integer"
           ? sql`${ref}::int8`
           : sql`${ref}::text`;
-    return value.as(keyAlias(index));
+    return value.as(KEY_COLUMNS[index]!);
   });
-
-/** The key of a row read with `keySelections`. */
-export const keyOfRow = (keyset: Keyset, row: Readonly<Record<string, unknown>>): KeyValues =>
-  keyset.map((column, index) => {
-    const value = row[keyAlias(index)];
-    return column.kind === "instant" || column.kind === "integer" ? Number(value) : String(value);
-  });
-
-/** A row without its `page_key_N` columns. */
-export const withoutKeys = <Row extends object>(keyset: Keyset, row: Readonly<Record<string, unknown>>): Row => {
-  const fields = { ...row };
-  for (let index = 0; index < keyset.length; index++) delete fields[keyAlias(index)];
-  return fields as Row;
 };
+
+/** The key a row carries in its `page_key_N` columns (see `keySelections`). */
+export const keyOfRow = (keyset: Keyset, row: Readonly<Record<string, unknown>>): KeyValues =>
+  keyset.map((_column, index) => row[KEY_COLUMNS[index]!] as number | string);

@@ -9,13 +9,13 @@
 import { type QueryExecutorProvider, type SelectQueryBuilder, sql } from "kysely";
 import {
   isKeysetRequest,
+  KEY_COLUMNS,
   keyOfRow,
   keysetAfter,
   keySelections,
   type Keyset,
   type KeyValues,
   type PageRequest,
-  withoutKeys,
 } from "./keyset.ts";
 
 export type { PageRequest } from "./keyset.ts";
@@ -82,15 +82,12 @@ export const pageOfRows = async <DB, TB extends keyof DB, PageDB, PageTB extends
     select p.*, c.${sql.ref(TOTAL)} from ${count} as c left join lateral ${page} as p on true
   `.execute(db);
   const total = Number(result.rows[0]?.[TOTAL] ?? 0);
-  const read = result.rows
-    .filter((row) => row[IN_PAGE] === true)
-    .map(({ [TOTAL]: _total, [IN_PAGE]: _inPage, ...fields }) => fields);
-  if (!keyed) return { rows: read as Row[], total, next: undefined };
-  const rows = read.slice(0, request.limit);
-  const last = rows.at(-1);
-  return {
-    rows: rows.map((row) => withoutKeys<Row>(keyset, row)),
-    total,
-    next: read.length > request.limit && last !== undefined ? keyOfRow(keyset, last) : undefined,
-  };
+  const read = result.rows.filter((row) => row[IN_PAGE] === true);
+  // One rest pattern sheds every column of ours: each pass copies every field of every row.
+  const [key0, key1, key2] = KEY_COLUMNS;
+  const rows = (keyed ? read.slice(0, request.limit) : read).map(
+    ({ [TOTAL]: _total, [IN_PAGE]: _inPage, [key0]: _key0, [key1]: _key1, [key2]: _key2, ...fields }) => fields as Row,
+  );
+  const last = keyed && read.length > request.limit ? read[request.limit - 1] : undefined;
+  return { rows, total, next: last === undefined ? undefined : keyOfRow(keyset, last) };
 };

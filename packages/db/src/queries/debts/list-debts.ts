@@ -13,7 +13,7 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { PREPARED } from "../../connection.ts";
 import type { Database } from "../../schema.ts";
-import { keyOfRow, keysetAfter, keysetOrder, keySelections, type Keyset, type KeyValues, withoutKeys } from "../keyset.ts";
+import { keysetAfter, keysetOrder, type Keyset, type KeyValues } from "../keyset.ts";
 import { type DebtView, debtViewsOf, type RawDebtView, toDebtView } from "./debt-views.ts";
 import { minorFactorOf } from "../minor-factor.ts";
 
@@ -64,9 +64,6 @@ export const debtOrder: Keyset = [
   { column: "d.created_at", direction: "desc", kind: "instant" },
   { column: "d.id", direction: "desc", kind: "integer" },
 ];
-
-/** The same key, read from the enriched rows. */
-const viewOrder: Keyset = debtOrder.map((column) => ({ ...column, column: column.column.replace(/^d\./, "v.") }));
 
 /** 10^exponent of each row's currency, as SQL (exact integer arithmetic on numeric). */
 const minorFactor = minorFactorOf(sql.ref("d.currency"));
@@ -123,49 +120,78 @@ const scopeFoundQuery = (companyId: number, scope: DebtScope) => {
   }
 };
 
-type Row = Partial<RawDebtView> & { scope_found: boolean; total: number; collection_agency: boolean | null };
+type Row = Partial<RawDebtView> & {
+  scope_found: boolean;
+  total: number;
+  collection_agency: boolean | null;
+  /** After a key: `<created_at in microseconds> <id>` of the page's last row when rows follow it. */
+  next_key?: string | null;
+};
 
 /** Reads one page; see the module comment for how it stays fast on deep pages and large creditors. */
 export const listDebtPage = async (db: Kysely<Database>, request: DebtPageRequest): Promise<DebtPage> => {
   const { companyId, scope, filters } = request;
   const where = predicates(companyId, scope, filters);
+  const meta = sql`
+    ${scopeFoundQuery(companyId, scope)} as scope_found,
+    (${totalQuery(companyId, scope, filters, where)}) as total,
+    (select is_collection_agency from companies where id = ${companyId}) as collection_agency
+  `;
   // The api runs this statement with a generic plan (docs/decisions/0017),
   // planned without the parameters' values. The page's ids travel as an
   // array because `unnest` of an array the planner cannot see counts as 10
   // rows, a page's size, whereas a LIMIT parameter counts as a tenth of the
   // creditor's debts: on a large creditor that estimate would pick a plan
   // that reads many debts to enrich a page of 20.
-  // After a key, one row more than the page is read: it only shows that another page follows.
-  const keyed = "after" in request;
-  const after = keyed && request.after !== undefined ? sql` and ${keysetAfter(debtOrder, request.after)}` : sql``;
-  const window = keyed ? sql`limit ${request.limit + 1}` : sql`limit ${request.limit} offset ${request.offset}`;
-  const page = sql`
-    select unnest(array(
-      select d.id from debts d where ${where}${after}
-      order by ${keysetOrder(debtOrder)}
-      ${window}
-    )) as id
-  `;
-  const keys = keyed ? sql`, ${sql.join(keySelections(viewOrder))}` : sql``;
-  const { rows } = await sql<Row>`${sql.raw(PREPARED)}
-    select meta.*, v.*${keys}
-    from (
-      select ${scopeFoundQuery(companyId, scope)} as scope_found,
-        (${totalQuery(companyId, scope, filters, where)}) as total,
-        (select is_collection_agency from companies where id = ${companyId}) as collection_agency
-    ) as meta
-    left join lateral (${debtViewsOf(companyId, page)}) as v on true
-    order by v.created_at desc, v.id desc
-  `.execute(db);
+  const { rows } =
+    "after" in request
+      ? // After a key, the ids of one row more than the page are chosen: the last only shows that another page
+        // follows, and is not read. The key of the page's last row comes back once, beside the total.
+        await sql<Row>`${sql.raw(PREPARED)}
+          select meta.scope_found, meta.total, meta.collection_agency, meta.next_key, v.*
+          from (
+            select ${meta}, page.ids,
+              case when cardinality(page.ids) > ${request.limit} then (
+                select (extract(epoch from n.created_at) * 1000000)::int8 || ' ' || n.id
+                from debts n where n.company_id = ${companyId} and n.id = page.ids[${request.limit}]
+              ) end as next_key
+            from (
+              select array(
+                select d.id from debts d
+                where ${where}${request.after === undefined ? sql`` : sql` and ${keysetAfter(debtOrder, request.after)}`}
+                order by ${keysetOrder(debtOrder)}
+                limit ${request.limit + 1}
+              ) as ids
+              offset 0
+            ) as page
+            -- Fences (offset 0): inlined, the ids would be read once per use, and the last key once per row.
+            offset 0
+          ) as meta
+          left join lateral (${debtViewsOf(companyId, sql`select unnest(meta.ids[1:${request.limit}])`)}) as v on true
+          order by v.created_at desc, v.id desc
+        `.execute(db)
+      : await sql<Row>`${sql.raw(PREPARED)}
+          select meta.*, v.*
+          from (select ${meta}) as meta
+          left join lateral (${debtViewsOf(
+            companyId,
+            sql`
+              select unnest(array(
+                select d.id from debts d where ${where}
+                order by ${keysetOrder(debtOrder)}
+                limit ${request.limit} offset ${request.offset}
+              )) as id
+            `,
+          )}) as v on true
+          order by v.created_at desc, v.id desc
+        `.execute(db);
   const first = rows[0];
-  const read = rows.filter((row) => row.id !== null && row.id !== undefined);
-  const pageRows = keyed ? read.slice(0, request.limit) : read;
-  const last = pageRows.at(-1);
+  const nextKey = first?.next_key ?? undefined;
   return {
     scopeFound: first?.scope_found ?? false,
     total: Number(first?.total ?? 0),
     collectionAgency: first?.collection_agency ?? false,
-    rows: pageRows.map((row) => toDebtView(withoutKeys<RawDebtView>(viewOrder, row))),
-    next: keyed && read.length > request.limit && last !== undefined ? keyOfRow(viewOrder, last) : undefined,
+    rows: rows.filter((row) => row.id !== null && row.id !== undefined).map((row) => toDebtView(row as RawDebtView)),
+    next: nextKey === undefined ? undefined : nextKey.split(" ").map(Number),
   };
 };
