@@ -88,8 +88,8 @@ const main = async (): Promise<void> => {
   // 5. The payments the platform recorded, found through the paginated debt list.
   let payments = 0;
   let total = 0;
-  for await (const debt of paginate((page) =>
-    api.GET("/external-api/v1/debts", { params: { query: { page, limit: 100, search: `ACC-${run}-000` } } }),
+  for await (const debt of paginate((cursor) =>
+    api.GET("/external-api/v1/debts", { params: { query: { cursor, limit: 100, search: `ACC-${run}-000` } } }),
   )) {
     for (const payment of unwrap(await api.GET("/external-api/v1/debts/{id}/payments", { params: { path: { id: debt.id } } })).data) {
       payments++;

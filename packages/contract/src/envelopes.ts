@@ -12,9 +12,18 @@ export const MessageEnvelope = Schema.Struct({ error: Schema.Literal(false), mes
 
 export const Pagination = Schema.Struct({
   total: Schema.Int.annotations({ description: "Rows matching the filters (before pagination)" }),
-  page: Schema.Int.annotations({ description: "Current page, from 1" }),
+  page: Schema.Int.annotations({
+    description:
+      "Current page, from 1. On a cursor page: 1 + the rows of the walk's earlier pages divided by `limit`, rounded down",
+  }),
   limit: Schema.Int.annotations({ description: "Page size" }),
   pages: Schema.Int.annotations({ description: "Number of pages: ceil(total / limit)" }),
+  next_cursor: Schema.optional(
+    Schema.NullOr(Schema.String).annotations({
+      description:
+        "Only on a page read with `cursor`: the `cursor` of the next page, or null when this page is the last",
+    }),
+  ),
 }).annotations({ identifier: "Pagination" });
 
 /** `{error:false, data:[...], pagination}`: list responses. */

@@ -1,3 +1,4 @@
-/** Encryption with the process's `ID_ENCRYPTION_KEY`: public ids and webhook signing secrets. */
+/** Encryption with the process's `ID_ENCRYPTION_KEY`: public ids, page cursors and webhook signing secrets. */
+export * from "./page-cursors.ts";
 export * from "./public-ids.ts";
 export * from "./signing-secrets.ts";

@@ -24,6 +24,15 @@ export * from "./queries/jobs/index.ts";
 export * from "./queries/login-sessions/index.ts";
 export * from "./queries/oauth/index.ts";
 export * from "./queries/page-of-rows.ts";
+export {
+  instantOfMicros,
+  isKeyOf,
+  isKeysetRequest,
+  type KeyColumn,
+  type KeyKind,
+  type Keyset,
+  type KeyValues,
+} from "./queries/keyset.ts";
 export * from "./queries/payments/list-debt-payments.ts";
 export * from "./queries/provider-acknowledgements/index.ts";
 export * from "./queries/rate-limits/delete-expired-counters.ts";

@@ -31,6 +31,7 @@ import * as validateForeignKeys from "./migrations/0024-validate-foreign-keys.ts
 import * as undeclaredSnapshotRowCount from "./migrations/0025-undeclared-snapshot-row-count.ts";
 import * as collectionEngine from "./migrations/0026-collection-engine.ts";
 import * as enrollmentRuns from "./migrations/0027-enrollment-runs.ts";
+import * as listKeysetIndexes from "./migrations/0030-list-keyset-indexes.ts";
 import * as sandboxMessageKeys from "./migrations/0035-sandbox-message-keys.ts";
 import * as providerAcknowledgements from "./migrations/0036-provider-acknowledgements.ts";
 import * as timelineAuthoring from "./migrations/0037-timeline-authoring.ts";
@@ -63,6 +64,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0025-undeclared-snapshot-row-count": undeclaredSnapshotRowCount,
   "0026-collection-engine": collectionEngine,
   "0027-enrollment-runs": enrollmentRuns,
+  "0030-list-keyset-indexes": listKeysetIndexes,
   "0035-sandbox-message-keys": sandboxMessageKeys,
   "0036-provider-acknowledgements": providerAcknowledgements,
   "0037-timeline-authoring": timelineAuthoring,

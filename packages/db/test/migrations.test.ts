@@ -180,6 +180,29 @@ describe("migrations", () => {
     ]);
   });
 
+  it("undo 0030's list indexes back to their shorter columns and redo them", async () => {
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    const definitions = async () => {
+      const { rows } = await sql<{ definition: string }>`
+        select indexdef as definition from pg_indexes
+        where indexname in ('debts_debtor_idx', 'followups_debt_idx', 'payments_debt_idx')
+        order by indexname`.execute(db);
+      return rows.map(({ definition }) => definition.replace(/^.* USING btree /, ""));
+    };
+    expect((await migrator.migrateTo("0025-undeclared-snapshot-row-count")).error).toBeUndefined();
+    expect(await definitions()).toEqual([
+      "(company_id, debtor_id) WHERE (debtor_id IS NOT NULL)",
+      "(company_id, debt_id, created_at DESC)",
+      "(company_id, debt_id, paid_at)",
+    ]);
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    expect(await definitions()).toEqual([
+      "(company_id, debtor_id, created_at DESC, id DESC) WHERE (debtor_id IS NOT NULL)",
+      "(company_id, debt_id, created_at DESC, id DESC)",
+      "(company_id, debt_id, paid_at, id)",
+    ]);
+  });
+
   it("store money exactly: bigint minor units round-trip through the pool's parsers", async () => {
     const company = await db.insertInto("companies").values({ name: "Acme" }).returning("id").executeTakeFirstOrThrow();
     const creditor = await db

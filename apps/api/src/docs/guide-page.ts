@@ -153,7 +153,7 @@ The token endpoint answers OAuth errors, <code>{"error": "invalid_client", "erro
   <li>Retry GET, PUT and DELETE freely (snapshot and chunk PUTs are idempotent by design). Retry a creating POST
   (<code>/debts</code>, <code>/debts/batch</code>, <code>/followups</code>, <code>/creditors</code>) only with the
   <code>Idempotency-Key</code> of its first attempt and the same body; without a key, check first (for a debt, by its <code>internal_id</code>).</li>
-  <li>Lists are paginated with <code>page</code> (from 1) and <code>limit</code> (default 20, at most 100); read <code>pagination.pages</code>.</li>
+  <li>Lists are paginated with <code>page</code> (from 1) and <code>limit</code> (default 20, at most 100); read <code>pagination.pages</code>. To walk a whole list, pass <code>cursor=</code> (empty) instead of <code>page</code>, then each answer's <code>pagination.next_cursor</code> until it is <code>null</code>: every page is as fast as the first, and rows created meanwhile never make the walk repeat or skip a row.</li>
   <li>Snapshot bodies: at most 20,000 rows and 10 MiB each.</li>
 </ul>
 `;

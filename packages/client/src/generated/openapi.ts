@@ -2271,12 +2271,14 @@ export interface components {
         Pagination: {
             /** @description Rows matching the filters (before pagination) */
             total: number;
-            /** @description Current page, from 1 */
+            /** @description Current page, from 1. On a cursor page: 1 + the rows of the walk's earlier pages divided by `limit`, rounded down */
             page: number;
             /** @description Page size */
             limit: number;
             /** @description Number of pages: ceil(total / limit) */
             pages: number;
+            /** @description Only on a page read with `cursor`: the `cursor` of the next page, or null when this page is the last */
+            next_cursor?: string | null;
         };
         PauseDebtTimeline: {
             /**
@@ -3888,10 +3890,12 @@ export interface operations {
     listCompanyUsers: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -4018,10 +4022,12 @@ export interface operations {
     listFollowups: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
                 /** @description Only followups in this status */
                 status?: "on_hold" | "scheduled" | "in_progress" | "sent" | "delivered" | "deal_found" | "no_answer" | "deal_not_found" | "bad_behavior" | "failed" | "cancelled";
                 /** @description Only followups of this type */
@@ -4379,10 +4385,12 @@ export interface operations {
     listFollowupsByDebt: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
                 /** @description Only followups in this status */
                 status?: "on_hold" | "scheduled" | "in_progress" | "sent" | "delivered" | "deal_found" | "no_answer" | "deal_not_found" | "bad_behavior" | "failed" | "cancelled";
                 /** @description Only followups of this type */
@@ -5285,10 +5293,12 @@ export interface operations {
     listTodos: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -5410,10 +5420,12 @@ export interface operations {
     listTimelines: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -5584,10 +5596,12 @@ export interface operations {
     listDebtors: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -5851,10 +5865,12 @@ export interface operations {
     listCreditors: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -6624,10 +6640,12 @@ export interface operations {
     listDebts: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
                 /** @description `active` (pending, in progress or on a payment plan), `paid`, `disputed`, or one exact status value */
                 status?: components["schemas"]["DebtStatusFilter"];
                 /** @description Only debts in this ISO 4217 currency */
@@ -7347,10 +7365,12 @@ export interface operations {
     listDebtsByCreditor: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
                 /** @description `active` (pending, in progress or on a payment plan), `paid`, `disputed`, or one exact status value */
                 status?: components["schemas"]["DebtStatusFilter"];
                 /** @description Only debts in this ISO 4217 currency */
@@ -7588,10 +7608,12 @@ export interface operations {
     listDebtsByCreditorAlias: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
                 /** @description `active` (pending, in progress or on a payment plan), `paid`, `disputed`, or one exact status value */
                 status?: components["schemas"]["DebtStatusFilter"];
                 /** @description Only debts in this ISO 4217 currency */
@@ -7829,10 +7851,12 @@ export interface operations {
     listDebtsByDebtor: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
                 /** @description `active` (pending, in progress or on a payment plan), `paid`, `disputed`, or one exact status value */
                 status?: components["schemas"]["DebtStatusFilter"];
                 /** @description Only debts in this ISO 4217 currency */
@@ -8772,10 +8796,12 @@ export interface operations {
     listDebtPayments: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
                 /** @description Only the payment with this partner payment id */
                 external_payment_id?: string;
             };
@@ -11270,10 +11296,12 @@ export interface operations {
     listWebhookEndpoints: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -12118,10 +12146,12 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
                 /** @description `pending`: to be (re)tried at `next_attempt_at`; `succeeded`: a 2xx came; `failed`: retries exhausted or 410 Gone; `disabled`: dropped because the endpoint was disabled */
                 status?: "pending" | "succeeded" | "failed" | "disabled";
             };

@@ -1,16 +1,18 @@
 /** GET /creditors: the company's creditors, oldest first. */
-import { type Endpoints, paginationOf } from "@dc/contract";
-import { listCreditors as listCompanyCreditors } from "@dc/db";
+import type { Endpoints } from "@dc/contract";
+import { listCreditors as listCompanyCreditors, creditorOrder } from "@dc/db";
 import type { HandlerOf } from "../../http/handler.ts";
+import { listWalk } from "../../http/list-walk.ts";
 import { presentCreditor } from "../../presenters/present-creditor.ts";
 
 export const listCreditors: HandlerOf<Endpoints["listCreditors"]> = async ({ query, principal, services }) => {
-  const { rows, total } = await listCompanyCreditors(services.db, principal.companyId, query);
+  const walk = listWalk(services, { companyId: principal.companyId, list: "creditors", filters: {}, keyset: creditorOrder }, query);
+  const page = await listCompanyCreditors(services.db, principal.companyId, walk.request);
   return {
     body: {
       error: false,
-      data: rows.map((row) => presentCreditor(services.ids, row)),
-      pagination: paginationOf(query, total),
+      data: page.rows.map((row) => presentCreditor(services.ids, row)),
+      pagination: walk.pagination(page),
     },
   };
 };

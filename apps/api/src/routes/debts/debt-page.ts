@@ -1,12 +1,15 @@
 /**
  * What the four debt lists share: the query's filters (docs/decisions/0109)
  * turned into the db's DebtFilters, one statement for page, group attributes
- * and total, and the list envelope.
+ * and total, by page number or by cursor (docs/decisions/0595), and the list
+ * envelope. A cursor is bound to the scope and the filters as decoded, so
+ * the by-creditor path and its alias walk one list.
  */
-import { type DebtListQuery, instantOfFilter, paginationOf } from "@dc/contract";
-import { type DebtFilters, type DebtScope, listDebtPage } from "@dc/db";
+import { type DebtListQuery, instantOfFilter } from "@dc/contract";
+import { debtOrder, type DebtFilters, type DebtScope, listDebtPage } from "@dc/db";
 import { DebtStatus } from "@dc/domain";
 import { NotFound, ValidationFailed } from "../../http/api-error.ts";
+import { listWalk } from "../../http/list-walk.ts";
 import type { AppServices } from "../../services.ts";
 import { presentDebt } from "../../presenters/present-debt.ts";
 
@@ -40,19 +43,16 @@ export const debtListReply = async (
   query: DebtListQuery,
   notFoundMessage?: string,
 ) => {
-  const page = await listDebtPage(services.reads, {
-    companyId,
-    scope,
-    filters: filtersOf(query),
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
-  });
+  const filters = filtersOf(query);
+  const walk = listWalk(services, { companyId, list: "debts", filters: { scope, filters }, keyset: debtOrder }, query);
+  const start = "after" in walk.request ? { after: walk.request.after } : { offset: (walk.request.page - 1) * walk.request.limit };
+  const page = await listDebtPage(services.reads, { companyId, scope, filters, limit: query.limit, ...start });
   if (!page.scopeFound && notFoundMessage !== undefined) throw new NotFound({ message: notFoundMessage });
   return {
     body: {
       error: false as const,
       data: page.rows.map((row) => presentDebt(services.ids, row, page.collectionAgency)),
-      pagination: paginationOf(query, page.total),
+      pagination: walk.pagination(page),
     },
   };
 };

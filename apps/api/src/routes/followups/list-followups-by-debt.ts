@@ -1,5 +1,5 @@
 /** GET /followups/debt/{debtId}: the followups of one debt of the company. */
-import { type Endpoints, messages, paginationOf } from "@dc/contract";
+import { type Endpoints, messages } from "@dc/contract";
 import { findDebtKey } from "@dc/db";
 import { NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
@@ -16,7 +16,7 @@ export const listFollowupsByDebt: HandlerOf<Endpoints["listFollowupsByDebt"]> = 
   const debtId = services.ids.decode("debt", params.debtId);
   const debt = debtId === undefined ? undefined : await findDebtKey(services.db, principal.companyId, debtId);
   if (debt === undefined) throw new NotFound({ message: messages.debtNotFound });
-  const { rows, total } = await followupPage(services, principal.companyId, { ...query, debtId: debt.id });
+  const { rows, pagination } = await followupPage(services, principal.companyId, { ...query, debtId: debt.id });
   const present = followupPresenter(services, ctx);
-  return { body: { error: false, data: rows.map(present), pagination: paginationOf(query, total) } };
+  return { body: { error: false, data: rows.map(present), pagination } };
 };

@@ -1,5 +1,5 @@
 /** GET /followups: the company's followups, filtered and paginated. */
-import { type Endpoints, paginationOf } from "@dc/contract";
+import type { Endpoints } from "@dc/contract";
 import { ValidationFailed } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { followupPage } from "./followup-page.ts";
@@ -13,10 +13,10 @@ export const listFollowups: HandlerOf<Endpoints["listFollowups"]> = async ({ que
     // A forged or mistyped id is bad input; a valid id of another company's debt simply matches nothing.
     if (debtId === undefined) throw new ValidationFailed({ details: { debt_id: "must be a debt id" } });
   }
-  const { rows, total } = await followupPage(services, principal.companyId, {
+  const { rows, pagination } = await followupPage(services, principal.companyId, {
     ...filters,
     ...(debtId === undefined ? {} : { debtId }),
   });
   const present = followupPresenter(services, ctx);
-  return { body: { error: false, data: rows.map(present), pagination: paginationOf(query, total) } };
+  return { body: { error: false, data: rows.map(present), pagination } };
 };

@@ -3,9 +3,10 @@
  * first, each with its event and its latest attempts: two statements whatever
  * the page's size, the page with its total, then the attempts.
  */
-import { type Endpoints, MAX_LISTED_ATTEMPTS, paginationOf } from "@dc/contract";
-import { type AttemptRow, listEndpointDeliveries, listLatestAttempts } from "@dc/db";
+import { type Endpoints, MAX_LISTED_ATTEMPTS } from "@dc/contract";
+import { type AttemptRow, deliveryOrder, listEndpointDeliveries, listLatestAttempts } from "@dc/db";
 import type { HandlerOf } from "../../http/handler.ts";
+import { listWalk } from "../../http/list-walk.ts";
 import { presentWebhookDelivery } from "../../presenters/present-webhook-delivery.ts";
 import { endpointIdOf, findEndpointOr404 } from "./endpoint-lookup.ts";
 
@@ -14,7 +15,13 @@ export const listWebhookDeliveries: HandlerOf<Endpoints["listWebhookDeliveries"]
   const { companyId } = principal;
   const endpointId = endpointIdOf(services.ids, params.id);
   await findEndpointOr404(db, companyId, endpointId);
-  const { rows, total } = await listEndpointDeliveries(db, { companyId, endpointId, status: query.status }, query);
+  const walk = listWalk(
+    services,
+    { companyId, list: "webhook-deliveries", filters: { endpointId, status: query.status }, keyset: deliveryOrder },
+    query,
+  );
+  const page = await listEndpointDeliveries(db, { companyId, endpointId, status: query.status }, walk.request);
+  const { rows } = page;
   const attempts = await listLatestAttempts(
     db,
     companyId,
@@ -27,7 +34,7 @@ export const listWebhookDeliveries: HandlerOf<Endpoints["listWebhookDeliveries"]
     body: {
       error: false,
       data: rows.map((row) => presentWebhookDelivery(row, byDelivery.get(row.id) ?? [])),
-      pagination: paginationOf(query, total),
+      pagination: walk.pagination(page),
     },
   };
 };

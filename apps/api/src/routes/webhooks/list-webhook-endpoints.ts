@@ -1,17 +1,23 @@
 /** GET /webhooks/endpoints: the company's endpoints, oldest first. */
-import { type Endpoints, paginationOf } from "@dc/contract";
-import { listEndpoints } from "@dc/db";
+import type { Endpoints } from "@dc/contract";
+import { endpointOrder, listEndpoints } from "@dc/db";
 import type { HandlerOf } from "../../http/handler.ts";
+import { listWalk } from "../../http/list-walk.ts";
 import { presentWebhookEndpoint } from "../../presenters/present-webhook-endpoint.ts";
 
 export const listWebhookEndpoints: HandlerOf<Endpoints["listWebhookEndpoints"]> = async ({ query, principal, services }) => {
   const now = services.clock.now();
-  const { rows, total } = await listEndpoints(services.db, principal.companyId, query);
+  const walk = listWalk(
+    services,
+    { companyId: principal.companyId, list: "webhook-endpoints", filters: {}, keyset: endpointOrder },
+    query,
+  );
+  const page = await listEndpoints(services.db, principal.companyId, walk.request);
   return {
     body: {
       error: false,
-      data: rows.map((row) => presentWebhookEndpoint(services.ids, row, now)),
-      pagination: paginationOf(query, total),
+      data: page.rows.map((row) => presentWebhookEndpoint(services.ids, row, now)),
+      pagination: walk.pagination(page),
     },
   };
 };

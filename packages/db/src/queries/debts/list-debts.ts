@@ -5,13 +5,15 @@
  *
  * - the page is chosen on the list index alone (ids only, newest first), then
  *   only those rows are read and enriched: a deep page does not fetch the rows
- *   it skips;
+ *   it skips; a page after a key (a cursor, docs/decisions/0595) starts with
+ *   a range scan of that index at the key, whatever its depth;
  * - the total comes from `creditor_debt_stats` when the filters are at most a
  *   status set and a currency, otherwise from a count on the same predicates.
  */
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { PREPARED } from "../../connection.ts";
 import type { Database } from "../../schema.ts";
+import { keysetAfter, keysetOrder, type Keyset, type KeyValues } from "../keyset.ts";
 import { type DebtView, debtViewsOf, type RawDebtView, toDebtView } from "./debt-views.ts";
 import { minorFactorOf } from "../minor-factor.ts";
 
@@ -34,13 +36,13 @@ export interface DebtFilters {
   readonly search?: string | undefined;
 }
 
-export interface DebtPageRequest {
+/** A page by `offset`, or after a key (`after`, undefined for the first page of a cursor walk). */
+export type DebtPageRequest = {
   readonly companyId: number;
   readonly scope: DebtScope;
   readonly filters: DebtFilters;
   readonly limit: number;
-  readonly offset: number;
-}
+} & ({ readonly offset: number } | { readonly after: KeyValues | undefined });
 
 export interface DebtPage {
   /** False when the scope's creditor or debtor is not the company's. */
@@ -49,7 +51,19 @@ export interface DebtPage {
   /** True when the company is a collection agency (debts then show `company`). */
   readonly collectionAgency: boolean;
   readonly rows: ReadonlyArray<DebtView>;
+  /** After a key: the key of the last row when rows follow it; undefined on the last page and by offset. */
+  readonly next: KeyValues | undefined;
 }
+
+/**
+ * Newest first. The list indexes `(company_id, created_at desc, id desc)`,
+ * `(company_id, creditor_id, ...)`, `(company_id, status, ...)` and
+ * `(company_id, debtor_id, ...)` serve a page after a key.
+ */
+export const debtOrder: Keyset = [
+  { column: "d.created_at", direction: "desc", kind: "instant" },
+  { column: "d.id", direction: "desc", kind: "integer" },
+];
 
 /** 10^exponent of each row's currency, as SQL (exact integer arithmetic on numeric). */
 const minorFactor = minorFactorOf(sql.ref("d.currency"));
@@ -106,40 +120,78 @@ const scopeFoundQuery = (companyId: number, scope: DebtScope) => {
   }
 };
 
-type Row = Partial<RawDebtView> & { scope_found: boolean; total: number; collection_agency: boolean | null };
+type Row = Partial<RawDebtView> & {
+  scope_found: boolean;
+  total: number;
+  collection_agency: boolean | null;
+  /** After a key: `<created_at in microseconds> <id>` of the page's last row when rows follow it. */
+  next_key?: string | null;
+};
 
 /** Reads one page; see the module comment for how it stays fast on deep pages and large creditors. */
 export const listDebtPage = async (db: Kysely<Database>, request: DebtPageRequest): Promise<DebtPage> => {
   const { companyId, scope, filters } = request;
   const where = predicates(companyId, scope, filters);
+  const meta = sql`
+    ${scopeFoundQuery(companyId, scope)} as scope_found,
+    (${totalQuery(companyId, scope, filters, where)}) as total,
+    (select is_collection_agency from companies where id = ${companyId}) as collection_agency
+  `;
   // The api runs this statement with a generic plan (docs/decisions/0017),
   // planned without the parameters' values. The page's ids travel as an
   // array because `unnest` of an array the planner cannot see counts as 10
   // rows, a page's size, whereas a LIMIT parameter counts as a tenth of the
   // creditor's debts: on a large creditor that estimate would pick a plan
   // that reads many debts to enrich a page of 20.
-  const page = sql`
-    select unnest(array(
-      select d.id from debts d where ${where}
-      order by d.created_at desc, d.id desc
-      limit ${request.limit} offset ${request.offset}
-    )) as id
-  `;
-  const { rows } = await sql<Row>`${sql.raw(PREPARED)}
-    select meta.*, v.*
-    from (
-      select ${scopeFoundQuery(companyId, scope)} as scope_found,
-        (${totalQuery(companyId, scope, filters, where)}) as total,
-        (select is_collection_agency from companies where id = ${companyId}) as collection_agency
-    ) as meta
-    left join lateral (${debtViewsOf(companyId, page)}) as v on true
-    order by v.created_at desc, v.id desc
-  `.execute(db);
+  const { rows } =
+    "after" in request
+      ? // After a key, the ids of one row more than the page are chosen: the last only shows that another page
+        // follows, and is not read. The key of the page's last row comes back once, beside the total.
+        await sql<Row>`${sql.raw(PREPARED)}
+          select meta.scope_found, meta.total, meta.collection_agency, meta.next_key, v.*
+          from (
+            select ${meta}, page.ids,
+              case when cardinality(page.ids) > ${request.limit} then (
+                select (extract(epoch from n.created_at) * 1000000)::int8 || ' ' || n.id
+                from debts n where n.company_id = ${companyId} and n.id = page.ids[${request.limit}]
+              ) end as next_key
+            from (
+              select array(
+                select d.id from debts d
+                where ${where}${request.after === undefined ? sql`` : sql` and ${keysetAfter(debtOrder, request.after)}`}
+                order by ${keysetOrder(debtOrder)}
+                limit ${request.limit + 1}
+              ) as ids
+              offset 0
+            ) as page
+            -- Fences (offset 0): inlined, the ids would be read once per use, and the last key once per row.
+            offset 0
+          ) as meta
+          left join lateral (${debtViewsOf(companyId, sql`select unnest(meta.ids[1:${request.limit}])`)}) as v on true
+          order by v.created_at desc, v.id desc
+        `.execute(db)
+      : await sql<Row>`${sql.raw(PREPARED)}
+          select meta.*, v.*
+          from (select ${meta}) as meta
+          left join lateral (${debtViewsOf(
+            companyId,
+            sql`
+              select unnest(array(
+                select d.id from debts d where ${where}
+                order by ${keysetOrder(debtOrder)}
+                limit ${request.limit} offset ${request.offset}
+              )) as id
+            `,
+          )}) as v on true
+          order by v.created_at desc, v.id desc
+        `.execute(db);
   const first = rows[0];
+  const nextKey = first?.next_key ?? undefined;
   return {
     scopeFound: first?.scope_found ?? false,
     total: Number(first?.total ?? 0),
     collectionAgency: first?.collection_agency ?? false,
     rows: rows.filter((row) => row.id !== null && row.id !== undefined).map((row) => toDebtView(row as RawDebtView)),
+    next: nextKey === undefined ? undefined : nextKey.split(" ").map(Number),
   };
 };

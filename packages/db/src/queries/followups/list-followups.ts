@@ -4,6 +4,7 @@
  * before pagination, contract 4.9), in one statement.
  */
 import type { Db } from "../executor.ts";
+import type { Keyset } from "../keyset.ts";
 import { type Page, pageOfRows, type PageRequest } from "../page-of-rows.ts";
 import { followupResourceColumns, type FollowupResourceRow } from "../webhooks/event-data/followup-data.ts";
 
@@ -16,6 +17,15 @@ export interface FollowupFilters {
   /** Created strictly before. */
   readonly createdBefore?: Date;
 }
+
+/**
+ * Newest first: `(company_id, created_at desc, id desc)` and, for one debt's,
+ * `(company_id, debt_id, created_at desc, id desc)` serve a page after a key.
+ */
+export const followupOrder: Keyset = [
+  { column: "created_at", direction: "desc", kind: "instant" },
+  { column: "id", direction: "desc", kind: "integer" },
+];
 
 export const listFollowups = (
   db: Db,
@@ -32,7 +42,8 @@ export const listFollowups = (
   return pageOfRows(
     db,
     query,
-    (filtered) => filtered.select(followupResourceColumns).orderBy("created_at", "desc").orderBy("id", "desc"),
+    (filtered) => filtered.select(followupResourceColumns),
+    followupOrder,
     page,
   );
 };

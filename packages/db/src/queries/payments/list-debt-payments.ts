@@ -5,9 +5,15 @@
  * payments stay visible only on the debt they paid. Payments outlive deleted
  * debts, so they are matched by key, never joined to debts.
  */
-import { sql } from "kysely";
 import type { Db } from "../executor.ts";
+import type { Keyset } from "../keyset.ts";
 import { pageOfRows, type PageRequest } from "../page-of-rows.ts";
+
+/** Newest first, then by id (time-ordered uuids: the most recently recorded first); `payments_debt_idx` serves it. */
+export const paymentOrder: Keyset = [
+  { column: "p.paid_at", direction: "desc", kind: "instant" },
+  { column: "p.id", direction: "desc", kind: "uuid" },
+];
 
 export const listDebtPayments = (
   db: Db,
@@ -59,9 +65,8 @@ export const listDebtPayments = (
           "p.currency",
           "p.status",
           "p.paid_at",
-        ])
-        .orderBy("p.paid_at", "desc")
-        .orderBy(sql`p.id`, "desc"),
+        ]),
+    paymentOrder,
     page,
   );
 };

@@ -7,7 +7,11 @@
  */
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { Db } from "../executor.ts";
+import type { Keyset } from "../keyset.ts";
 import { pageOfRows, type PageRequest } from "../page-of-rows.ts";
+
+/** Oldest first: the primary key `(company_id, id)` serves a page after a key. */
+export const timelineOrder: Keyset = [{ column: "t.id", direction: "asc", kind: "integer" }];
 
 export const listTimelines = (db: Db, companyId: number, page: PageRequest) =>
   pageOfRows(
@@ -45,7 +49,7 @@ export const listTimelines = (db: Db, companyId: number, page: PageRequest) =>
               .whereRef("tp.company_id", "=", "t.company_id")
               .orderBy("tp.position"),
           ).as("timepoints"),
-        ])
-        .orderBy("t.id"),
+        ]),
+    timelineOrder,
     page,
   );

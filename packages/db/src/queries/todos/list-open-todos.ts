@@ -4,7 +4,18 @@
  * in one statement over their union.
  */
 import type { Db } from "../executor.ts";
+import type { Keyset } from "../keyset.ts";
 import { pageOfRows, type PageRequest } from "../page-of-rows.ts";
+
+/**
+ * Newest first; a debtor request and an AI detection created at the same
+ * instant are told apart by their source, then by id.
+ */
+export const todoOrder: Keyset = [
+  { column: "created_at", direction: "desc", kind: "instant" },
+  { column: "source", direction: "asc", kind: "text" },
+  { column: "id", direction: "desc", kind: "integer" },
+];
 
 export type TodoSource = "debtor_request" | "ai_detection";
 export type TodoType = "portal_dispute" | "hardship" | "payment_plan" | "ai_dispute" | "objection";
@@ -43,7 +54,8 @@ export const listOpenTodos = (db: Db, companyId: number, page: PageRequest) => {
   return pageOfRows(
     db,
     db.selectFrom(open.as("todo")),
-    (items) => items.selectAll().orderBy("created_at", "desc").orderBy("source").orderBy("id", "desc"),
+    (items) => items.selectAll(),
+    todoOrder,
     page,
   );
 };

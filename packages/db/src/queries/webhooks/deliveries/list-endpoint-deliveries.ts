@@ -3,7 +3,11 @@
  * newest first, each with its event, and their total, in one statement.
  */
 import type { Db } from "../../executor.ts";
+import type { Keyset } from "../../keyset.ts";
 import { pageOfRows, type PageRequest } from "../../page-of-rows.ts";
+
+/** Newest first: `(company_id, endpoint_id, id)` serves a page after a key. */
+export const deliveryOrder: Keyset = [{ column: "d.id", direction: "desc", kind: "integer" }];
 
 export const listEndpointDeliveries = (
   db: Db,
@@ -38,8 +42,8 @@ export const listEndpointDeliveries = (
           "d.created_at",
           "d.updated_at",
           "d.completed_at",
-        ])
-        .orderBy("d.id", "desc"),
+        ]),
+    deliveryOrder,
     page,
   );
 };
