@@ -21,7 +21,7 @@ export const tenantStatementExceptions: ReadonlyArray<TenantStatementException> 
   },
   {
     pattern: /^update timelines t set is_default = false where t\.is_default and t\.archived_at is null and exists \( /,
-    reason: "migration 0037 keeps one default timeline per company, across companies once (docs/decisions/0620)",
+    reason: "migration 0031 keeps one default timeline per company, across companies once (docs/decisions/0620)",
   },
   {
     pattern: /^select "id" from "debts" where "id" = \$1$/,

@@ -31,11 +31,11 @@ import * as validateForeignKeys from "./migrations/0024-validate-foreign-keys.ts
 import * as undeclaredSnapshotRowCount from "./migrations/0025-undeclared-snapshot-row-count.ts";
 import * as collectionEngine from "./migrations/0026-collection-engine.ts";
 import * as enrollmentRuns from "./migrations/0027-enrollment-runs.ts";
-import * as listKeysetIndexes from "./migrations/0030-list-keyset-indexes.ts";
-import * as sandboxMessageKeys from "./migrations/0035-sandbox-message-keys.ts";
-import * as providerAcknowledgements from "./migrations/0036-provider-acknowledgements.ts";
-import * as timelineAuthoring from "./migrations/0037-timeline-authoring.ts";
-import * as workerLeases from "./migrations/0039-worker-leases.ts";
+import * as listKeysetIndexes from "./migrations/0028-list-keyset-indexes.ts";
+import * as sandboxMessageKeys from "./migrations/0029-sandbox-message-keys.ts";
+import * as providerAcknowledgements from "./migrations/0030-provider-acknowledgements.ts";
+import * as timelineAuthoring from "./migrations/0031-timeline-authoring.ts";
+import * as workerLeases from "./migrations/0032-worker-leases.ts";
 import { MigrationFailed, migrationFailedMessage, MigrationLockUnavailable } from "./migration-failures.ts";
 import { type MigrationLockPolicy, type MigrationPosition, withLockRetries } from "./migration-locks.ts";
 
@@ -64,11 +64,11 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0025-undeclared-snapshot-row-count": undeclaredSnapshotRowCount,
   "0026-collection-engine": collectionEngine,
   "0027-enrollment-runs": enrollmentRuns,
-  "0030-list-keyset-indexes": listKeysetIndexes,
-  "0035-sandbox-message-keys": sandboxMessageKeys,
-  "0036-provider-acknowledgements": providerAcknowledgements,
-  "0037-timeline-authoring": timelineAuthoring,
-  "0039-worker-leases": workerLeases,
+  "0028-list-keyset-indexes": listKeysetIndexes,
+  "0029-sandbox-message-keys": sandboxMessageKeys,
+  "0030-provider-acknowledgements": providerAcknowledgements,
+  "0031-timeline-authoring": timelineAuthoring,
+  "0032-worker-leases": workerLeases,
 };
 
 /**

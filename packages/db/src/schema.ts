@@ -150,9 +150,9 @@ export interface TimelinesTable {
   company_id: number;
   name: string;
   description: string | null;
-  /** At most one per company among those not archived (migration 0037). */
+  /** At most one per company among those not archived (migration 0031). */
   is_default: Generated<boolean>;
-  /** Null: each debtor's own local time zone (migration 0037). */
+  /** Null: each debtor's own local time zone (migration 0031). */
   timezone: Generated<string | null>;
   allowed_weekdays: Generated<number[]>;
   window_start: Generated<string>;
@@ -222,7 +222,7 @@ export interface SandboxMessagesTable {
   company_id: number;
   debt_id: number;
   followup_id: number;
-  /** The send's idempotency key (`<followup public id>:<attempt>`), unique per company (migration 0035). */
+  /** The send's idempotency key (`<followup public id>:<attempt>`), unique per company (migration 0029). */
   idempotency_key: string;
   channel: string;
   recipient: string;
@@ -233,7 +233,7 @@ export interface SandboxMessagesTable {
   created_at: DefaultTimestamp;
 }
 
-/** A provider's acknowledgement of a send, recorded when it arrives (migration 0036, docs/decisions/0617). */
+/** A provider's acknowledgement of a send, recorded when it arrives (migration 0030, docs/decisions/0617). */
 export interface ProviderAcknowledgementsTable {
   company_id: number;
   idempotency_key: string;

@@ -180,7 +180,7 @@ describe("migrations", () => {
     ]);
   });
 
-  it("undo 0030's list indexes back to their shorter columns and redo them", async () => {
+  it("undo 0028's list indexes back to their shorter columns and redo them", async () => {
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
     const definitions = async () => {
       const { rows } = await sql<{ definition: string }>`

@@ -10019,10 +10019,12 @@ export interface operations {
     listSandboxMessages: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1. Not with `cursor`, which says where its page starts. */
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
+                /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
+                cursor?: string;
                 /** @description Only the messages of this debt (encrypted id); another company's debt matches nothing */
                 debt_id?: string;
             };

@@ -2,7 +2,7 @@
  * Records what the sandbox provider received, in one statement for a whole
  * batch (rows travel as one array parameter per column, array-literals.ts).
  * A message whose idempotency key the company already has is skipped (the
- * unique index `sandbox_messages_idempotency_key`, migration 0035): sending
+ * unique index `sandbox_messages_idempotency_key`, migration 0029): sending
  * the same attempt twice, or two workers racing on it, stores it once.
  * Answers the keys this call inserted.
  */

@@ -21,7 +21,7 @@ export const insertTimeline = async (
     .values({
       company_id: companyId,
       name,
-      // Null: each debtor's own local time zone (migration 0037).
+      // Null: each debtor's own local time zone (migration 0031).
       timezone: scheduling.time_zone,
       allowed_weekdays: [...scheduling.weekdays],
       window_start: scheduling.window.start,

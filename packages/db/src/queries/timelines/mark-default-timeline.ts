@@ -3,7 +3,7 @@
  * unique index row by row, so the former default is cleared before the new
  * one is set; the caller holds the company's row lock (`lockCompany`) in the
  * same transaction, so two of these for one company run one after the other
- * and the index of one default per company (migration 0037) never refuses.
+ * and the index of one default per company (migration 0031) never refuses.
  */
 import type { DbTransaction } from "../executor.ts";
 
