@@ -10,7 +10,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { openApiDocument } from "@dc/contract/document";
-import { recordEvent } from "@dc/db";
+import { insertSandboxMessages, recordEvent } from "@dc/db";
 import { describe, expect, it } from "vitest";
 import { createCreditor, createTimeline } from "../src/admin/collection-setup.ts";
 import { createUser } from "../src/admin/companies.ts";
@@ -73,6 +73,18 @@ for (const created_at of [TIE, TIE, new Date("2026-11-03T00:00:00Z")]) {
   await rows.debtorRequest(acme, debtKey, { type: "hardship", created_at });
   await rows.aiDetection(acme, debtKey, { type: "ai_dispute", created_at });
 }
+// Sandbox messages: both companies are sandboxes, so the list answers for each (a live company gets 404).
+await t.db
+  .updateTable("companies")
+  .set({ sandbox: true, sandbox_now: new Date("2026-11-01T00:00:00Z") })
+  .where("id", "in", [acmeCompany, rows.companyOf(globex)])
+  .execute();
+const messageFollowup = await rows.followup(acme, debtKey, { created_at: TIE });
+const sandboxMessage = () =>
+  insertSandboxMessages(t.db, [
+    { companyId: acmeCompany, debtId: debtKey, followupId: messageFollowup, idempotencyKey: randomUUID(), channel: "email", recipient: "walk@acme.example", subject: "Walk", body: "Walk", outcome: "delivered", sentAt: later() },
+  ]);
+for (let i = 0; i < 5; i++) await sandboxMessage();
 const endpointIds: string[] = [];
 for (let i = 0; i < 5; i++) {
   const created = await api.post(`${V1}/webhooks/endpoints`, token, { url: `http://127.0.0.1:9/walk-${i}` });
@@ -108,6 +120,7 @@ const cases: ReadonlyArray<ListCase> = [
   { operationId: "listDebtPayments", template: "/debts/{id}/payments", path: `/debts/${debtId}/payments`, newestFirst: true, addNewest: () => payment(later()), otherFilters: `/debts/${debtId}/payments?external_payment_id=none` },
   { operationId: "listFollowups", template: "/followups", path: "/followups", newestFirst: true, addNewest: () => rows.followup(acme, debtKey, { created_at: later() }), otherFilters: "/followups?type=sms" },
   { operationId: "listFollowupsByDebt", template: "/followups/debt/{debtId}", path: `/followups/debt/${debtId}`, newestFirst: true, addNewest: () => rows.followup(acme, debtKey, { created_at: later() }), otherFilters: "/followups" },
+  { operationId: "listSandboxMessages", template: "/sandbox/messages", path: "/sandbox/messages", newestFirst: true, addNewest: sandboxMessage, otherFilters: `/sandbox/messages?debt_id=${ids.encode("debt", debtsSeeded[1]!)}` },
   { operationId: "listTodos", template: "/todos", path: "/todos", newestFirst: true, addNewest: () => rows.aiDetection(acme, debtKey, { type: "objection", created_at: later() }) },
   { operationId: "listWebhookDeliveries", template: "/webhooks/endpoints/{id}/deliveries", path: `/webhooks/endpoints/${endpointId}/deliveries`, newestFirst: true, addNewest: event, otherFilters: `/webhooks/endpoints/${endpointId}/deliveries?status=pending` },
 ];
