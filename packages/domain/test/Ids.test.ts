@@ -3,18 +3,19 @@ import { describe, expect, it } from "vitest";
 import * as Ids from "../src/Ids.ts";
 
 describe("tags", () => {
-  it("are the persisted numbers 1..15 in declaration order", () => {
-    expect(Ids.kinds.map(Ids.tagOf)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+  it("are the persisted numbers 1..16 in declaration order", () => {
+    expect(Ids.kinds.map(Ids.tagOf)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
     expect(Ids.tagOf("debt")).toBe(1);
     expect(Ids.tagOf("installment")).toBe(6);
     expect(Ids.tagOf("webhook_endpoint")).toBe(13);
     expect(Ids.tagOf("ai_detection")).toBe(15);
+    expect(Ids.tagOf("sandbox_message")).toBe(16);
   });
 
   it("map back to their kind", () => {
     expect(Ids.kinds.map((kind) => Ids.kindOfTag(Ids.tagOf(kind)))).toEqual([...Ids.kinds]);
     expect(Ids.kindOfTag(0)).toBeUndefined();
-    expect(Ids.kindOfTag(16)).toBeUndefined();
+    expect(Ids.kindOfTag(17)).toBeUndefined();
   });
 });
 
