@@ -71,11 +71,11 @@ const main = async () => {
   );
 
   const payments = [];
-  for await (const found of paginate((page) =>
-    api.GET("/external-api/v1/debts", { params: { query: { page, limit: 100, search: `ACC-${run}-1` } } }),
+  for await (const found of paginate((cursor) =>
+    api.GET("/external-api/v1/debts", { params: { query: { cursor, limit: 100, search: `ACC-${run}-1` } } }),
   )) {
-    for await (const payment of paginate((page) =>
-      api.GET("/external-api/v1/debts/{id}/payments", { params: { path: { id: found.id }, query: { page, limit: 100 } } }),
+    for await (const payment of paginate((cursor) =>
+      api.GET("/external-api/v1/debts/{id}/payments", { params: { path: { id: found.id }, query: { cursor, limit: 100 } } }),
     )) {
       payments.push(payment);
     }
