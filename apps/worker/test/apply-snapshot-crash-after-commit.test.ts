@@ -34,7 +34,8 @@ const workerBackendsWaitingOnLock = async (): Promise<Array<number>> => {
 
 describe("a worker killed after its apply committed, before the job was completed", () => {
   it("is run again by a restarted worker, which changes nothing", { timeout: 120_000 }, async () => {
-    const campaign = await insertCampaign(db);
+    // No enrollment: the worker processes run the collection engine, which would change the debts meanwhile.
+    const campaign = await insertCampaign(db, { enrolling: false });
     const seed = await insertSnapshot(db, campaign, [
       Array.from({ length: 20 }, (_, i) => ({ internal_id: `acc-${i}`, remaining_amount: 200, currency: "EUR" })),
     ]);

@@ -32,7 +32,14 @@ const suffix = (): string => randomBytes(4).toString("hex");
 
 export const insertCampaign = async (
   db: Kysely<Database>,
-  options: { readonly allowExpensiveDestinations?: boolean } = {},
+  options: {
+    readonly allowExpensiveDestinations?: boolean;
+    /**
+     * false: a timeline without a version, so no debt is enrolled. For tests of the snapshot apply in
+     * worker processes, whose collection engine would otherwise work the new debts meanwhile.
+     */
+    readonly enrolling?: boolean;
+  } = {},
 ): Promise<CampaignFixture> => {
   const company = await db.insertInto("companies").values({ name: "Acme" }).returning("id").executeTakeFirstOrThrow();
   const creditor = await db
@@ -41,7 +48,14 @@ export const insertCampaign = async (
     .returning("id")
     .executeTakeFirstOrThrow();
   // Its version 1 makes the debts a snapshot creates enter the timeline, as in production.
-  const timeline = await db.transaction().execute((trx) => insertTimeline(trx, company.id, "Default", fixtureTimeline));
+  const timeline =
+    options.enrolling === false
+      ? await db
+          .insertInto("timelines")
+          .values({ company_id: company.id, name: "Default" })
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      : await db.transaction().execute((trx) => insertTimeline(trx, company.id, "Default", fixtureTimeline));
   const campaign = await db
     .insertInto("campaigns")
     .values({

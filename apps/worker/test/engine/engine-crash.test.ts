@@ -21,7 +21,9 @@ const environment = {
   DATABASE_URL: url,
   NODE_ENV: "development",
   LOG_LEVEL: "warn",
-  WORKER_STALE_LOCK_SECONDS: "1",
+  // Short, for the dead worker's job to be freed soon, yet long enough that a live worker on this loaded
+  // machine renews its lease within half of it (a worker that cannot exits, fencing itself).
+  WORKER_STALE_LOCK_SECONDS: "6",
   ENGINE_SEND_TIMEOUT_SECONDS: "1",
 };
 
