@@ -120,7 +120,7 @@ describe("GET /docs over HTTP", () => {
     expect(cspDirectives(response.headers.get("content-security-policy")).get("default-src")).toBe("'none'");
     expect(cspDirectives(response.headers.get("content-security-policy")).has("script-src")).toBe(false);
     expect(html).not.toContain("<script");
-    expect([...html.matchAll(/<h2 id="([a-z]+)">/g)].map((match) => match[1])).toEqual(["credentials", "client", "token", "debt", "snapshot", "errors"]);
+    expect([...html.matchAll(/<h2 id="([a-z]+)">/g)].map((match) => match[1])).toEqual(["credentials", "client", "token", "debt", "snapshot", "sandbox", "errors"]);
     // How to obtain the client and install it, the snapshots entry's domain included.
     expect(html).toContain("npm install ../dc-packages/dc-client-0.1.0.tgz");
     expect(html).toContain("npm install ../dc-packages/dc-domain-0.1.0.tgz");
