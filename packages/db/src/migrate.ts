@@ -36,6 +36,7 @@ import * as sandboxMessageKeys from "./migrations/0029-sandbox-message-keys.ts";
 import * as providerAcknowledgements from "./migrations/0030-provider-acknowledgements.ts";
 import * as timelineAuthoring from "./migrations/0031-timeline-authoring.ts";
 import * as workerLeases from "./migrations/0032-worker-leases.ts";
+import * as engineImpliedKeys from "./migrations/0040-engine-implied-keys.ts";
 import { MigrationFailed, migrationFailedMessage, MigrationLockUnavailable } from "./migration-failures.ts";
 import { type MigrationLockPolicy, type MigrationPosition, withLockRetries } from "./migration-locks.ts";
 
@@ -69,6 +70,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0030-provider-acknowledgements": providerAcknowledgements,
   "0031-timeline-authoring": timelineAuthoring,
   "0032-worker-leases": workerLeases,
+  "0040-engine-implied-keys": engineImpliedKeys,
 };
 
 /**

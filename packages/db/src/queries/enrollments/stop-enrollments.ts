@@ -28,10 +28,21 @@ export const stopEnrollments = async (trx: DbTransaction, input: StopEnrollments
   if (debtIds.length === 0) return 0;
   const stamp = now.toISOString();
   const { rows } = await sql<{ stopped: number }>`
-    with stopped as (
-      update enrollments set state = 'stopped', reason = ${reason}, paused_until = null, updated_at = ${stamp}
-      where company_id = ${companyId} and debt_id = any (${integerArray(debtIds)}::int8[]) and state in ('active', 'paused')
-      returning id, run
+    with named as (
+      -- Unique-key lookups, fenced (offset 0) so that young statistics cannot turn them into a scan of the
+      -- company's enrollments by state.
+      select e.id
+      from unnest(${integerArray(debtIds)}::int8[]) as i (debt_id)
+      cross join lateral (
+        select e.id, e.state from enrollments e where e.company_id = ${companyId} and e.debt_id = i.debt_id offset 0
+      ) e
+      where e.state in ('active', 'paused')
+    ),
+    stopped as (
+      update enrollments e set state = 'stopped', reason = ${reason}, paused_until = null, updated_at = ${stamp}
+      from named n
+      where e.company_id = ${companyId} and e.id = n.id
+      returning e.id, e.run
     ),
     cancelled as (
       update followups f set status = 'cancelled', updated_at = ${stamp}

@@ -28,6 +28,7 @@ export const findTimelineVersions = (db: Db, companyId: number, timelineId: numb
               .selectFrom("enrollments as e")
               .select((count) => count.fn.countAll<number>().as("n"))
               .whereRef("e.company_id", "=", "v.company_id")
+              .whereRef("e.timeline_id", "=", "v.timeline_id")
               .whereRef("e.timeline_version_id", "=", "v.id")
               .where("e.state", "in", ["active", "paused"])
               .as("enrollments"),
