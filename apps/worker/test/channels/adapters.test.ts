@@ -4,6 +4,7 @@ import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHANNEL_NOT_CONFIGURED, makeChannelAdapters } from "../../src/channels/adapters.ts";
 import type { OutboundMessage } from "../../src/channels/channel-adapter.ts";
+import { insertSendingFollowups, seedDebt } from "./channel-fixtures.ts";
 
 let db: Kysely<Database>;
 let server: TestSmtpServer;
@@ -14,34 +15,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const seed = async (sandbox: boolean) => {
-  const company = await db
-    .insertInto("companies")
-    .values({ name: "Co", sandbox, sandbox_now: sandbox ? new Date() : null })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const creditor = await db
-    .insertInto("creditors")
-    .values({ company_id: company.id, name: "Acme" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const debt = await db
-    .insertInto("debts")
-    .values({
-      company_id: company.id,
-      creditor_id: creditor.id,
-      amount_minor: 1_000,
-      balance_minor: 1_000,
-      currency: "EUR",
-      amount_text: "10.00",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const followup = await db
-    .insertInto("followups")
-    .values({ company_id: company.id, debt_id: debt.id, type: "email", status: "in_progress", sandbox })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return { companyId: company.id, debtId: debt.id, followupId: followup.id };
+  const scope = await seedDebt(db, sandbox ? { name: "Co", sandboxNow: new Date() } : { name: "Co" });
+  const [followupId = 0] = await insertSendingFollowups(db, scope, 1, { sandbox });
+  return { ...scope, followupId };
 };
 
 const message = (

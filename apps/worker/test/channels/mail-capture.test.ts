@@ -13,6 +13,7 @@ import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MailCapture, startMailCapture } from "../../../../tooling/scripts/src/mail-capture.ts";
 import type { OutboundMessage } from "../../src/channels/channel-adapter.ts";
+import { insertSendingFollowups, seedDebt } from "./channel-fixtures.ts";
 import { messageIdOf, smtpAdapter } from "../../src/channels/smtp-adapter.ts";
 
 let db: Kysely<Database>;
@@ -46,50 +47,24 @@ const cli = (...args: string[]) =>
   });
 
 const seedMessages = async (recipients: ReadonlyArray<string>): Promise<ReadonlyArray<OutboundMessage>> => {
-  const company = await db
-    .insertInto("companies")
-    .values({ name: "Live Co" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const creditor = await db
-    .insertInto("creditors")
-    .values({ company_id: company.id, name: "Acme" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const debt = await db
-    .insertInto("debts")
-    .values({
-      company_id: company.id,
-      creditor_id: creditor.id,
-      amount_minor: 1_000,
-      balance_minor: 1_000,
-      currency: "EUR",
-      amount_text: "10.00",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return Promise.all(
-    recipients.map(async (recipient, index) => {
-      const followup = await db
-        .insertInto("followups")
-        .values({ company_id: company.id, debt_id: debt.id, type: "email", status: "in_progress" })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      return {
-        followupId: followup.id,
-        idempotencyKey: `fu_${followup.id}:1`,
-        companyId: company.id,
-        debtId: debt.id,
-        channel: "email" as const,
-        recipient,
-        subject: `Reminder ${index + 1}`,
-        body: `Hello <${recipient}>,\n\nYou owe €10.00.`,
-        configuration: {},
-        at: new Date("2025-03-10T09:30:00.000Z"),
-        senderName: "Collect & Co",
-      };
-    }),
-  );
+  const scope = await seedDebt(db);
+  const followupIds = await insertSendingFollowups(db, scope, recipients.length);
+  return recipients.map((recipient, index) => {
+    const followupId = followupIds[index] ?? 0;
+    return {
+      followupId,
+      idempotencyKey: `fu_${followupId}:1`,
+      companyId: scope.companyId,
+      debtId: scope.debtId,
+      channel: "email" as const,
+      recipient,
+      subject: `Reminder ${index + 1}`,
+      body: `Hello <${recipient}>,\n\nYou owe €10.00.`,
+      configuration: {},
+      at: new Date("2025-03-10T09:30:00.000Z"),
+      senderName: "Collect & Co",
+    };
+  });
 };
 
 describe("the development mail capture", () => {

@@ -5,6 +5,7 @@ import type { Kysely } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OutboundMessage } from "../../src/channels/channel-adapter.ts";
 import { sandboxAdapter } from "../../src/channels/sandbox-adapter.ts";
+import { insertSendingFollowups, seedDebt } from "./channel-fixtures.ts";
 
 let db: Kysely<Database>;
 beforeAll(async () => {
@@ -15,42 +16,8 @@ const at = new Date("2025-03-10T09:30:00.000Z");
 
 /** A sandbox company with one debt and one engine followup per message to send. */
 const seed = async (count: number) => {
-  const company = await db
-    .insertInto("companies")
-    .values({ name: "Sandbox Co", sandbox: true, sandbox_now: at })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const creditor = await db
-    .insertInto("creditors")
-    .values({ company_id: company.id, name: "Acme" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const debt = await db
-    .insertInto("debts")
-    .values({
-      company_id: company.id,
-      creditor_id: creditor.id,
-      amount_minor: 1_000,
-      balance_minor: 1_000,
-      currency: "EUR",
-      amount_text: "10.00",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const followups = await db
-    .insertInto("followups")
-    .values(
-      Array.from({ length: count }, () => ({
-        company_id: company.id,
-        debt_id: debt.id,
-        type: "email",
-        status: "in_progress",
-        sandbox: true,
-      })),
-    )
-    .returning("id")
-    .execute();
-  return { companyId: company.id, debtId: debt.id, followupIds: followups.map((row) => row.id) };
+  const scope = await seedDebt(db, { sandboxNow: at });
+  return { ...scope, followupIds: await insertSendingFollowups(db, scope, count, { sandbox: true }) };
 };
 
 const message = (

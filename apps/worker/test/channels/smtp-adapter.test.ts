@@ -4,11 +4,12 @@ import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OutboundMessage } from "../../src/channels/channel-adapter.ts";
 import { messageIdOf, smtpAdapter, UNACKNOWLEDGED } from "../../src/channels/smtp-adapter.ts";
+import { type DebtScope, insertSendingFollowups, seedDebt } from "./channel-fixtures.ts";
 
 let db: Kysely<Database>;
 let server: TestSmtpServer;
 let adapter: ReturnType<typeof smtpAdapter>;
-let scope: { companyId: number; debtId: number };
+let scope: DebtScope;
 let nextFollowup: () => Promise<number>;
 
 const from = "Collections <collect@mail.example>";
@@ -17,37 +18,8 @@ beforeAll(async () => {
   ({ db } = await useTestDatabase());
   server = await startTestSmtpServer();
   adapter = smtpAdapter(db, { url: server.url, from });
-  const company = await db
-    .insertInto("companies")
-    .values({ name: "Live Co" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const creditor = await db
-    .insertInto("creditors")
-    .values({ company_id: company.id, name: "Acme" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const debt = await db
-    .insertInto("debts")
-    .values({
-      company_id: company.id,
-      creditor_id: creditor.id,
-      amount_minor: 1_000,
-      balance_minor: 1_000,
-      currency: "EUR",
-      amount_text: "10.00",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  scope = { companyId: company.id, debtId: debt.id };
-  nextFollowup = async () =>
-    (
-      await db
-        .insertInto("followups")
-        .values({ company_id: company.id, debt_id: debt.id, type: "email", status: "in_progress" })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id;
+  scope = await seedDebt(db);
+  nextFollowup = async () => (await insertSendingFollowups(db, scope, 1))[0] ?? 0;
 });
 
 afterAll(async () => {
