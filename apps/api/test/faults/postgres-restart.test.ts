@@ -6,6 +6,7 @@
  * 503 error envelope, never a 500, a hang or a reset connection; afterwards
  * the same api process must serve again within a bounded time, and the
  * database must hold exactly the debts whose creation was acknowledged.
+ * `/oauth/token` answers the outage in OAuth's error shape with `Retry-After`.
  */
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -99,6 +100,23 @@ it("answers 503 envelopes while PostgreSQL is down and recovers without an api r
     expect(JSON.parse(readyWhileDown.text)).toEqual({
       status: "not_ready",
       checks: { database: false, migrations: false },
+    });
+    // The OAuth endpoints fail in OAuth's shape (RFC 6749 5.2), the outage too, with the api's Retry-After.
+    const tokenWhileDown = await fetch(`${api.url}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: tenant.client_id,
+        client_secret: tenant.client_secret,
+      }),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    expect(tokenWhileDown.status).toBe(503);
+    expect(tokenWhileDown.headers.get("retry-after")).toBe("5");
+    expect(await tokenWhileDown.json()).toEqual({
+      error: "temporarily_unavailable",
+      error_description: "Service temporarily unavailable",
     });
     const everyOperationFailed = await load.until(
       (all) =>
