@@ -75,6 +75,13 @@ export default tseslint.config(
     rules: onlyImports(["node:[a-z/_]+", "vitest", "fast-check"], "crypto and ssrf are leaves: Node's own modules only (tests also vitest and fast-check)."),
   },
   {
+    files: ["packages/providers/**/*.ts"],
+    rules: onlyImports(
+      ["node:[a-z/_]+", "effect", "vitest"],
+      "The providers' protocols are a leaf: Node, effect and small maintained libraries only; no database, no HTTP server (docs/decisions/0630).",
+    ),
+  },
+  {
     files: ["packages/runtime/**/*.ts"],
     rules: onlyImports(
       ["node:[a-z/_]+", "effect", "pino", "@dc/crypto", "vitest"],

@@ -31,3 +31,12 @@ export {
 } from "./start-up-migration-failure.ts";
 export { configurationTableGaps, documentedVariables } from "./documented-variables.ts";
 export { type ReceivedMail, type Refusal, startTestSmtpServer, type TestSmtpServer } from "./smtp-server.ts";
+export {
+  type ProviderReply,
+  type ProviderRequestSeen,
+  type ProviderServer,
+  startProviderServer,
+} from "./provider-server.ts";
+export { type CallEnd, type FakeRetell, startFakeRetell } from "./fake-retell.ts";
+export { type FakeLob, type LobLetter, type ReceivedLetter, type SignedWebhook, startFakeLob } from "./fake-lob.ts";
+export { type FakeTwilio, type FakeTwilioMessage, startFakeTwilio } from "./fake-twilio.ts";

@@ -3,7 +3,9 @@ import { endpoints } from "@dc/contract";
 import { openApiDocument } from "@dc/contract/document";
 import Koa from "koa";
 import { mountAuthorizationPages } from "./consent/mount.ts";
+import { mountDebtorPages } from "./debtor-page/mount.ts";
 import { mountDocs } from "./docs/mount.ts";
+import { mountEmailRoutes } from "./email/mount.ts";
 import { MethodNotAllowed, OAuthFailure, RouteNotFound } from "./http/api-error.ts";
 import { compressResponses, type Precompressed, precompress, sendPrecompressed } from "./http/compression.ts";
 import type { Handlers } from "./http/handler.ts";
@@ -13,6 +15,7 @@ import { requestContext } from "./http/request-context.ts";
 import { buildRouter } from "./http/router.ts";
 import { createApiMetrics } from "./observability/metrics.ts";
 import { mountOperationalRoutes } from "./observability/routes.ts";
+import { mountProviderCallbacks } from "./provider-callbacks/mount.ts";
 import { handlers as defaultHandlers } from "./routes/index.ts";
 import type { AppServices } from "./services.ts";
 
@@ -35,7 +38,10 @@ export const createApp = (services: AppServices, inFlight: InFlight, handlers: H
     sendPrecompressed(ctx, await document, "application/json; charset=utf-8");
   });
   mountAuthorizationPages(router, services);
+  mountDebtorPages(router, services);
   mountDocs(router, services);
+  mountProviderCallbacks(router, services);
+  mountEmailRoutes(router, services);
 
   const metrics = createApiMetrics(services.db);
   mountOperationalRoutes(router, services, metrics);

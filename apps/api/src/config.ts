@@ -8,34 +8,14 @@ import {
   decodeVariables,
   idEncryptionKeyOf,
   missingInProduction,
+  PublicBaseUrl,
+  publicOrigin,
   sharedVariables,
 } from "@dc/runtime";
 import { SANDBOX_ADVANCE_MAX_WAIT_SECONDS } from "@dc/contract";
+import { type ProviderSettings, providerSettingsOf, providerVariables } from "@dc/providers";
 import { type MigrationLocks, migrationLocksOf, migrationVariables } from "@dc/db";
 import { Either, Schema } from "effect";
-
-/**
- * The origin of `PUBLIC_BASE_URL` in canonical form (lower-case scheme and
- * host, no default port, no trailing slash), or undefined when the value is
- * not an http or https origin: a path, a query (even an empty `?`), a
- * fragment or credentials are refused, since the value is the OAuth issuer
- * (RFC 8414 2: no query or fragment; a path would move the metadata to
- * `/.well-known/oauth-authorization-server/{path}`, docs/decisions/0207).
- */
-const publicOrigin = (value: string): string | undefined => {
-  if (!URL.canParse(value) || value.includes("?") || value.includes("#")) return undefined;
-  const url = new URL(value);
-  const httpScheme = url.protocol === "https:" || url.protocol === "http:";
-  if (!httpScheme || url.username !== "" || url.password !== "" || url.pathname !== "/") return undefined;
-  return url.origin;
-};
-
-const PublicBaseUrl = Schema.String.pipe(
-  Schema.filter((value) => publicOrigin(value) !== undefined, {
-    message: () =>
-      "must be an http or https origin: scheme, host and optional port, without path, query, fragment or credentials",
-  }),
-);
 
 const Environment = Schema.Struct({
   NODE_ENV: sharedVariables.NODE_ENV,
@@ -45,6 +25,9 @@ const Environment = Schema.Struct({
   EMBEDDED_PG_PORT: sharedVariables.EMBEDDED_PG_PORT,
   ID_ENCRYPTION_KEY: sharedVariables.ID_ENCRYPTION_KEY,
   PUBLIC_BASE_URL: Schema.optional(PublicBaseUrl),
+  STRIPE_BASE_URL: Schema.optionalWith(PublicBaseUrl, { default: () => "https://api.stripe.com" }),
+  STRIPE_SECRET_KEY: Schema.optional(Schema.String.pipe(Schema.minLength(8))),
+  STRIPE_WEBHOOK_SECRET: Schema.optional(Schema.String.pipe(Schema.minLength(8))),
   LOG_LEVEL: sharedVariables.LOG_LEVEL,
   DATABASE_POOL_SIZE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 200)), {
     default: () => 10,
@@ -70,11 +53,17 @@ const Environment = Schema.Struct({
   ),
   WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: sharedVariables.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS,
   METRICS_TOKEN: Schema.optional(Schema.String.pipe(Schema.minLength(32))),
+  POSTMARK_WEBHOOK_CREDENTIALS: Schema.optional(
+    Schema.String.pipe(
+      Schema.filter((value) => /^[^:]+:.{16,}$/.test(value) || "must be user:password, the password at least 16 characters"),
+    ),
+  ),
   RATE_LIMIT_SCALE: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 1_000_000)), {
     default: () => 1,
   }),
   MIGRATION_LOCK_TIMEOUT_MS: migrationVariables.MIGRATION_LOCK_TIMEOUT_MS,
   MIGRATION_LOCK_RETRIES: migrationVariables.MIGRATION_LOCK_RETRIES,
+  ...providerVariables,
 });
 
 /** Every environment variable the api reads (the README's Configuration table documents each). */
@@ -98,6 +87,13 @@ export interface ApiConfig {
    * host stand in (`http/public-base-url.ts`).
    */
   readonly publicBaseUrl: string | undefined;
+  /**
+   * The live payment provider of the debtor page (`STRIPE_BASE_URL`, default
+   * `https://api.stripe.com`; `STRIPE_SECRET_KEY`; `STRIPE_WEBHOOK_SECRET`,
+   * docs/decisions/0672). Undefined unless both secrets are set: live
+   * companies' debtors then cannot pay online; sandbox companies always can.
+   */
+  readonly stripe: { readonly baseUrl: string; readonly secretKey: string; readonly webhookSecret: string } | undefined;
   readonly logLevel: string;
   readonly databasePoolSize: number;
   /** Connections of the hot-read pool, beside `databasePoolSize` (docs/decisions/0017). */
@@ -132,6 +128,12 @@ export interface ApiConfig {
    */
   readonly metricsToken: string | undefined;
   /**
+   * `user:password` that Postmark's bounce webhook must present with HTTP
+   * Basic (`POSTMARK_WEBHOOK_CREDENTIALS`, docs/channels.md). Unset: the
+   * webhook route answers 404.
+   */
+  readonly postmarkWebhookCredentials: string | undefined;
+  /**
    * How the development start and the CLI migrate: each lock wait bounded,
    * then retried (`MIGRATION_LOCK_TIMEOUT_MS`, `MIGRATION_LOCK_RETRIES`;
    * docs/decisions/0028).
@@ -143,6 +145,8 @@ export interface ApiConfig {
    * setting changes it, tests shorten it).
    */
   readonly sandboxAdvanceWaitMs: number;
+  /** The channel providers, whose callbacks the api verifies with their secrets (docs/channels.md, docs/decisions/0630). */
+  readonly providers: ProviderSettings;
 }
 
 export class ConfigError extends Error {
@@ -182,6 +186,14 @@ export const loadConfig = (
     embeddedDatabasePort: value.EMBEDDED_PG_PORT,
     ...idEncryptionKeyOf(value.ID_ENCRYPTION_KEY),
     publicBaseUrl,
+    stripe:
+      value.STRIPE_SECRET_KEY === undefined || value.STRIPE_WEBHOOK_SECRET === undefined
+        ? undefined
+        : {
+            baseUrl: publicOrigin(value.STRIPE_BASE_URL) ?? value.STRIPE_BASE_URL,
+            secretKey: value.STRIPE_SECRET_KEY,
+            webhookSecret: value.STRIPE_WEBHOOK_SECRET,
+          },
     logLevel: value.LOG_LEVEL,
     databasePoolSize: value.DATABASE_POOL_SIZE,
     databaseReadPoolSize: value.DATABASE_READ_POOL_SIZE,
@@ -191,8 +203,10 @@ export const loadConfig = (
     maxConcurrentRequestsPerCompany: value.MAX_CONCURRENT_REQUESTS_PER_COMPANY,
     httpKeepAliveTimeoutMs: value.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     metricsToken: value.METRICS_TOKEN,
+    postmarkWebhookCredentials: value.POSTMARK_WEBHOOK_CREDENTIALS,
     migrationLocks: migrationLocksOf(value),
     sandboxAdvanceWaitMs: SANDBOX_ADVANCE_MAX_WAIT_SECONDS * 1000,
+    providers: providerSettingsOf(value),
     webhooksAllowPrivateDestinations: allowsPrivateDestinations(
       value.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS,
       value.NODE_ENV,

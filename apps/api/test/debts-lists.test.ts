@@ -176,7 +176,7 @@ describe("GET /debts/by-creditor/{creditorId}", () => {
       iban: null,
       followups_count: 0,
       debtor_company: null,
-      payment_link: null,
+      payment_link: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/pay\/[A-Za-z0-9_-]{48}$/),
       metadata: {},
       import_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/),
       last_timeline_restart: null,

@@ -30,6 +30,7 @@ const ENCRYPTED_ID_KINDS = new Set([
   "creditors/{id}",
   "creditorId",
   "endpoints/{id}",
+  "todos/{id}",
 ]);
 
 /** A valid body for the operations that take one, so that only the id can be at fault. */
@@ -42,6 +43,8 @@ const bodies: Readonly<Record<string, unknown>> = {
   patchFollowup: { notes: "note" },
   updateWebhookEndpoint: { description: "d" },
   pauseDebtTimeline: { reason: "r" },
+  validateTodo: {},
+  rejectTodo: {},
 };
 
 const operations = idBearingOperations().filter((operation) =>

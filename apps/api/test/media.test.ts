@@ -146,6 +146,54 @@ describe("pre-signed media links", () => {
     }
   });
 
+  it("serve a letter the platform stored itself as its PDF, to its own company, for one hour", async () => {
+    const pdf = Buffer.from("%PDF-1.7\n% letter for test\n%%EOF\n");
+    const objectKey = "letters/stored-test:1.pdf";
+    const key = await rows.followup(acme, acmeDebt, { type: "postmail", pdf_object_key: objectKey });
+    await t.db
+      .insertInto("stored_objects")
+      .values({
+        company_id: rows.companyOf(acme),
+        key: objectKey,
+        followup_id: key,
+        content_type: "application/pdf",
+        body: pdf,
+      })
+      .execute();
+    const data = await read(key);
+    expect(data.pdf_url).toMatch(/\/external-api\/v1\/media\/[^/]+\.pdf\?expires=\d+&signature=/);
+    expect(data.audio_url).toBeNull();
+    expect(JSON.stringify(data)).not.toContain(objectKey);
+    const response = await follow(data.pdf_url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/pdf");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(Buffer.from(await response.arrayBuffer()).equals(pdf)).toBe(true);
+
+    // Another company's followup naming the same key finds nothing: objects are looked up within the company.
+    const globexDebt = await rows.debt(globex);
+    const foreign = await rows.followup(globex, globexDebt, { type: "postmail", pdf_object_key: objectKey });
+    const signer = mediaSigner(config.idEncryptionKey, ids);
+    const foreignUrl = signer.sign(
+      t.api.url,
+      { companyId: rows.companyOf(globex), followupId: foreign, kind: "pdf" },
+      t.clock.now(),
+    ).url;
+    expect((await follow(foreignUrl)).status).toBe(404);
+
+    t.clock.advance(3599_999);
+    expect((await follow(data.pdf_url)).status).toBe(200);
+    t.clock.advance(1);
+    const expired = await follow(data.pdf_url);
+    expect(expired.status).toBe(410);
+    expect(await expectContract(expired, "get", MEDIA)).toEqual({
+      error: true,
+      message: "Media link expired",
+      code: 410,
+    });
+  });
+
   it("are absent, with no expiry, when the followup has no media", async () => {
     const data = await read(await rows.followup(acme, acmeDebt));
     expect(data.audio_url).toBeNull();

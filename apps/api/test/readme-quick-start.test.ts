@@ -39,11 +39,12 @@ const runBlocks = () =>
 
 describe("the README's quick path", () => {
   it("has the shell steps it describes", () => {
-    expect(blocks.length).toBe(14);
+    expect(blocks.length).toBe(15);
     expect(blocks[0]).toContain("cli tenant create");
     expect(blocks[8]).toContain("Prefer: wait=30");
     expect(blocks[9]).toContain("cli tenant create --name \"Acme Sandbox\" --sandbox");
-    expect(blocks.at(-1)).toContain("/timeline");
+    expect(blocks.at(-2)).toContain("/timeline");
+    expect(blocks.at(-1)).toContain("/validate");
   });
 
   it("takes a new integrator from a tenant to a token, a debt, a completed snapshot and a sandbox timeline run", async () => {
@@ -51,7 +52,7 @@ describe("the README's quick path", () => {
     const run = await runBlocks();
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    const [tenant, , token, , profile, debt, readBack, snapshot, status, sandbox, , advanced, messages, worked] =
+    const [tenant, , token, , profile, debt, readBack, snapshot, status, sandbox, , advanced, messages, worked, review] =
       run.outputs;
 
     const created = JSON.parse(tenant ?? "") as Record<string, string>;
@@ -98,5 +99,19 @@ describe("the README's quick path", () => {
       "delivered",
     ]);
     expect(timeline?.data).toMatchObject({ state: "completed", next_action_at: null });
+
+    // The review step validates the first plan proposal the debtor's page left, or finds none to validate.
+    const [todos, validation] = jsonValues(review ?? "") as Array<Record<string, unknown>>;
+    expect(todos).toMatchObject({ error: false, pagination: { page: 1, limit: 20 } });
+    const proposals = (todos?.["data"] ?? []) as Array<{ id: string; type: string }>;
+    expect(proposals.every((todo) => todo.type === "payment_plan")).toBe(true);
+    expect(validation).toEqual(
+      proposals.length === 0
+        ? { error: true, message: "Todo not found", code: 404 }
+        : expect.objectContaining({
+            message: "Todo validated successfully",
+            data: expect.objectContaining({ id: proposals[0]!.id, review_status: "validated", note: "Agreed" }),
+          }),
+    );
   });
 });

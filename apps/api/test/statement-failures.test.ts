@@ -101,6 +101,8 @@ const pathValues = (operationId: string, variant: Variant): Record<string, strin
       getCreditor: company.tenant.creditor_id,
       updateCreditor: company.tenant.creditor_id,
       patchCreditor: company.tenant.creditor_id,
+      validateTodo: variant.todoIds.validateTodo,
+      rejectTodo: variant.todoIds.rejectTodo,
     }[operationId] ?? (operationId.includes("Webhook") ? company.endpointId : company.debtId),
   debtId: company.debtId,
   debtorId: company.debtorId,
@@ -174,6 +176,8 @@ const requests: Readonly<Record<string, (variant: Variant) => Promise<Extra> | E
   createWebhookEndpoint: ({ name }) => json({ url: `http://127.0.0.1:9/faultline-${name}` }),
   updateWebhookEndpoint: () => json({ description: "faultline sweep" }),
   pauseDebtTimeline: () => json({ reason: "faultline pause" }),
+  validateTodo: () => json({ note: "faultline validation" }),
+  rejectTodo: () => json({ note: "faultline rejection" }),
   getSandboxClock: () => ({ headers: sandboxBearer }),
   listSandboxMessages: () => ({ headers: sandboxBearer }),
 };
@@ -248,10 +252,29 @@ interface Variant {
   readonly name: string;
   readonly spareDebtId: string;
   readonly spareEndpointId: string;
+  /** Todos awaiting review, one per review operation: a review succeeds once. */
+  readonly todoIds: Readonly<Record<"validateTodo" | "rejectTodo", string>>;
 }
+
+/** A debtor request of the seeded company's debt awaiting review. */
+const todo = async (name: string) => {
+  const { id } = await t.db
+    .insertInto("debtor_requests")
+    .values({
+      company_id: company.companyId,
+      debt_id: t.api.services.ids.decode("debt", company.debtId)!,
+      type: "hardship",
+      blocking: true,
+      message: `faultline ${name} hardship`,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return t.api.services.ids.encode("debtor_request", id);
+};
 
 const variant = async (name: string): Promise<Variant> => ({
   name,
+  todoIds: { validateTodo: await todo(name), rejectTodo: await todo(name) },
   spareDebtId: await created("/external-api/v1/debts", {
     lastname: "Spare",
     amount: 5,

@@ -71,6 +71,8 @@ const fixtures: Readonly<Record<string, (operationId: string) => Pair>> = {
     pair((company) => (operationId === "deleteDebt" ? company.spareDebtId : company.debtId)),
   debtId: () => pair((company) => company.debtId),
   "followups/{id}": () => pair((company) => company.followupId),
+  "todos/{id}": (operationId) =>
+    pair((company) => (operationId === "rejectTodo" ? company.spareTodoId : company.todoId)),
   "debtors/{id}": () => pair((company) => company.debtorId),
   debtorId: () => pair((company) => company.debtorId),
   "creditors/{id}": () => pair((company) => company.tenant.creditor_id),
@@ -105,6 +107,8 @@ const requests: Readonly<Record<string, { readonly body?: unknown; readonly quer
   uploadSnapshotChunk: { body: snapshotRows },
   updateWebhookEndpoint: { body: { description: "bravoiso sweep" } },
   pauseDebtTimeline: { body: { reason: "bravoiso sweep pause" } },
+  validateTodo: { body: { note: "bravoiso sweep validation" } },
+  rejectTodo: { body: { note: "bravoiso sweep rejection" } },
   getMedia: { query: new URL(b.audioUrl).search },
 };
 

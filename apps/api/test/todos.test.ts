@@ -186,6 +186,66 @@ describe("GET /todos/stats", () => {
   });
 });
 
+// A company of its own for the window edges: for each period's start, one row of each kind at the start and one
+// a millisecond before it. Each window must count exactly the edges at or after its start (an oracle on the
+// timestamps, independent of period.ts), and the dispute keys must be views of the same request and detection rows.
+const edges = await t.tenant("Period Edges");
+const edgesToken = await t.token(edges);
+const starts = {
+  today: "2026-11-21T00:00:00Z",
+  last_7_days: "2026-11-14T10:00:00Z",
+  since_last_month: "2026-10-01T00:00:00Z",
+  last_30_days: "2026-10-22T10:00:00Z",
+  last_90_days: "2026-08-23T10:00:00Z",
+} as const;
+const reviewStatuses = ["suggested", "validated", "rejected"] as const;
+const edgeTimes = Object.values(starts).flatMap((start) => [at(start), new Date(at(start).getTime() - 1)]);
+const edgeDebt = await rows.debt(edges);
+for (const [i, created_at] of edgeTimes.entries()) {
+  const review_status = reviewStatuses[i % 3]!;
+  await rows.paymentPlan(edges, await rows.debt(edges), { created_at }, [
+    { payment_date: "2027-06-01", status: "pending" },
+  ]);
+  await rows.debtorRequest(edges, edgeDebt, { type: "portal_dispute", blocking: true, review_status, created_at });
+  await rows.aiDetection(edges, edgeDebt, { type: "ai_dispute", blocking: false, review_status, created_at });
+}
+
+describe("GET /todos/stats periods on their edges", () => {
+  const expected = (since: Date | null) => {
+    const counted = edgeTimes.flatMap((time, i) => (since === null || time >= since ? [reviewStatuses[i % 3]!] : []));
+    const n = counted.length;
+    const byStatus = Object.fromEntries(
+      reviewStatuses.map((status) => [status, counted.filter((s) => s === status).length]),
+    );
+    return {
+      agreements: { total: n, active: n, pending: n, overdue: 0 },
+      debtor_requests: { total: n, by_type: { portal_dispute: n, hardship: 0, payment_plan: 0 } },
+      ai_detections: { total: n, by_type: { ai_dispute: n, objection: 0 } },
+      blocking_disputes: { total: n, by_status: byStatus },
+      non_blocking_disputes: { total: n, by_status: byStatus },
+      total: { all: 3 * n },
+    };
+  };
+
+  it.each(Object.entries(starts))("%s counts the rows from %s on, none before", async (period, start) => {
+    const response = await t.get(`${STATS}?period=${period}`, edgesToken);
+    expect(response.status).toBe(200);
+    const body = await expectContract(response, "get", STATS);
+    expect(body.data.since).toBe(start.replace("Z", "+00:00"));
+    const stats = expected(at(start));
+    expect(stats.total.all).toBeGreaterThan(0);
+    expect(stats.total.all).toBeLessThan(3 * edgeTimes.length);
+    expect(body.data.stats).toEqual(stats);
+  });
+
+  it("all_time counts every row", async () => {
+    const body = await expectContract(await t.get(`${STATS}?period=all_time`, edgesToken), "get", STATS);
+    expect(body.data.since).toBeNull();
+    expect(body.data.stats).toEqual(expected(null));
+    expect(body.data.stats.total.all).toBe(3 * edgeTimes.length);
+  });
+});
+
 describe("todo periods", () => {
   it("start last month in the previous year in January, and at midnight UTC today", () => {
     expect(periodStart("since_last_month", at("2027-01-15T12:00:00Z"))).toEqual(at("2026-12-01T00:00:00Z"));
@@ -219,7 +279,10 @@ describe("GET /todos", () => {
       debt_id: ids.encode("debt", requestDebt),
       followup_id: null,
       message: "Never ordered",
+      content: {},
+      note: null,
       created_at: "2026-11-20T10:00:00+00:00",
+      reviewed_at: null,
     });
     expect(body.data[1]).toEqual({
       id: ids.encode("ai_detection", a1),
@@ -230,7 +293,10 @@ describe("GET /todos", () => {
       debt_id: ids.encode("debt", requestDebt),
       followup_id: ids.encode("followup", sourceFollowup),
       message: "I dispute this",
+      content: null,
+      note: null,
       created_at: "2026-11-19T10:00:00+00:00",
+      reviewed_at: null,
     });
     const listed = body.data.map((item: { id: string }) => item.id);
     expect(listed).not.toContain(ids.encode("debtor_request", g1));

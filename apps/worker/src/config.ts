@@ -8,6 +8,8 @@ import {
   decodeVariables,
   idEncryptionKeyOf,
   missingInProduction,
+  PublicBaseUrl,
+  publicOrigin,
   type LogLevel,
   type NodeEnv,
   sharedVariables,
@@ -19,6 +21,7 @@ import { DEFAULT_RETENTION, type RetentionSettings } from "./retention.ts";
 import { DEFAULT_STALE_LOCK_SECONDS } from "./worker-lease.ts";
 import { parseMailFrom } from "./channels/mail-from.ts";
 import type { SmtpSettings } from "./channels/smtp-adapter.ts";
+import { type ProviderSettings, providerSettingsOf, providerVariables } from "@dc/providers";
 
 const PositiveIntFromString = (maximum: number) =>
   Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, maximum));
@@ -53,6 +56,9 @@ const MailFrom = Schema.String.pipe(
   }),
 );
 
+/** Where the development api listens: the origin of the debtor page links when `PUBLIC_BASE_URL` is not set. */
+export const DEVELOPMENT_PUBLIC_BASE_URL = "http://localhost:3000";
+
 /** The From of development e-mails when `MAIL_FROM` is not set (production requires it with `SMTP_URL`). */
 export const DEVELOPMENT_MAIL_FROM = "Collections <collections@localhost>";
 
@@ -80,8 +86,12 @@ const Environment = Schema.Struct({
   }),
   MIGRATION_LOCK_TIMEOUT_MS: migrationVariables.MIGRATION_LOCK_TIMEOUT_MS,
   MIGRATION_LOCK_RETRIES: migrationVariables.MIGRATION_LOCK_RETRIES,
+  PUBLIC_BASE_URL: Schema.optional(PublicBaseUrl),
   SMTP_URL: Schema.optional(SmtpUrl),
   MAIL_FROM: Schema.optional(MailFrom),
+  ...providerVariables,
+  BOUNCE_ADDRESS: Schema.optional(MailFrom),
+  BOUNCE_SMTP_PORT: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 65_535))),
   ENGINE_SEND_TIMEOUT_SECONDS: Schema.optionalWith(
     Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 86_400)),
     { default: () => DEFAULT_ENGINE_SETTINGS.sendTimeoutMs / 1000 },
@@ -141,10 +151,26 @@ export interface Config {
    */
   readonly smtp: SmtpSettings | undefined;
   /**
+   * Where the bounce receiver listens (`BOUNCE_SMTP_PORT`; 0: a free port)
+   * for delivery status notifications sent to `BOUNCE_ADDRESS`
+   * (docs/decisions/0658). Unset: no receiver.
+   */
+  readonly bounceSmtpPort: number | undefined;
+  /**
    * How long a send may stay `in_progress` before the recovery asks its
    * provider what it received (`ENGINE_SEND_TIMEOUT_SECONDS`, docs/decisions/0605).
    */
   readonly engineSendTimeoutSeconds: number;
+  /**
+   * The api's external origin (`PUBLIC_BASE_URL`, the api's variable): the
+   * callback URLs given to providers and the debtor page links of the
+   * messages start with it (docs/decisions/0670). Unset: live steps of the
+   * providers that call back are not configured, and the links use
+   * `DEVELOPMENT_PUBLIC_BASE_URL`.
+   */
+  readonly publicBaseUrl: string | undefined;
+  /** The providers (Twilio, Retell, Lob) and their limits (docs/channels.md, docs/decisions/0630). */
+  readonly providers: ProviderSettings;
 }
 
 /** The environment cannot run a worker; `message` names every offending variable. */
@@ -167,6 +193,13 @@ export const loadConfig = (
   if (missing !== undefined) {
     return Either.left(
       new ConfigError({ message: `Invalid configuration: ${missing} is required when NODE_ENV=production` }),
+    );
+  }
+  if (values.NODE_ENV === "production" && values.SMTP_URL !== undefined && values.PUBLIC_BASE_URL === undefined) {
+    return Either.left(
+      new ConfigError({
+        message: "Invalid configuration: PUBLIC_BASE_URL is required with SMTP_URL when NODE_ENV=production",
+      }),
     );
   }
   if (values.NODE_ENV === "production" && values.SMTP_URL !== undefined && values.MAIL_FROM === undefined) {
@@ -198,7 +231,18 @@ export const loadConfig = (
     smtp:
       values.SMTP_URL === undefined
         ? undefined
-        : { url: values.SMTP_URL, from: values.MAIL_FROM ?? DEVELOPMENT_MAIL_FROM },
+        : {
+            url: values.SMTP_URL,
+            from: values.MAIL_FROM ?? DEVELOPMENT_MAIL_FROM,
+            tracking: {
+              baseUrl: new URL(values.PUBLIC_BASE_URL ?? DEVELOPMENT_PUBLIC_BASE_URL).origin,
+              secret: idEncryptionKeyOf(values.ID_ENCRYPTION_KEY).idEncryptionKey,
+              bounceAddress: values.BOUNCE_ADDRESS === undefined ? undefined : parseMailFrom(values.BOUNCE_ADDRESS).address,
+            },
+          },
+    bounceSmtpPort: values.BOUNCE_SMTP_PORT,
     engineSendTimeoutSeconds: values.ENGINE_SEND_TIMEOUT_SECONDS,
+    publicBaseUrl: values.PUBLIC_BASE_URL === undefined ? undefined : publicOrigin(values.PUBLIC_BASE_URL),
+    providers: providerSettingsOf(values),
   });
 };

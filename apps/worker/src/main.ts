@@ -7,6 +7,7 @@
 import {
   createDatabase,
   type DatabaseHandle,
+  type Db,
   isMigrationFailure,
   makeIds,
   migrateAll,
@@ -18,7 +19,8 @@ import { DEVELOPMENT_KEY_WARNING } from "@dc/crypto";
 import { createLogger, systemClock } from "@dc/runtime";
 import { Either } from "effect";
 import { type Logger, pino } from "pino";
-import { type Config, loadConfig } from "./config.ts";
+import { type BounceReceiver, startBounceReceiver } from "./channels/bounce-receiver.ts";
+import { type Config, DEVELOPMENT_PUBLIC_BASE_URL, loadConfig } from "./config.ts";
 import { createWorkerMetrics } from "./observability/metrics.ts";
 import { type MetricsServer, startMetricsServer } from "./observability/server.ts";
 import { type RunningWorker, startWorker } from "./worker.ts";
@@ -37,6 +39,7 @@ if (config.developmentIdKey) logger.warn(DEVELOPMENT_KEY_WARNING);
 let metricsServer: MetricsServer | undefined;
 let database: DatabaseHandle | undefined;
 let worker: RunningWorker | undefined;
+let bounces: { readonly receiver: BounceReceiver; readonly db: Db } | undefined;
 let starting = true;
 let shuttingDown = false;
 
@@ -51,6 +54,13 @@ const shutdown = async (code: number): Promise<never> => {
       logger.error({ err: error }, "worker did not stop cleanly");
       exitCode = 1;
     }
+  }
+  try {
+    await bounces?.receiver.close();
+    await bounces?.db.destroy();
+  } catch (error) {
+    logger.error({ err: error }, "bounce receiver did not close cleanly");
+    exitCode = 1;
   }
   // Closed after the worker, so the jobs still running during a long stop stay observable.
   try {
@@ -106,6 +116,20 @@ const start = async (): Promise<RunningWorker> => {
       await db.destroy();
     }
   }
+  const bounceAddress = config.smtp?.tracking?.bounceAddress;
+  if (config.bounceSmtpPort !== undefined && bounceAddress !== undefined) {
+    const db = createDatabase({ connectionString: database.url, max: 2, applicationName: "dc-worker-bounces" });
+    const receiver = await startBounceReceiver({
+      db,
+      secret: config.idEncryptionKey,
+      bounceAddress,
+      port: config.bounceSmtpPort,
+      now: () => systemClock.now(),
+      onError: (error) => logger.warn({ err: error }, "bounce receiver connection failed"),
+    });
+    bounces = { receiver, db };
+    logger.info({ port: receiver.port, bounceAddress }, "bounce receiver listening");
+  }
   return startWorker({
     connectionString: database.url,
     concurrency: config.concurrency,
@@ -119,7 +143,13 @@ const start = async (): Promise<RunningWorker> => {
       idEncryptionKey: config.idEncryptionKey,
       allowPrivateDestinations: config.webhooksAllowPrivateDestinations,
     },
-    engine: { channels: { smtp: config.smtp }, settings: { sendTimeoutMs: config.engineSendTimeoutSeconds * 1000 } },
+    engine: {
+      channels: { smtp: config.smtp, providers: config.providers, publicBaseUrl: config.publicBaseUrl },
+      settings: {
+        sendTimeoutMs: config.engineSendTimeoutSeconds * 1000,
+        debtorLinks: { origin: config.publicBaseUrl ?? DEVELOPMENT_PUBLIC_BASE_URL, secret: config.idEncryptionKey },
+      },
+    },
   });
 };
 

@@ -13,6 +13,7 @@ import { PURGE_EXPIRED, purgeExpiredTask } from "./tasks/purge-expired.ts";
 import { DELIVER_WEBHOOK, deliverWebhookTask } from "./tasks/deliver-webhook.ts";
 import { ADVANCE_SANDBOX_CLOCK, advanceSandboxClockTask } from "./tasks/advance-sandbox-clock.ts";
 import { ENGINE_SWEEP, engineSweepTask } from "./tasks/engine-sweep.ts";
+import { PROCESS_PROVIDER_EVENTS, processProviderEventsTask } from "./tasks/process-provider-events.ts";
 import type { ChannelAdapters } from "./channels/channel-adapter.ts";
 import type { EngineSettings } from "./engine/engine-settings.ts";
 import type { WebhookDeliverySettings } from "./webhooks/settings.ts";
@@ -29,7 +30,7 @@ export interface TaskDependencies {
   readonly webhooks?: WebhookDeliverySettings;
   /** What the hourly purge keeps; default `DEFAULT_RETENTION`. */
   readonly retention?: RetentionSettings;
-  /** The collection engine; without it, `engine_sweep` and `advance_sandbox_clock` jobs wait for a worker that has it. */
+  /** The collection engine; without it, `engine_sweep`, `advance_sandbox_clock` and `process_provider_events` jobs wait for a worker that has it. */
   readonly engine?: { readonly adapters: ChannelAdapters; readonly settings: EngineSettings };
 }
 
@@ -48,6 +49,10 @@ export const buildTaskList = (dependencies: TaskDependencies): TaskList => ({
           adapters: dependencies.engine.adapters,
           engine: dependencies.engine.settings,
         };
-        return { [ENGINE_SWEEP]: engineSweepTask(engine), [ADVANCE_SANDBOX_CLOCK]: advanceSandboxClockTask(engine) };
+        return {
+          [ENGINE_SWEEP]: engineSweepTask(engine),
+          [ADVANCE_SANDBOX_CLOCK]: advanceSandboxClockTask(engine),
+          [PROCESS_PROVIDER_EVENTS]: processProviderEventsTask(engine),
+        };
       })()),
 });

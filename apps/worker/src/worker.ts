@@ -129,7 +129,8 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
   const adapters =
     engineOptions === undefined
       ? undefined
-      : (engineOptions.adapters?.(db) ?? makeChannelAdapters(db, engineOptions.channels ?? { smtp: undefined }));
+      : (engineOptions.adapters?.(db) ??
+        makeChannelAdapters(db, { now: () => clock.now(), ...(engineOptions.channels ?? { smtp: undefined }) }, ids));
   const engine =
     engineOptions === undefined || adapters === undefined
       ? undefined

@@ -52,7 +52,7 @@ describe("a worker killed after its apply committed, before the job was complete
       [Array.from({ length: 20 }, (_, i) => ({ internal_id: `acc-${i}`, remaining_amount: 150, currency: "EUR" }))],
       { enqueue: true },
     );
-    const env = { DATABASE_URL: url, NODE_ENV: "development", WORKER_STALE_LOCK_SECONDS: "2", LOG_LEVEL: "info" };
+    const env = { DATABASE_URL: url, NODE_ENV: "development", WORKER_STALE_LOCK_SECONDS: "6", LOG_LEVEL: "info" };
     const first = spawnWorker(env);
     running.push(first);
     await waitFor("the apply to wait for the payments table", async () => (await workerBackendsWaitingOnLock())[0]);
@@ -66,8 +66,10 @@ describe("a worker killed after its apply committed, before the job was complete
       expect(rows).toHaveLength(1);
     });
     await heldPayments.release();
-    await waitFor("the snapshot to be completed", async () =>
-      (await snapshotState(db, id)).status === "completed" ? true : undefined,
+    await waitFor(
+      "the snapshot to be completed",
+      async () => ((await snapshotState(db, id)).status === "completed" ? true : undefined),
+      { timeoutMs: 45_000 },
     );
     await waitFor("the job's completion to wait for its row", async () => (await workerBackendsWaitingOnLock())[0]);
     const applied = await fingerprint(db, campaign.companyId);

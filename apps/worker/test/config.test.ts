@@ -1,3 +1,4 @@
+import { NO_PROVIDERS } from "@dc/providers";
 import { Either } from "effect";
 import { describe, expect, it } from "vitest";
 import { configurationTableGaps } from "@dc/testing";
@@ -20,7 +21,10 @@ describe("loadConfig", () => {
         retention: { webhookEventDays: 30, snapshotBodyDays: 90, stagedUploadDays: 7 },
         migrationLocks: { lockTimeoutMs: 3_000, retries: 10 },
         smtp: undefined,
+        bounceSmtpPort: undefined,
         engineSendTimeoutSeconds: 600,
+        publicBaseUrl: undefined,
+        providers: NO_PROVIDERS,
       }),
     );
   });
@@ -42,6 +46,9 @@ describe("loadConfig", () => {
       ID_ENCRYPTION_KEY: "production-id-encryption-key-of-at-least-32-bytes",
       SMTP_URL: "smtps://mailer:secret@smtp.example:465",
       MAIL_FROM: "Collections <collect@mail.example>",
+      PUBLIC_BASE_URL: "https://api.collect.example",
+      BOUNCE_ADDRESS: "Bounces <bounces@bounce.collect.example>",
+      BOUNCE_SMTP_PORT: "2525",
       ENGINE_SEND_TIMEOUT_SECONDS: "90",
     });
     expect(config).toEqual(
@@ -58,20 +65,35 @@ describe("loadConfig", () => {
         metricsPort: 9100,
         retention: { webhookEventDays: 7, snapshotBodyDays: 0, stagedUploadDays: 2 },
         migrationLocks: { lockTimeoutMs: 500, retries: 3 },
-        smtp: { url: "smtps://mailer:secret@smtp.example:465", from: "Collections <collect@mail.example>" },
+        smtp: {
+          url: "smtps://mailer:secret@smtp.example:465",
+          from: "Collections <collect@mail.example>",
+          tracking: {
+            baseUrl: "https://api.collect.example",
+            secret: new TextEncoder().encode("production-id-encryption-key-of-at-least-32-bytes"),
+            bounceAddress: "bounces@bounce.collect.example",
+          },
+        },
+        bounceSmtpPort: 2525,
         engineSendTimeoutSeconds: 90,
+        publicBaseUrl: "https://api.collect.example",
+        providers: NO_PROVIDERS,
       }),
     );
   });
 
   it("reads SMTP_URL with the development From, and refuses what is not an SMTP URL or one address", () => {
     const development = loadConfig({ SMTP_URL: "smtp://127.0.0.1:2525" });
-    expect(Either.isRight(development) && development.right.smtp).toEqual({
+    expect(Either.isRight(development) && development.right.smtp).toMatchObject({
       url: "smtp://127.0.0.1:2525",
       from: "Collections <collections@localhost>",
+      tracking: { baseUrl: "http://localhost:3000", bounceAddress: undefined },
     });
     for (const [name, value] of [
       ["SMTP_URL", "http://smtp.example"],
+      ["PUBLIC_BASE_URL", "https://api.collect.example/path"],
+      ["BOUNCE_ADDRESS", "nobody"],
+      ["BOUNCE_SMTP_PORT", "65536"],
       ["SMTP_URL", "not a url"],
       ["MAIL_FROM", "a@example.com, b@example.com"],
       ["MAIL_FROM", "nobody"],
@@ -87,8 +109,17 @@ describe("loadConfig", () => {
       DATABASE_URL: "postgres://u:p@db:5432/app",
       ID_ENCRYPTION_KEY: "production-id-encryption-key-of-at-least-32-bytes",
       SMTP_URL: "smtp://smtp.example",
+      PUBLIC_BASE_URL: "https://api.collect.example",
     });
     expect(Either.isLeft(config) && config.left.message).toContain("MAIL_FROM is required with SMTP_URL");
+    const untracked = loadConfig({
+      NODE_ENV: "production",
+      DATABASE_URL: "postgres://u:p@db:5432/app",
+      ID_ENCRYPTION_KEY: "production-id-encryption-key-of-at-least-32-bytes",
+      SMTP_URL: "smtp://smtp.example",
+      MAIL_FROM: "collect@mail.example",
+    });
+    expect(Either.isLeft(untracked) && untracked.left.message).toContain("PUBLIC_BASE_URL is required with SMTP_URL");
   });
 
   it("refuses production without DATABASE_URL", () => {
@@ -153,7 +184,9 @@ describe("loadConfig", () => {
 
   it("refuses a DATABASE_URL that is not PostgreSQL's and reads a whitespace-only value as unset, as the api does", () => {
     const mysql = loadConfig({ DATABASE_URL: "mysql://u:p@db/app" });
-    expect(Either.isLeft(mysql) && mysql.left.message).toContain("DATABASE_URL: must start with postgres:// or postgresql://");
+    expect(Either.isLeft(mysql) && mysql.left.message).toContain(
+      "DATABASE_URL: must start with postgres:// or postgresql://",
+    );
     const blank = loadConfig({ LOG_LEVEL: " " });
     expect(Either.isRight(blank) && blank.right.logLevel).toBe("info");
     // Used as given, like the api: a trimmed key would not open the secrets the api sealed.
@@ -170,6 +203,9 @@ describe("loadConfig", () => {
 
 describe("the README's Configuration table", () => {
   it("documents every variable the worker reads, as the worker's, and gives it none it does not read but Node's or the C library's", () => {
-    expect(configurationTableGaps("worker", WORKER_VARIABLES, ["NODE_OPTIONS"])).toEqual({ undocumented: [], notRead: [] });
+    expect(configurationTableGaps("worker", WORKER_VARIABLES, ["NODE_OPTIONS"])).toEqual({
+      undocumented: [],
+      notRead: [],
+    });
   });
 });

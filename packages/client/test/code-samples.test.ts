@@ -28,7 +28,7 @@ const samples = Object.values(document.paths)
 
 describe("the reference's @dc/client code samples", () => {
   it("cover every JSON operation", () => {
-    expect(samples.length).toBe(57);
+    expect(samples.length).toBe(59);
   });
 
   it("compile against the client under the package's strict settings", () => {

@@ -242,7 +242,7 @@ describe("staged upload", () => {
     const statuses: string[] = [];
     const statusPath = /\/snapshots\/export-0001$/;
     const readsBefore = wire.count("GET", statusPath);
-    const done = await waitForSnapshot(api, { ...target, intervalMs: 100, timeoutMs: 30_000, onStatus: (s) => statuses.push(s.status) });
+    const done = await waitForSnapshot(api, { ...target, intervalMs: 100, timeoutMs: 90_000, onStatus: (s) => statuses.push(s.status) });
     await worker.stop();
     expect(done).toMatchObject({ status: "completed", core_applied: true, counts: { rows: 25, created: 25 } });
     expect(statuses.at(-1)).toBe("completed");
@@ -254,7 +254,7 @@ describe("staged upload", () => {
 
     const debts = unwrap(await api.GET("/external-api/v1/debts", { params: { query: { search: "ACC-", limit: 100 } } }));
     expect(debts.pagination.total).toBe(25);
-  });
+  }, 120_000);
 
   it("resumes inside one call when a finalize is lost on the way", async () => {
     let drops = 1;

@@ -1,5 +1,5 @@
 /** The service's OpenAPI document, built from the contract's endpoints. */
-import { endpoints, pages, parserRefusals } from "./index.ts";
+import { endpoints, pages, parserRefusals, providerCallbacks } from "./index.ts";
 import { authorizationFormExample } from "./examples/account.ts";
 import { operationExamples } from "./examples/operations.ts";
 import { webhookEventExamples } from "./examples/webhook-events.ts";
@@ -28,4 +28,4 @@ export const openApiDocument = () =>
     description,
   }, Object.values(pages), operationExamples, webhookEventExamples, {
     submitAuthorization: { request: authorizationFormExample },
-  });
+  }, Object.values(providerCallbacks));

@@ -122,6 +122,16 @@ export interface Endpoint<
   readonly idempotencyKey?: true;
   /** Further success statuses with the same body (e.g. 200 for an idempotent retry). */
   readonly alsoSucceedsWith?: ReadonlyArray<{ readonly status: number; readonly description: string }>;
+  /**
+   * Success replies whose body is a document rather than JSON (a stored
+   * letter's PDF): status, media type and what it is. The handler answers
+   * them with `document` in its reply.
+   */
+  readonly documentReplies?: ReadonlyArray<{
+    readonly status: number;
+    readonly contentType: string;
+    readonly description: string;
+  }>;
   readonly errors: ReadonlyArray<ErrorCase>;
   readonly rateLimit: RateLimitClass;
   /**
@@ -161,6 +171,8 @@ export interface PageResponse {
   readonly status: number;
   readonly description: string;
   readonly html: boolean;
+  /** The media type of a body that is not HTML (an image, JSON); none when unset and `html` is false. */
+  readonly contentType?: string;
   /** Response header name -> what it carries (e.g. `Location`). */
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -178,11 +190,13 @@ export interface Page<Query = unknown, Body = unknown> {
   readonly tags: ReadonlyArray<Tag>;
   readonly summary: string;
   readonly description: string;
+  /** Path parameters: a struct of strings. */
+  readonly params?: Schema.Schema.Any;
   /** Query parameters: a struct of optional fields encoded as strings. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- schemas are invariant in their encoded type
   readonly query?: Schema.Schema<Query, any>;
   readonly body?: {
-    readonly contentType: "application/x-www-form-urlencoded";
+    readonly contentType: "application/x-www-form-urlencoded" | "application/json";
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- schemas are invariant in their encoded type
     readonly schema: Schema.Schema<Body, any>;
     readonly maxBytes: number;

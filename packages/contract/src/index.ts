@@ -17,6 +17,7 @@ export { Creditor, CreditorWithTotals, creditorMessages } from "./endpoints/cred
 export { civilities, CreatedDebt, type CreateDebtBody, Debt, EmailValidation, timelineStartModes } from "./endpoints/debt-fields.ts";
 export { BatchDebtEntry, type BatchResult, MAX_BATCH_SIZE } from "./endpoints/debt-batch.ts";
 export { type DebtListQuery, debtMessages } from "./endpoints/debts.ts";
+export { DEBTOR_PAGE_FORM_BYTES, PAYMENT_WEBHOOK_BYTES, StripeEvent } from "./endpoints/debtor-page.ts";
 export { Payment } from "./endpoints/payments.ts";
 export {
   DebtTimeline,
@@ -39,7 +40,8 @@ export { companyMessages } from "./endpoints/company.ts";
 export { debtorMessages } from "./endpoints/debtors.ts";
 export { followupMessages } from "./endpoints/followups.ts";
 export { MEDIA_URL_TTL_SECONDS, mediaMessages } from "./endpoints/media.ts";
-export { todoMessages, todoPeriods, type TodoPeriod } from "./endpoints/todos.ts";
+export { EMAIL_FORM_BODY_BYTES, EMAIL_WEBHOOK_BODY_BYTES, emailTrackingPaths } from "./endpoints/email-tracking.ts";
+export { type ListTodosQuery, todoErrorCodes, todoMessages, todoPeriods, type TodoPeriod } from "./endpoints/todos.ts";
 export {
   AuthorizationForm,
   AuthorizationRequest,
@@ -61,3 +63,4 @@ export {
   webhookMessages,
 } from "./endpoints/webhooks.ts";
 export * from "./webhooks.ts";
+export * from "./callbacks.ts";

@@ -14,6 +14,7 @@ import {
   type ResponseHeader,
   responseHeaders,
 } from "./endpoint.ts";
+import { INVALID_SIGNATURE_MESSAGE, type ProviderCallback } from "./callbacks.ts";
 import { clientCodeSample } from "./code-samples.ts";
 import { ErrorEnvelope, OAuthError } from "./envelopes.ts";
 import type { OperationExample } from "./examples/operations.ts";
@@ -105,6 +106,7 @@ export const buildOpenApiDocument = (
   examples: Readonly<Record<string, OperationExample>> = {},
   eventExamples: Readonly<Partial<Record<WebhookEventType, unknown>>> = {},
   pageExamples: Readonly<Record<string, { readonly request?: unknown }>> = {},
+  callbacks: ReadonlyArray<ProviderCallback> = [],
 ): Json => {
   const definitions: Record<string, JSONSchema.JsonSchema7> = {};
   const budgetSharers = new Map<string, Array<string>>();
@@ -236,6 +238,12 @@ export const buildOpenApiDocument = (
         { ...success, description: alternate.description },
       ]),
     );
+    const documents = Object.fromEntries(
+      (endpoint.documentReplies ?? []).map((reply) => [
+        String(reply.status),
+        { description: reply.description, content: { [reply.contentType]: { schema: { type: "string", format: "binary" } } } },
+      ]),
+    );
     return {
       operationId: endpoint.operationId,
       summary: endpoint.summary,
@@ -283,6 +291,7 @@ export const buildOpenApiDocument = (
       responses: {
         [String(endpoint.success.status)]: success,
         ...alternates,
+        ...documents,
         ...errorResponses(endpoint.errors, rateLimited),
       },
       ...rateLimitExtension(endpoint, budgetSharers.get(rateLimitSubject(endpoint) ?? "") ?? []),
@@ -299,7 +308,7 @@ export const buildOpenApiDocument = (
     description: page.description,
     tags: page.tags,
     security: [],
-    parameters: parameters(page.query, "query"),
+    parameters: [...parameters(page.params, "path"), ...parameters(page.query, "query")],
     ...(page.body
       ? {
           requestBody: {
@@ -326,7 +335,11 @@ export const buildOpenApiDocument = (
                 ),
               }
             : {}),
-          ...(response.html ? { content: { "text/html": { schema: { type: "string" } } } } : {}),
+          ...(response.html
+            ? { content: { "text/html": { schema: { type: "string" } } } }
+            : response.contentType === undefined
+              ? {}
+              : { content: { [response.contentType]: { schema: { type: "string" } } } }),
         },
       ]),
     ),
@@ -338,6 +351,76 @@ export const buildOpenApiDocument = (
   }
   for (const page of pages) {
     paths[page.path] = { ...paths[page.path], [page.method]: pageOperation(page) };
+  }
+  // Provider callbacks: public, the provider's signature instead of a bearer token (docs/channels.md).
+  for (const callback of callbacks) {
+    paths[callback.path] = {
+      ...paths[callback.path],
+      [callback.method]: {
+        operationId: callback.operationId,
+        summary: callback.summary,
+        description: callback.description,
+        tags: callback.tags,
+        security: [],
+        "x-signature": { header: callback.signature.header, description: callback.signature.description },
+        parameters: [
+          ...(callback.path.includes("{company_id}")
+            ? [
+                {
+                  name: "company_id",
+                  in: "path",
+                  required: true,
+                  description: "The company's id, part of the callback URL the platform gives the provider",
+                  schema: { type: "string" },
+                },
+              ]
+            : []),
+          {
+            name: callback.signature.header,
+            in: "header",
+            required: true,
+            description: callback.signature.description,
+            schema: { type: "string" },
+          },
+          ...(callback.signature.timestampHeader === undefined
+            ? []
+            : [
+                {
+                  name: callback.signature.timestampHeader,
+                  in: "header",
+                  required: true,
+                  description: "The signed time; a request older than the tolerance is refused as a replay",
+                  schema: { type: "string" },
+                },
+              ]),
+        ],
+        requestBody: {
+          required: true,
+          description: `The provider's documented payload. At most ${callback.maxBytes} bytes.`,
+          content: { [callback.contentType]: { schema: { type: "object", additionalProperties: true } } },
+        },
+        responses: {
+          [String(callback.success.status)]: {
+            description: callback.success.description,
+            ...(callback.success.contentType === undefined
+              ? {}
+              : { content: { [callback.success.contentType]: { schema: { type: "string" } } } }),
+          },
+          "403": {
+            description: `${INVALID_SIGNATURE_MESSAGE}: nothing is written`,
+            content: { "application/json": { schema: errorRef("api") } },
+          },
+          "404": {
+            description: "Unknown company",
+            content: { "application/json": { schema: errorRef("api") } },
+          },
+          "413": {
+            description: "The body is larger than the limit",
+            content: { "application/json": { schema: errorRef("api") } },
+          },
+        },
+      },
+    };
   }
   // OpenAPI 3.1 `webhooks`: the requests the service sends to the company's endpoints (docs/webhooks.md).
   const webhookOperation = (type: WebhookEventType): Json => ({
@@ -376,7 +459,7 @@ export const buildOpenApiDocument = (
   errorRef("oauth");
 
   const scopes = { ...scopeDescriptions };
-  const tags = [...new Set([...endpoints, ...pages].flatMap((operation) => operation.tags)), WEBHOOK_TAG].map((name) => ({
+  const tags = [...new Set([...endpoints, ...pages, ...callbacks].flatMap((operation) => operation.tags)), WEBHOOK_TAG].map((name) => ({
     name,
     description: tagDescriptions[name],
   }));

@@ -7,9 +7,11 @@ import * as creditors from "./endpoints/creditors.ts";
 import * as debtTimeline from "./endpoints/debt-timeline.ts";
 import * as debts from "./endpoints/debts.ts";
 import * as debtors from "./endpoints/debtors.ts";
+import * as emailTracking from "./endpoints/email-tracking.ts";
 import * as followups from "./endpoints/followups.ts";
 import * as media from "./endpoints/media.ts";
 import * as oauth from "./endpoints/oauth.ts";
+import * as debtorPage from "./endpoints/debtor-page.ts";
 import * as payments from "./endpoints/payments.ts";
 import * as sandbox from "./endpoints/sandbox.ts";
 import * as snapshots from "./endpoints/snapshots.ts";
@@ -36,6 +38,8 @@ export const endpoints = {
   getMedia: media.getMedia,
   getTodoStats: todos.getTodoStats,
   listTodos: todos.listTodos,
+  validateTodo: todos.validateTodo,
+  rejectTodo: todos.rejectTodo,
   listTimelines: timelines.listTimelines,
   listDebtors: debtors.listDebtors,
   getDebtor: debtors.getDebtor,
@@ -84,5 +88,13 @@ export type Endpoints = typeof endpoints;
 export const pages = {
   authorize: oauth.authorize,
   submitAuthorization: oauth.submitAuthorization,
+  openEmailPixel: emailTracking.openEmailPixel,
+  followEmailLink: emailTracking.followEmailLink,
+  showEmailUnsubscribe: emailTracking.showEmailUnsubscribe,
+  unsubscribeFromEmail: emailTracking.unsubscribeFromEmail,
+  receivePostmarkWebhook: emailTracking.receivePostmarkWebhook,
+  showDebtorPage: debtorPage.showDebtorPage,
+  submitDebtorPage: debtorPage.submitDebtorPage,
+  receiveStripeWebhook: debtorPage.receiveStripeWebhook,
 } as const;
 export type OperationId = keyof Endpoints;

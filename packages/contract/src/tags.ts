@@ -14,6 +14,9 @@ export const tagDescriptions = {
   Followups:
     "Logged or scheduled contact activities on a debt (calls, e-mails, SMS, WhatsApp, mail): create, list, read and " +
     "update. Media URLs in reads are pre-signed for 1 hour.",
+  "E-mail tracking":
+    "The public routes of collection e-mails: open pixel, tracked links, unsubscribe (RFC 8058 one-click) and the " +
+    "e-mail provider's bounce webhook. No bearer token: a token signed by the platform, or the webhook's Basic credentials.",
   Media: "Pre-signed links to followup recordings and documents: the signature is the credential, no bearer token.",
   Todos: "Aggregate todo statistics over a period, and the debtor requests and AI detections awaiting review.",
   Timelines:
@@ -30,6 +33,14 @@ export const tagDescriptions = {
   Sandbox:
     "Sandbox companies only (a live company gets 404): their own clock, read and advanced to run their timelines in " +
     "seconds, and the messages their channels kept instead of sending. See docs/sandbox.md for the magic values.",
+  "Provider callbacks":
+    "The requests channel providers (Twilio, Retell, Lob) send the platform: delivery reports, replies and call " +
+    "results. No bearer token: each is verified with its provider's request signature, and refused with 403 when " +
+    "unsigned or wrongly signed (docs/channels.md).",
+  "Debtor page":
+    "The debtor's own pages, reached by the signed link of each debt's `payment_link`: an identity check, the debt, " +
+    "payment, plan proposals, disputes, hardship and contact preferences; and the payment provider's signed " +
+    "notifications. No bearer token: the link, the browser session and the provider's signature are the credentials.",
   Webhooks: "The company's webhook endpoints, their delivery history, secret rotation and replays.",
   "Webhook events": "The signed requests the service sends to the company's webhook endpoints (Standard Webhooks v1).",
 } as const;

@@ -10,6 +10,7 @@ import { Debt } from "./endpoints/debt-fields.ts";
 import { Followup } from "./endpoints/followup-fields.ts";
 import { Payment } from "./endpoints/payments.ts";
 import { SnapshotAcknowledgement } from "./endpoints/snapshot-fields.ts";
+import { TodoItem } from "./endpoints/todos.ts";
 import { IsoOffsetDateTime, PlainDate } from "./formats.ts";
 import { EncryptedId } from "./ids.ts";
 
@@ -124,6 +125,21 @@ export const webhookEvents = {
     summary: "A debt's payment plan was replaced",
     description: "A snapshot row's `payment_plan` (or an API change) replaced or cancelled the active plan of a debt.",
     data: PaymentPlanReplacement,
+  },
+  "debtor_request.created": {
+    summary: "A debtor asked something on the debtor's page",
+    description:
+      "A dispute, a hardship declaration or a payment plan proposal arrived in the review queue as `suggested`. " +
+      "`data` is the todo as GET /todos returns it.",
+    data: TodoItem,
+  },
+  "todo.reviewed": {
+    summary: "A todo was validated or rejected",
+    description:
+      "POST /todos/{id}/validate or /reject. `data` is the todo after the review (`review_status`, `note`, " +
+      "`reviewed_at`). A validated plan proposal also sends `payment_plan.replaced`, a validated blocking dispute " +
+      "`debt.updated`.",
+    data: TodoItem,
   },
 } as const satisfies Record<string, EventDeclaration>;
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../src/document.ts";
 import { Followup } from "@dc/domain";
-import { endpoints, pages, parserRefusals, rateLimitSubject } from "../src/index.ts";
+import { endpoints, pages, parserRefusals, providerCallbacks, rateLimitSubject } from "../src/index.ts";
 
 interface Operation {
   operationId: string;
@@ -16,11 +16,17 @@ interface Operation {
   "x-rate-limit"?: unknown;
   responses: Record<
     string,
-    { headers?: Record<string, unknown>; content?: Record<string, { examples?: Record<string, { value: { message?: string } }> }> }
+    {
+      headers?: Record<string, unknown>;
+      content?: Record<string, { examples?: Record<string, { value: { message?: string } }> }>;
+    }
   >;
 }
 
-const document = openApiDocument() as { paths: Record<string, Record<string, Operation>>; components: Record<string, unknown> };
+const document = openApiDocument() as {
+  paths: Record<string, Record<string, Operation>>;
+  components: Record<string, unknown>;
+};
 const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
   Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
 );
@@ -29,7 +35,23 @@ describe("the OpenAPI document", () => {
   it("has every declared endpoint, once, with a unique operationId", () => {
     const ids = operations.map(({ operation }) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.sort()).toEqual([...Object.keys(endpoints), ...Object.keys(pages)].sort());
+    expect(ids.sort()).toEqual(
+      [...Object.keys(endpoints), ...Object.keys(pages), ...Object.keys(providerCallbacks)].sort(),
+    );
+  });
+
+  it("lists the provider callbacks as public, verified by their provider's signature header", () => {
+    for (const callback of Object.values(providerCallbacks)) {
+      const operation = document.paths[callback.path]?.[callback.method] as unknown as Record<string, unknown>;
+      expect(operation["security"], callback.operationId).toEqual([]);
+      expect(operation["x-signature"], callback.operationId).toMatchObject({ header: callback.signature.header });
+      expect(operation["parameters"], callback.operationId).toContainEqual(
+        expect.objectContaining({ name: callback.signature.header, in: "header", required: true }),
+      );
+      expect(Object.keys(operation["responses"] as object), callback.operationId).toEqual(
+        expect.arrayContaining([String(callback.success.status), "403"]),
+      );
+    }
   });
 
   it("gives every operation a summary, tags and its security", () => {
@@ -38,7 +60,9 @@ describe("the OpenAPI document", () => {
       expect(operation.tags.length, operation.operationId).toBeGreaterThan(0);
       // Pages (browser-facing HTML) are unauthenticated.
       const declared = endpoints[operation.operationId as keyof typeof endpoints] ?? { scope: null };
-      expect(operation.security, operation.operationId).toEqual(declared.scope === null ? [] : [{ oauth2: [declared.scope] }]);
+      expect(operation.security, operation.operationId).toEqual(
+        declared.scope === null ? [] : [{ oauth2: [declared.scope] }],
+      );
     }
   });
 
@@ -52,7 +76,8 @@ describe("the OpenAPI document", () => {
 
   it("documents 401 and the exact 403 scope message on every protected operation", () => {
     for (const { operation } of operations) {
-      const declared = endpoints[operation.operationId as keyof typeof endpoints] as (typeof endpoints)[keyof typeof endpoints] | undefined;
+      const declared = endpoints[operation.operationId as keyof typeof endpoints] as
+        (typeof endpoints)[keyof typeof endpoints] | undefined;
       if (declared === undefined || declared.scope === null) continue;
       const forbidden = Object.values(operation.responses["403"]?.content?.["application/json"]?.examples ?? {}).map(
         (example) => example.value.message,
@@ -80,7 +105,10 @@ describe("the OpenAPI document", () => {
   });
 
   it("states the values a followup is created with when its body omits status or is_retry (contract 2.4, 4.6)", () => {
-    const schemas = document.components["schemas"] as Record<string, { properties: Record<string, { default?: unknown }> }>;
+    const schemas = document.components["schemas"] as Record<
+      string,
+      { properties: Record<string, { default?: unknown }> }
+    >;
     const created = schemas["FollowupCreate"]!.properties;
     expect(created["status"]?.default).toBe("on_hold");
     expect(created["status"]?.default).toBe(Followup.defaultStatus);
@@ -105,7 +133,10 @@ describe("the OpenAPI document", () => {
     const schemas = document.components["schemas"] as Record<string, { properties: Record<string, unknown> }>;
     const patternOf = (property: unknown): RegExp => {
       const { anyOf, pattern } = property as { anyOf?: unknown[]; pattern?: string };
-      const found = anyOf === undefined ? pattern : (anyOf as Array<{ pattern?: string }>).find((branch) => branch.pattern)?.pattern;
+      const found =
+        anyOf === undefined
+          ? pattern
+          : (anyOf as Array<{ pattern?: string }>).find((branch) => branch.pattern)?.pattern;
       expect(found).toBeDefined();
       return new RegExp(found!);
     };
@@ -145,24 +176,38 @@ describe("the OpenAPI document", () => {
         if (!status.startsWith("3")) continue;
         const described = response as { description: string; headers?: Record<string, { description?: string }> };
         expect(described.description, `${operation.operationId} ${status}`).toContain("`iss`");
-        expect(described.headers?.["Location"]?.description, `${operation.operationId} ${status} Location`).toContain("`iss`");
+        expect(described.headers?.["Location"]?.description, `${operation.operationId} ${status} Location`).toContain(
+          "`iss`",
+        );
       }
     }
-    const start = authorization.find(({ method }) => method === "get")!.operation as Operation & { description: string };
+    const start = authorization.find(({ method }) => method === "get")!.operation as Operation & {
+      description: string;
+    };
     expect(start.description).toContain("`iss`");
   });
 
   it("declares the challenge, retry and rate-limit headers where the api sends them", () => {
     const headerComponents = (document.components["headers"] ?? {}) as Record<string, unknown>;
     expect(Object.keys(headerComponents).sort()).toEqual(
-      ["Accept-Encoding", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "WWW-Authenticate"].sort(),
+      [
+        "Accept-Encoding",
+        "RateLimit-Limit",
+        "RateLimit-Remaining",
+        "RateLimit-Reset",
+        "Retry-After",
+        "WWW-Authenticate",
+      ].sort(),
     );
     for (const { operation } of operations) {
-      const declared = endpoints[operation.operationId as keyof typeof endpoints] as (typeof endpoints)[keyof typeof endpoints] | undefined;
+      const declared = endpoints[operation.operationId as keyof typeof endpoints] as
+        (typeof endpoints)[keyof typeof endpoints] | undefined;
       if (declared === undefined) continue;
       const headersOf = (status: string) => Object.keys(operation.responses[status]?.headers ?? {});
       for (const status of ["401", "429", "503"].filter((code) => operation.responses[code] !== undefined)) {
-        expect(headersOf(status), `${operation.operationId} ${status}`).toContain(status === "401" ? "WWW-Authenticate" : "Retry-After");
+        expect(headersOf(status), `${operation.operationId} ${status}`).toContain(
+          status === "401" ? "WWW-Authenticate" : "Retry-After",
+        );
       }
       const budgeted = declared.scope !== null && operation["x-rate-limit"] !== undefined;
       const success = Object.keys(operation.responses).find((status) => status.startsWith("2"));
@@ -199,10 +244,26 @@ describe("the OpenAPI document", () => {
     const output = join(mkdtempSync(join(tmpdir(), "spectral-")), "results.json");
     const result = spawnSync(
       join(root, "node_modules", ".bin", "spectral"),
-      ["lint", "openapi.json", "--ruleset", ".spectral.yaml", "--fail-severity", "error", "--format", "json", "--output", output],
+      [
+        "lint",
+        "openapi.json",
+        "--ruleset",
+        ".spectral.yaml",
+        "--fail-severity",
+        "error",
+        "--format",
+        "json",
+        "--output",
+        output,
+      ],
       { cwd: root, encoding: "utf8" },
     );
-    const problems = JSON.parse(readFileSync(output, "utf8")) as Array<{ severity: number; code: string; message: string; path: string[] }>;
+    const problems = JSON.parse(readFileSync(output, "utf8")) as Array<{
+      severity: number;
+      code: string;
+      message: string;
+      path: string[];
+    }>;
     expect(problems.filter((problem) => problem.severity === 0)).toEqual([]);
     expect(result.status).toBe(0);
   }, 180_000);

@@ -7,12 +7,14 @@ export * from "./migration-locks.ts";
 export * from "./migration-settings.ts";
 export * from "./queries/admin/find-row-company.ts";
 export * from "./queries/admin/find-row-id.ts";
+export * from "./queries/ai-detections/index.ts";
 export * from "./queries/campaigns/insert-campaign.ts";
 export * from "./queries/companies/index.ts";
 export * from "./queries/credit-transactions/insert-followup-charge.ts";
 export * from "./queries/creditors/index.ts";
 export * from "./queries/debtors/index.ts";
 export * from "./queries/debts/index.ts";
+export * from "./queries/debtor-page/index.ts";
 export * from "./queries/enrollments/index.ts";
 export * from "./queries/engine/index.ts";
 export * from "./queries/executor.ts";
@@ -33,8 +35,13 @@ export {
   type Keyset,
   type KeyValues,
 } from "./queries/keyset.ts";
+export * from "./queries/email-outcomes/index.ts";
+export * from "./queries/payment-plans/index.ts";
 export * from "./queries/payments/list-debt-payments.ts";
+export * from "./queries/payments/mark-triggering-followups.ts";
 export * from "./queries/provider-acknowledgements/index.ts";
+export * from "./queries/provider-events/index.ts";
+export * from "./queries/stored-objects/index.ts";
 export * from "./queries/rate-limits/delete-expired-counters.ts";
 export * from "./queries/rate-limits/find-counter.ts";
 export * from "./queries/rate-limits/increment-counter.ts";

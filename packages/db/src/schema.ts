@@ -216,6 +216,16 @@ export interface ChannelOptOutsTable {
   created_at: DefaultTimestamp;
 }
 
+/** Quiet hours a debtor chose on the debtor page, added to the company's by the guard (migration 0037). */
+export interface DebtorPreferencesTable {
+  company_id: number;
+  debt_id: number;
+  /** `HH:MM`, the debtor's local time. */
+  quiet_start: string;
+  quiet_end: string;
+  updated_at: DefaultTimestamp;
+}
+
 /** What a sandbox adapter would have sent (migration 0026). */
 export interface SandboxMessagesTable {
   id: Id;
@@ -243,6 +253,36 @@ export interface ProviderAcknowledgementsTable {
   /** The provider's answer (an SMTP reply line). */
   response: string | null;
   acknowledged_at: DefaultTimestamp;
+}
+
+/** Addresses the engine no longer writes to: a hard bounce or a complaint (migration 0036). Lower case. */
+export interface EmailUndeliverableAddressesTable {
+  company_id: number;
+  address: string;
+  kind: "bounce" | "complaint";
+  /** Where the report came from: `dsn` (a delivery status notification) or `postmark` (its webhook). */
+  source: string;
+  detail: string | null;
+  recorded_at: DefaultTimestamp;
+}
+
+/** A person's click on a tracked link of an e-mail (migration 0036); automated fetches are not kept. */
+export interface EmailClicksTable {
+  company_id: number;
+  followup_id: number;
+  debt_id: number;
+  clicked_at: Timestamp;
+}
+
+/** An object the platform stores itself: a letter's PDF (migration 0035, docs/decisions/0650). */
+export interface StoredObjectsTable {
+  company_id: number;
+  /** What a followup's `pdf_object_key` holds. */
+  key: string;
+  followup_id: number;
+  content_type: string;
+  body: Buffer;
+  created_at: DefaultTimestamp;
 }
 
 export interface TimelineTimepointsTable {
@@ -432,6 +472,9 @@ export interface FollowupsTable {
   email_open_count: Generated<number>;
   email_first_opened_at: Timestamp | null;
   email_click_count: Generated<number>;
+  /** Whether an automated open (an image proxy) or click (a link scanner) was already counted (migration 0036). */
+  email_automated_open: Generated<boolean>;
+  email_automated_click: Generated<boolean>;
   credits_charged: Generated<number>;
   /** Engine columns (migration 0026): null `enrollment_id` for followups the API recorded. */
   enrollment_id: number | null;
@@ -460,6 +503,18 @@ export interface CreditTransactionsTable {
   created_at: DefaultTimestamp;
 }
 
+/** A provider's verified callback, stored once per key and applied by the worker (migration 0033, docs/decisions/0630). */
+export interface ProviderEventsTable {
+  company_id: number;
+  id: Id;
+  provider: "twilio" | "retell" | "lob";
+  event_key: string;
+  followup_id: number | null;
+  payload: unknown;
+  received_at: DefaultTimestamp;
+  processed_at: Timestamp | null;
+}
+
 interface ReviewColumns {
   id: Id;
   company_id: number;
@@ -468,10 +523,14 @@ interface ReviewColumns {
   blocking: Generated<boolean>;
   created_at: DefaultTimestamp;
   reviewed_at: Timestamp | null;
+  /** The company's note of its review (migration 0038). */
+  review_note: string | null;
 }
 export interface DebtorRequestsTable extends ReviewColumns {
   type: "portal_dispute" | "hardship" | "payment_plan";
   message: string | null;
+  /** What the debtor's page recorded: a plan proposal's schedule, a dispute's reason (migrations 0037, 0038). */
+  content: JsonDefault;
 }
 export interface AiDetectionsTable extends ReviewColumns {
   followup_id: number | null;
@@ -620,8 +679,13 @@ export interface Database {
   enrollments: EnrollmentsTable;
   followup_decisions: FollowupDecisionsTable;
   channel_opt_outs: ChannelOptOutsTable;
+  debtor_preferences: DebtorPreferencesTable;
   sandbox_messages: SandboxMessagesTable;
   provider_acknowledgements: ProviderAcknowledgementsTable;
+  provider_events: ProviderEventsTable;
+  email_undeliverable_addresses: EmailUndeliverableAddressesTable;
+  email_clicks: EmailClicksTable;
+  stored_objects: StoredObjectsTable;
   campaigns: CampaignsTable;
   debtors: DebtorsTable;
   debt_groups: DebtGroupsTable;

@@ -80,6 +80,8 @@ export interface Debtor extends DebtorTimeZone.Location {
   readonly postalCode: string | null;
   readonly phone: string | null;
   readonly email: string | null;
+  /** Why `email` no longer receives mail (it bounced for good, or its owner complained), or null when it does. */
+  readonly emailUndeliverable?: string | null;
   /** The street address (or the legacy full address): a letter needs it, with a postal code or a city. */
   readonly address?: string | null;
   readonly city?: string | null;
@@ -122,7 +124,8 @@ export type Reason =
   | "opted_out"
   | "hold"
   | "no_credits"
-  | "no_recipient";
+  | "no_recipient"
+  | "undeliverable";
 
 export type Decision =
   | { readonly _tag: "allow" }
@@ -250,7 +253,7 @@ export const nextAllowedInstant = (
 
 /**
  * The guard's decision for one action now. Blocks first (opt-out, then no
- * recipient); then every reason to wait: a hold, no credits on a paid
+ * recipient, then an e-mail address known to be undeliverable); then every reason to wait: a hold, no credits on a paid
  * channel, a cap reached, the cooldown after a telephone conversation; a
  * deferred action waits until all of them have passed and the time rules
  * allow it, and the reason given is the one that waits longest. With nothing
@@ -264,6 +267,8 @@ export const decide = (input: Input): Decision => {
     return { _tag: "block", reason: "opted_out", detail: `the debtor opted out of ${channel}` };
   const missing = missingRecipient(debtor, channel);
   if (missing !== null) return { _tag: "block", reason: "no_recipient", detail: missing };
+  if (channel === "email" && debtor.emailUndeliverable !== undefined && debtor.emailUndeliverable !== null)
+    return { _tag: "block", reason: "undeliverable", detail: `the e-mail address is undeliverable (${debtor.emailUndeliverable})` };
 
   const waits: Wait[] = [];
   const hold = holdWait(input.holds, now.getTime());

@@ -101,6 +101,18 @@ describe("decide", () => {
     ]);
   });
 
+  it("blocks e-mail to an address that bounced for good or complained, and no other channel", () => {
+    const bounced = { ...paris, emailUndeliverable: "bounce: 550 5.1.1 user unknown" };
+    expect(decide({ channel: "email", debtor: bounced, holds: [{ kind: "dispute", until: null }] })).toEqual({
+      _tag: "block",
+      reason: "undeliverable",
+      detail: "the e-mail address is undeliverable (bounce: 550 5.1.1 user unknown)",
+    });
+    expect(outcome(decide({ channel: "email", debtor: bounced, optOuts: ["email"] }))).toBe("block opted_out");
+    expect(outcome(decide({ channel: "sms", debtor: bounced }))).toBe("allow");
+    expect(outcome(decide({ channel: "email", debtor: { ...paris, emailUndeliverable: null } }))).toBe("allow");
+  });
+
   it("defers during a hold until its end, placed at the next allowed instant, or until lifted", () => {
     expect(
       [

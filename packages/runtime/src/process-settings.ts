@@ -35,6 +35,30 @@ export const idEncryptionKeyOf = (
   developmentIdKey: setting === undefined,
 });
 
+/**
+ * The origin of `PUBLIC_BASE_URL` in canonical form (lower-case scheme and
+ * host, no default port, no trailing slash), or undefined when the value is
+ * not an http or https origin: a path, a query (even an empty `?`), a
+ * fragment or credentials are refused, since the value is the OAuth issuer
+ * (RFC 8414 2: no query or fragment; a path would move the metadata to
+ * `/.well-known/oauth-authorization-server/{path}`, docs/decisions/0207).
+ */
+export const publicOrigin = (value: string): string | undefined => {
+  if (!URL.canParse(value) || value.includes("?") || value.includes("#")) return undefined;
+  const url = new URL(value);
+  const httpScheme = url.protocol === "https:" || url.protocol === "http:";
+  if (!httpScheme || url.username !== "" || url.password !== "" || url.pathname !== "/") return undefined;
+  return url.origin;
+};
+
+/** `PUBLIC_BASE_URL`: the api's external origin (its OAuth issuer, its links). */
+export const PublicBaseUrl = Schema.String.pipe(
+  Schema.filter((value) => publicOrigin(value) !== undefined, {
+    message: () =>
+      "must be an http or https origin: scheme, host and optional port, without path, query, fragment or credentials",
+  }),
+);
+
 /** `true` or `false`: may webhooks go to loopback or private addresses. */
 export const AllowPrivateDestinations = Schema.Literal("true", "false");
 

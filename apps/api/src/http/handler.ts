@@ -12,6 +12,8 @@ export interface Reply<Success> {
   readonly headers?: Readonly<Record<string, string>>;
   /** An identical replay of an already accepted decision: not counted against the rate limit. */
   readonly replay?: boolean;
+  /** Sent instead of `body` for one of the operation's declared `documentReplies` (its status and media type). */
+  readonly document?: { readonly contentType: string; readonly bytes: Uint8Array };
 }
 
 export interface HandlerInput<Params, Query, Body, Authenticated extends boolean> {

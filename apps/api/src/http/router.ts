@@ -153,6 +153,11 @@ const runOperation = async (ctx: Context, { services, admit, inFlight }: RouterD
     if (reply.replay === true) await refund();
     ctx.status = reply.status ?? endpoint.success.status;
     for (const [name, headerValue] of Object.entries({ ...endpoint.success.headers, ...reply.headers })) ctx.set(name, headerValue);
+    if (reply.document !== undefined) {
+      ctx.type = reply.document.contentType;
+      ctx.body = Buffer.from(reply.document.bytes);
+      return;
+    }
     // Written as JSON text directly: set the type first, or Koa would guess text/plain from a string.
     ctx.type = "application/json";
     ctx.body = writes.recordedBody() ?? operation.serializeReply(reply.body);

@@ -24,6 +24,9 @@ export const failureRules = {
   clientPerAddress: { name: "oauth-client-auth-failures:address", limit: 30, windowSeconds: FIFTEEN_MINUTES },
   signInPerAccount: { name: "oauth-sign-in-failures:account", limit: 10, windowSeconds: FIFTEEN_MINUTES },
   signInPerAddress: { name: "oauth-sign-in-failures:address", limit: 30, windowSeconds: FIFTEEN_MINUTES },
+  /** The debtor page's identity check (docs/decisions/0671). */
+  debtorCheckPerLink: { name: "debtor-check-failures:link", limit: 5, windowSeconds: FIFTEEN_MINUTES },
+  debtorCheckPerAddress: { name: "debtor-check-failures:address", limit: 20, windowSeconds: FIFTEEN_MINUTES },
 } as const satisfies Record<string, FailureRule>;
 
 /** One rule applied to one subject (a client id, an address, an account). */

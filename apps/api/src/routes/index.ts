@@ -43,6 +43,7 @@ import { uploadSnapshotChunk } from "./snapshots/upload-snapshot-chunk.ts";
 import { listTimelines } from "./timelines/list-timelines.ts";
 import { getTodoStats } from "./todos/get-todo-stats.ts";
 import { listTodos } from "./todos/list-todos.ts";
+import { rejectTodo, validateTodo } from "./todos/review-todo.ts";
 import { createWebhookEndpoint } from "./webhooks/create-webhook-endpoint.ts";
 import { deleteWebhookEndpoint } from "./webhooks/delete-webhook-endpoint.ts";
 import { getWebhookEndpoint } from "./webhooks/get-webhook-endpoint.ts";
@@ -71,6 +72,8 @@ export const handlers: Handlers = {
   getMedia,
   getTodoStats,
   listTodos,
+  validateTodo,
+  rejectTodo,
   listTimelines,
   listDebtors,
   getDebtor,

@@ -70,8 +70,12 @@ export const expectWebhookPayload = (payload: unknown, type: string): void => {
 
 const WORKER_MAIN = join(import.meta.dirname, "..", "..", "..", "worker", "src", "main.ts");
 
-/** Starts the worker process on `databaseUrl` (development settings: the api's development id key, private destinations allowed). */
-export const startWorkerProcess = (databaseUrl: string) => {
+/**
+ * Starts the worker process on `databaseUrl` (development settings: the api's
+ * development id key, private destinations allowed); `environment` adds to
+ * or overrides its variables, as `PUBLIC_BASE_URL`.
+ */
+export const startWorkerProcess = (databaseUrl: string, environment: Record<string, string> = {}) => {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !["DATABASE_URL", "NODE_ENV", "LOG_LEVEL", "ID_ENCRYPTION_KEY", "WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS"].includes(key)) {
@@ -79,7 +83,7 @@ export const startWorkerProcess = (databaseUrl: string) => {
     }
   }
   const child: ChildProcess = spawn(process.execPath, [WORKER_MAIN], {
-    env: { ...env, DATABASE_URL: databaseUrl, NODE_ENV: "development", LOG_LEVEL: "info", WORKER_CONCURRENCY: "2" },
+    env: { ...env, DATABASE_URL: databaseUrl, NODE_ENV: "development", LOG_LEVEL: "info", WORKER_CONCURRENCY: "2", ...environment },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

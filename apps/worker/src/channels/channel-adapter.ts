@@ -6,6 +6,8 @@
  * its provider (the sandbox's provider is the `sandbox_messages` table).
  */
 import type { TimelineDefinition } from "@dc/domain";
+import type { Detection } from "@dc/providers";
+import type { LetterParts } from "./letter.ts";
 
 export interface OutboundMessage {
   readonly followupId: number;
@@ -26,26 +28,79 @@ export interface OutboundMessage {
   readonly senderName?: string;
   /** The language the body is written in (`en`, `fr`), for the e-mail's HTML part. */
   readonly language?: string;
+  /** A letter's address in parts and the facts its page states (`postmail` only). */
+  readonly letter?: LetterParts;
+}
+
+/** What a call provider reported of the call itself (docs/decisions/0640). */
+export interface CallDetails {
+  readonly callId: string;
+  /** When the call started at the provider: the followup's `call_date`. */
+  readonly startedAt: Date | null;
+  readonly disconnectionReason: string | null;
+  /** The recording's location at the provider, served to readers pre-signed (decision 0153). */
+  readonly recordingUrl: string | null;
+  readonly direction: "inbound" | "outbound" | null;
+  /** Our number the call was made from. */
+  readonly phoneNumberUsed: string | null;
 }
 
 export type Outcome =
-  | { readonly status: "sent" | "delivered"; readonly providerMessageId?: string }
+  | {
+      readonly status: "sent" | "delivered";
+      readonly providerMessageId?: string;
+      /** The stored object the provider printed (a letter's PDF): the followup's `pdf_object_key`. */
+      readonly pdfObjectKey?: string;
+    }
   | {
       readonly status: "no_answer" | "deal_found" | "deal_not_found" | "bad_behavior";
       readonly conversation: boolean;
+      /** The call reached voicemail: the followup becomes a `voicemail` one. */
       readonly voicemail?: boolean;
       readonly durationMs?: number;
       readonly summary?: string;
       readonly promiseUntil?: Date;
       readonly providerMessageId?: string;
+      readonly call?: CallDetails;
+      readonly detections?: ReadonlyArray<Detection>;
     }
-  | { readonly status: "failed"; readonly retryable: boolean; readonly error: string };
+  | {
+      readonly status: "failed";
+      readonly retryable: boolean;
+      readonly error: string;
+      readonly providerMessageId?: string;
+      readonly durationMs?: number;
+      readonly call?: CallDetails;
+    }
+  /**
+   * The provider took the message and reports its outcome later by callback
+   * (an AI call): the followup stays `in_progress` with `provider_message_id`
+   * set, and the callback's outcome goes through the outcome transaction
+   * (docs/decisions/0630). Past the send timeout the recovery asks `lookup`.
+   */
+  | { readonly status: "accepted"; readonly providerMessageId: string };
+
+/** An outcome that ends the send's `in_progress`: everything but `accepted`. */
+export type FinalOutcome = Exclude<Outcome, { readonly status: "accepted" }>;
+
+/** What `lookup` may also answer: the provider still works on it (a call in progress); asked again after the send timeout. */
+export interface StillRunning {
+  readonly status: "running";
+}
 
 export interface ChannelAdapter {
   /** Sends in order; answers one outcome per message, same order. Never throws for one message's failure. */
   readonly send: (messages: ReadonlyArray<OutboundMessage>) => Promise<ReadonlyArray<Outcome>>;
-  /** What the provider knows of a message sent before a crash (by idempotency key); null = it never received it. */
-  readonly lookup: (message: OutboundMessage) => Promise<Outcome | null>;
+  /**
+   * What the provider knows of a message sent before a crash, or accepted
+   * and not reported since (by idempotency key, or by `providerMessageId`
+   * when the followup holds one: a real adapter polls its provider there);
+   * null = it never received it.
+   */
+  readonly lookup: (
+    message: OutboundMessage,
+    providerMessageId?: string | null,
+  ) => Promise<Outcome | StillRunning | null>;
 }
 
 export interface ChannelAdapters {

@@ -9,12 +9,16 @@
  * attempt whose acknowledgement was recorded and `failed` (not retryable,
  * never resent: at most once) for any other. Replies 5xx fail for good,
  * 4xx, refused connections, timeouts and authentication failures are
- * retryable.
+ * retryable. With tracking settings, every e-mail carries the open pixel,
+ * tracked links, an unsubscribe link, `List-Unsubscribe` with
+ * `List-Unsubscribe-Post` (RFC 8058), and its bounce token in the envelope
+ * sender and a provider metadata header (email-tracking.ts).
  */
 import { findAcknowledgement, recordAcknowledgement, type Db } from "@dc/db";
 import { createTransport } from "nodemailer";
 import type { ChannelAdapter, OutboundMessage, Outcome } from "./channel-adapter.ts";
-import { htmlOf } from "./email-html.ts";
+import { htmlOf, unsubscribeText } from "./email-html.ts";
+import { type EmailTrackingSettings, trackedParts } from "./email-tracking.ts";
 import { parseMailFrom, type Sender } from "./mail-from.ts";
 
 export interface SmtpSettings {
@@ -24,7 +28,15 @@ export interface SmtpSettings {
   readonly from: string;
   /** Connections kept open to the server; messages of a batch are sent over them at once. Default 4. */
   readonly maxConnections?: number;
+  /**
+   * Open pixel, tracked links, unsubscribe link and headers, bounce token
+   * (docs/decisions/0655-0658). Unset (no `PUBLIC_BASE_URL`): plain e-mails.
+   */
+  readonly tracking?: EmailTrackingSettings;
 }
+
+/** The Postmark metadata header that brings the bounce token back in its webhook (docs/decisions/0658). */
+export const BOUNCE_METADATA_HEADER = "X-PM-Metadata-dc-bounce";
 
 /** Error text of an attempt that a crash left without a recorded acknowledgement. */
 export const UNACKNOWLEDGED =
@@ -84,17 +96,35 @@ export const smtpAdapter = (db: Db, settings: SmtpSettings): ChannelAdapter & { 
       return failed(false, `smtp: not one e-mail address: ${JSON.stringify(recipient)}`);
     const messageId = messageIdOf(message.idempotencyKey, sender.domain);
     const subject = message.subject ?? "";
+    const language = message.language ?? "en";
+    const tracked =
+      settings.tracking === undefined
+        ? undefined
+        : trackedParts(settings.tracking, { companyId: message.companyId, followupId: message.followupId });
     let response: string;
     try {
       const info = await transport.sendMail({
         from: { name: message.senderName ?? sender.name, address: sender.address },
         to: recipient,
-        envelope: { from: sender.address, to: [recipient] },
+        envelope: { from: tracked?.envelopeFrom ?? sender.address, to: [recipient] },
         subject,
-        text: message.body,
-        html: htmlOf({ subject, body: message.body, language: message.language ?? "en" }),
+        text:
+          tracked === undefined
+            ? message.body
+            : `${message.body}\n\n${unsubscribeText(language)}: ${tracked.unsubscribeUrl}`,
+        html: htmlOf({ subject, body: message.body, language, ...(tracked === undefined ? {} : { tracking: tracked }) }),
         messageId,
         date: message.at,
+        ...(tracked === undefined
+          ? {}
+          : {
+              headers: {
+                // RFC 2369 and RFC 8058: one-click unsubscribe by POST to the https URL.
+                "List-Unsubscribe": `<${tracked.unsubscribeUrl}>`,
+                "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+                [BOUNCE_METADATA_HEADER]: tracked.bounceToken,
+              },
+            }),
       });
       response = info.response;
     } catch (error) {

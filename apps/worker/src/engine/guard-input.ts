@@ -93,14 +93,18 @@ export const historyOf = (context: SendContext): ComplianceGuard.Contact[] =>
     ];
   });
 
-/** The guard's view of the debtor. */
+/** The guard's view of the debtor, with the quiet hours the debtor chose on the debtor page. */
 export const debtorOf = (context: SendContext): ComplianceGuard.Debtor => ({
   country: context.country,
   postalCode: context.postal_code,
   phone: context.phone,
   email: context.email,
+  emailUndeliverable: context.email_undeliverable,
   address: postalLine(context),
   city: context.city,
+  ...(context.debtor_quiet_start !== null && context.debtor_quiet_end !== null
+    ? { quietHours: { start: context.debtor_quiet_start, end: context.debtor_quiet_end } }
+    : {}),
 });
 
 /** The street part of the debt's postal address, or null. */

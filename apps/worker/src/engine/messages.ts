@@ -1,23 +1,36 @@
 /**
  * The message a claimed followup sends: its step rendered for the debt
  * (channels/render.ts), its recipient, and the idempotency key of its
- * attempt, `<followup public id>:<attempt>` (docs/decisions/0600). A step
+ * attempt, `<followup public id>:<attempt>` (docs/decisions/0600). Its payment
+ * link is the company's, or else the debtor page's (docs/decisions/0670). A step
  * whose template does not render gets a failed outcome instead, not
  * retryable: it would fail the same way again.
  */
+import { debtorLinks } from "@dc/crypto";
 import type { EventIds, SendContext } from "@dc/db";
 import type { OutboundMessage, Outcome } from "../channels/channel-adapter.ts";
 import { renderStep, TemplateError } from "../channels/render.ts";
+import { letterPartsOf } from "../channels/letter.ts";
 import { renderContextFor } from "../channels/render-context.ts";
+import type { EngineSettings } from "./engine-settings.ts";
 import type { StepContext } from "./guard-input.ts";
 
 /** The idempotency key a provider gets for a followup attempt. */
 export const idempotencyKeyOf = (ids: EventIds, followupId: number, attempt: number): string =>
   `${ids.encode("followup", followupId)}:${attempt}`;
 
+/** The debt's payment link: the company's, or else the platform's debtor page link signed at the company's clock. */
+const paymentLinkOf = (context: SendContext, engine: EngineSettings): string | null => {
+  if (context.payment_link !== null && context.payment_link.trim() !== "") return context.payment_link;
+  if (engine.debtorLinks === undefined) return null;
+  const { origin, secret } = engine.debtorLinks;
+  return debtorLinks(secret).url(origin, { companyId: context.company_id, debtId: context.debt_id }, context.now);
+};
+
 /** The rendered message, or the failed outcome of a step that does not render. */
 export const messageOf = (
   ids: EventIds,
+  engine: EngineSettings,
   context: SendContext,
   decoded: StepContext,
   recipient: string,
@@ -35,7 +48,7 @@ export const messageOf = (
     balance_minor: context.balance_minor,
     currency: context.currency,
     due_date: context.due_date,
-    payment_link: context.payment_link,
+    payment_link: paymentLinkOf(context, engine),
     invoice_reference: context.invoice_reference,
     object: context.object,
     creditor_name: context.creditor_name,
@@ -63,6 +76,7 @@ export const messageOf = (
       at: context.now,
       senderName: context.company_name,
       language: renderContext.language,
+      ...(step.channel === "postmail" ? { letter: letterPartsOf(context, renderContext) } : {}),
     },
     failure,
   };

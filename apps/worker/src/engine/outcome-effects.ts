@@ -14,7 +14,8 @@
  */
 import type { SendContext, SendOutcomeRecord, StepToSchedule } from "@dc/db";
 import { Channel, DebtStatus, Followup, TimelineDefinition } from "@dc/domain";
-import type { Outcome } from "../channels/channel-adapter.ts";
+import type { Detection } from "@dc/providers";
+import type { FinalOutcome } from "../channels/channel-adapter.ts";
 import type { EngineSettings } from "./engine-settings.ts";
 
 const hourMs = 3_600_000;
@@ -31,19 +32,24 @@ export interface OutcomeEffects {
   readonly next: StepToSchedule;
   /** Set for a promise to pay: the enrollment pauses until then. */
   readonly promiseUntil: Date | null;
+  /** Disputes and objections the outcome shows, for the review queue. */
+  readonly detections: ReadonlyArray<Detection>;
 }
 
 export const outcomeEffects = (
   context: SendContext,
   step: TimelineDefinition.Step,
   recipient: string,
-  outcome: Outcome,
+  outcome: FinalOutcome,
   engine: EngineSettings,
 ): OutcomeEffects => {
   const status = outcome.status;
   const executed = Followup.isExecuted(status);
-  const type = Channel.followupType(step.channel);
+  // A call that reached voicemail is recorded, and charged, as a voicemail (docs/decisions/0640).
+  const voicemail = "voicemail" in outcome && outcome.voicemail === true && Channel.isCall(step.channel);
+  const type = voicemail ? "voicemail" : Channel.followupType(step.channel);
   const durationMs = "durationMs" in outcome ? (outcome.durationMs ?? null) : null;
+  const call = "call" in outcome ? (outcome.call ?? null) : null;
   const credits = executed ? Followup.chargedCredits({ type, durationMs, status }) : 0;
   const debtStatus = DebtStatus.isStatus(context.debt_status) ? context.debt_status : null;
   const retry =
@@ -62,13 +68,19 @@ export const outcomeEffects = (
       companyId: context.company_id,
       followupId: context.id,
       status,
-      callDate: context.now,
+      callDate: call?.startedAt ?? context.now,
       providerMessageId: "providerMessageId" in outcome ? (outcome.providerMessageId ?? null) : null,
       durationMs,
       summary: "summary" in outcome ? (outcome.summary ?? null) : null,
       notes: outcome.status === "failed" ? outcome.error : null,
       creditsCharged: executed ? credits : null,
-      phoneNumberUsed: phoneChannels.has(step.channel) ? recipient : null,
+      phoneNumberUsed: call?.phoneNumberUsed ?? (phoneChannels.has(step.channel) ? recipient : null),
+      callId: call?.callId ?? null,
+      disconnectionReason: call?.disconnectionReason ?? null,
+      audioUrl: call?.recordingUrl ?? null,
+      direction: call?.direction ?? null,
+      type: voicemail ? type : null,
+      pdfObjectKey: "pdfObjectKey" in outcome ? (outcome.pdfObjectKey ?? null) : null,
     },
     executed,
     answered: executed && "conversation" in outcome && outcome.conversation,
@@ -82,5 +94,6 @@ export const outcomeEffects = (
       outcome.status === "deal_found"
         ? (outcome.promiseUntil ?? new Date(context.now.getTime() + engine.defaultPromiseDays * dayMs))
         : null,
+    detections: "detections" in outcome ? (outcome.detections ?? []) : [],
   };
 };

@@ -121,7 +121,7 @@ export const prepareSends = async (
     if (decision._tag === "allow") {
       const recipient = recipientOf(context, decoded.step.channel);
       state(context, "in_progress", recipient);
-      sends.push({ context, decoded, ...messageOf(ids, context, decoded, recipient) });
+      sends.push({ context, decoded, ...messageOf(ids, engine, context, decoded, recipient) });
       continue;
     }
     decisions.push({

@@ -4,28 +4,33 @@
  * outcomes (only those still `in_progress`: an outcome is applied once),
  * the debts' counters and their `pending` -> `in_progress` move, the
  * credits' ledger rows, what comes next (retry, next step, completion), the
- * pause of a promise to pay, the `followup.updated` and `debt.updated`
+ * pause of a promise to pay, the disputes and objections a call's analysis
+ * showed (review items, docs/decisions/0641), the `followup.updated` and `debt.updated`
  * webhook events, and last the companies' credit balances (that statement
- * locks the company rows until the commit, decision 0152).
+ * locks the company rows until the commit, decision 0152). A send its
+ * provider only accepted (its outcome comes by callback) stays
+ * `in_progress` with the provider's message id (docs/decisions/0630).
  */
 import {
   addDebtContacts,
   type DebtContacts,
   type DbTransaction,
   debitCompaniesCredits,
-  debtEventDataBatch,
   type EventIds,
-  followupEventData,
+  insertAiDetections,
   insertFollowupCharges,
   pauseEnrollments,
+  recordAcceptedSends,
   recordEvents,
   recordSendOutcomes,
   scheduleSteps,
   subscribedWebhookEventTypes,
   type WebhookEventInput,
 } from "@dc/db";
-import type { Outcome } from "../channels/channel-adapter.ts";
+import type { FinalOutcome, Outcome } from "../channels/channel-adapter.ts";
 import { byCompany } from "./by-company.ts";
+import { debtUpdatedEvents } from "./debt-events.ts";
+import { followupUpdatedEvents } from "./followup-events.ts";
 import type { EngineSettings } from "./engine-settings.ts";
 import { outcomeEffects } from "./outcome-effects.ts";
 import type { PreparedSend } from "./prepare-sends.ts";
@@ -43,7 +48,24 @@ export const recordOutcomes = async (
   now: Date,
 ): Promise<number> => {
   if (answered.length === 0) return 0;
-  const effects = answered.map(({ send, outcome }) => ({
+  await recordAcceptedSends(
+    trx,
+    answered.flatMap(({ send, outcome }) =>
+      outcome.status === "accepted"
+        ? [
+            {
+              companyId: send.context.company_id,
+              followupId: send.context.id,
+              providerMessageId: outcome.providerMessageId,
+            },
+          ]
+        : [],
+    ),
+    now,
+  );
+  const finals = answered.flatMap(({ send, outcome }) => (outcome.status === "accepted" ? [] : [{ send, outcome }]));
+  if (finals.length === 0) return 0;
+  const effects = finals.map(({ send, outcome }: { send: PreparedSend; outcome: FinalOutcome }) => ({
     send,
     effects: outcomeEffects(send.context, send.decoded.step, send.message.recipient, outcome, dependencies.engine),
   }));
@@ -99,6 +121,19 @@ export const recordOutcomes = async (
       credits: e.credits,
     }));
   await insertFollowupCharges(trx, charges, now);
+  await insertAiDetections(
+    trx,
+    applied.flatMap(({ send, effects: e }) =>
+      e.detections.map((detection) => ({
+        companyId: send.context.company_id,
+        debtId: send.context.debt_id,
+        followupId: send.context.id,
+        type: detection.type,
+        excerpt: detection.excerpt,
+        at: send.context.now,
+      })),
+    ),
+  );
   for (const { send, effects: e } of applied) {
     if (e.promiseUntil === null) continue;
     await pauseEnrollments(trx, {
@@ -132,22 +167,18 @@ const recordOutcomeEvents = async (
   for (const [companyId, group] of byCompany(sends, (send) => send.context.company_id)) {
     const wanted = await subscribedWebhookEventTypes(trx, companyId);
     if (wanted.size === 0) continue;
-    if (wanted.has("followup.updated")) {
-      const data = await followupEventData(
+    events.push(
+      ...(await followupUpdatedEvents(
         trx,
         ids,
         companyId,
         group.map((send) => send.context.id),
-      );
-      for (const payload of data.values())
-        events.push({ companyId, type: "followup.updated", data: payload, occurredAt: now });
-    }
-    if (wanted.has("debt.updated")) {
-      const debtIds = debts.filter((debt) => debt.companyId === companyId).map((debt) => debt.debtId);
-      const data = await debtEventDataBatch(trx, ids, companyId, debtIds);
-      for (const payload of data.values())
-        events.push({ companyId, type: "debt.updated", data: payload, occurredAt: now });
-    }
+        now,
+        wanted,
+      )),
+    );
+    const debtIds = debts.filter((debt) => debt.companyId === companyId).map((debt) => debt.debtId);
+    events.push(...(await debtUpdatedEvents(trx, ids, companyId, debtIds, now, wanted)));
   }
   await recordEvents(trx, events);
 };

@@ -6,10 +6,12 @@
  * its provider what it received (`lookup`): a known outcome is recorded as
  * if the send had answered; `null` (the provider never received it) puts the
  * followup back to `scheduled` at the company's now, for the next round to
- * decide and send again. Nothing is ever sent blindly twice.
+ * decide and send again. A provider still working on it (a call in
+ * progress) leaves it `in_progress` for another send timeout. Nothing is
+ * ever sent blindly twice.
  */
-import { claimStaleSends, loadSendContexts, setFollowupStates } from "@dc/db";
-import type { ChannelAdapter, Outcome } from "../channels/channel-adapter.ts";
+import { type AcceptedSend, claimStaleSends, loadSendContexts, recordAcceptedSends, setFollowupStates } from "@dc/db";
+import type { ChannelAdapter, Outcome, StillRunning } from "../channels/channel-adapter.ts";
 import type { EngineDependencies } from "./engine-dependencies.ts";
 import { recipientOf, stepContexts } from "./guard-input.ts";
 import { inTransaction } from "./in-transaction.ts";
@@ -34,21 +36,24 @@ export const recoverStaleSends = async (dependencies: EngineDependencies): Promi
     const decode = stepContexts();
     const answered: AnsweredSend[] = [];
     const unknown: PreparedSend[] = [];
+    const running: AcceptedSend[] = [];
     for (const context of contexts) {
       const decoded = decode(context);
       const recipient = context.recipient ?? recipientOf(context, decoded.step.channel);
-      const built = messageOf(ids, context, decoded, recipient);
+      const built = messageOf(ids, engine, context, decoded, recipient);
       // The message goes out with the time of its send, which its call_date does not hold yet: the lookup is by key.
       const send: PreparedSend = { context, decoded, ...built };
       const adapter: ChannelAdapter = adapters.adapterFor({ sandbox: context.company_sandbox }, decoded.step.channel);
-      let outcome: Outcome | null;
+      let outcome: Outcome | StillRunning | null;
       try {
-        outcome = built.failure ?? (await adapter.lookup(send.message));
+        outcome = built.failure ?? (await adapter.lookup(send.message, context.provider_message_id));
       } catch (error) {
         logger.error({ err: error, followup: context.id }, "provider lookup failed: the send stays in_progress");
         continue;
       }
       if (outcome === null) unknown.push(send);
+      else if (outcome.status === "running")
+        running.push({ companyId: context.company_id, followupId: context.id, providerMessageId: null });
       else answered.push({ send, outcome });
     }
     await setFollowupStates(
@@ -62,6 +67,7 @@ export const recoverStaleSends = async (dependencies: EngineDependencies): Promi
       })),
       now,
     );
+    await recordAcceptedSends(trx, running, now);
     const recorded = await recordOutcomes(trx, dependencies, answered, now);
     if (claimed.length > 0)
       logger.warn({ claimed: claimed.length, recorded, rescheduled: unknown.length }, "stale sends reconciled");

@@ -84,7 +84,16 @@ describe("adapterFor", () => {
         expect(outcome).toEqual({
           status: "failed",
           retryable: false,
-          error: expect.stringMatching(new RegExp(`^${CHANNEL_NOT_CONFIGURED}: live ${channel} steps`)),
+          error:
+            channel === "postmail"
+              ? `${CHANNEL_NOT_CONFIGURED}: LOB_API_KEY and LOB_FROM_ADDRESS are not set, so live companies cannot send letters`
+              : expect.stringMatching(
+                  new RegExp(
+                    channel === "sms" || channel === "whatsapp"
+                      ? `^${CHANNEL_NOT_CONFIGURED}: TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and PUBLIC_BASE_URL are not all set`
+                      : `^${CHANNEL_NOT_CONFIGURED}: live ${channel} steps`,
+                  ),
+                ),
         });
         expect(await withSmtp.adapterFor({ sandbox: false }, channel).lookup(sms)).toEqual(outcome);
       }

@@ -266,7 +266,7 @@ export interface paths {
         };
         /**
          * Follow a pre-signed media link
-         * @description Redirects (302) to the stored recording or document while the link's signature is valid and it has not expired. A changed key, expiry or signature is 403; a link past its expiry is 410.
+         * @description Redirects (302) to the stored recording or document while the link's signature is valid and it has not expired; a letter the platform printed itself is answered directly (200, `application/pdf`). A changed key, expiry or signature is 403; a link past its expiry is 410.
          */
         get: operations["getMedia"];
         put?: never;
@@ -308,13 +308,57 @@ export interface paths {
         };
         /**
          * List the todos
-         * @description Debtor requests and AI detections awaiting review (`suggested`), newest first.
+         * @description The review queue: debtor requests (`portal_dispute`, `hardship`, `payment_plan`) and AI detections (`ai_dispute`, `objection`), newest first. Without `status`, the todos awaiting review (`suggested`).
          *
          *     Required scope: `debts:read`.
          */
         get: operations["listTodos"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/external-api/v1/todos/{id}/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate a todo
+         * @description Accepts a `suggested` todo, with an optional note (send `{}` for none), and acts on the debt in the same transaction: a `payment_plan` proposal becomes the debt's active plan (its installments hold the timeline while they are kept); a blocking dispute marks the debt disputed and stops its timeline; a `hardship` pauses the timeline for 30 days; a non-blocking dispute or an objection lifts its hold. Answers with the todo.
+         *
+         *     Required scope: `debts:write`.
+         */
+        post: operations["validateTodo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/external-api/v1/todos/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a todo
+         * @description Turns down a `suggested` todo, with an optional note (send `{}` for none): it no longer holds the debt's timeline, which goes on at the next instant the compliance guard allows. Answers with the todo.
+         *
+         *     Required scope: `debts:write`.
+         */
+        post: operations["rejectTodo"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1051,6 +1095,214 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/email/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open pixel of a collection e-mail
+         * @description The 1x1 transparent GIF in the HTML part of every collection e-mail. A valid token counts an open of its followup (`email_opened`, `email_open_count`, `email_first_opened_at`); a fetch by a known prefetcher (Gmail's image proxy, Apple Mail Privacy Protection, link scanners: docs/channels.md) counts once per followup at most. A forged or altered token gets the same image and counts nothing.
+         */
+        get: operations["openEmailPixel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/email/click": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tracked link of a collection e-mail
+         * @description Every http(s) link of a collection e-mail's HTML part (the payment link first of all) goes through this route. The token names the followup and the link's exact target, so it redirects only where the platform wrote: never an open redirect. It counts a click of the followup (`email_clicked`, `email_click_count`); a known link scanner counts once per followup at most and never marks `triggered_payment`.
+         */
+        get: operations["followEmailLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/email/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Unsubscribe page of a collection e-mail
+         * @description The unsubscribe link of every collection e-mail. Shows a small page (no script) whose button posts to the same address; following the link changes nothing, so link scanners cannot unsubscribe anyone.
+         */
+        get: operations["showEmailUnsubscribe"];
+        put?: never;
+        /**
+         * Unsubscribe from collection e-mails (RFC 8058 one-click)
+         * @description The `List-Unsubscribe` URL of every collection e-mail (with `List-Unsubscribe-Post: List-Unsubscribe=One-Click`) and the confirmation page's form post here. The debtor of the token's followup is opted out of e-mail for that debt (`channel_opt_outs`, source `unsubscribe`): the engine sends it no further e-mail step. Idempotent.
+         */
+        post: operations["unsubscribeFromEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/email/webhooks/postmark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Postmark bounce and spam-complaint webhook
+         * @description Register this URL in Postmark as the Bounce and Spam Complaint webhook, with the HTTP Basic credentials of `POSTMARK_WEBHOOK_CREDENTIALS` (Postmark's documented webhook authentication). A hard bounce or a complaint marks the address undeliverable for the company named by the e-mail's signed `dc-bounce` metadata, and a hard bounce fails its followup when it is still `sent`. No bearer token: the Basic credentials are checked in constant time.
+         */
+        post: operations["receivePostmarkWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pay/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The debtor page of a debt
+         * @description Without a session: the identity check (last name, and the postal code, or the date of birth when the debt has no postal code). With one: the creditor, what the debt is for, the balance and currency, the due date, the active plan's installments, the payments made, and the forms to pay, propose a plan, dispute, declare hardship and set contact preferences. English or French by the debtor's country; `lang` overrides. No scripts; a strict CSP.
+         */
+        get: operations["showDebtorPage"];
+        put?: never;
+        /**
+         * The forms of the debtor page
+         * @description Every form posts here with its `action` and the page's anti-forgery token. `verify` opens a 30-minute session (HttpOnly, SameSite=Lax cookie); failed checks are limited to 5 per link and 20 per address in 15 minutes. `pay` redirects to the payment provider's checkout (the sandbox provider's page for sandbox companies); `plan`, `dispute` and `hardship` record a debtor request awaiting review, which holds the debt's timeline; `preferences` records refused channels and quiet hours, which the timeline's guard obeys.
+         */
+        post: operations["submitDebtorPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/stripe/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payment provider notifications (Stripe-compatible)
+         * @description Signed with `Stripe-Signature` (`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` under `STRIPE_WEBHOOK_SECRET`, at most 5 minutes old). A paid `checkout.session.completed` records a payment on the debt its metadata names (provider `stripe`, `external_payment_id` the payment intent, or the session), lowers the balance, emits `payment.recorded`, and stops the timeline when the debt is paid. A replayed notification records nothing more. No bearer token: the signature is the credential.
+         */
+        post: operations["receiveStripeWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/provider-callbacks/twilio/{company_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Twilio message status callback
+         * @description The `StatusCallback` of every SMS and WhatsApp message the platform sends through Twilio. `MessageStatus` `sent` keeps the followup `sent`; `delivered` and `read` make it `delivered`; `undelivered`, `failed` and `canceled` make it `failed` with `ErrorCode` kept in its notes. A followup never moves backwards.
+         */
+        post: operations["twilioMessageStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/provider-callbacks/twilio/{company_id}/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Twilio incoming message webhook
+         * @description A debtor's reply to an SMS or WhatsApp message (`From`, `To`, `Body`, `MessageSid`). An opt-out keyword (STOP, UNSUBSCRIBE, ARRET, STOPALL, CANCEL, END, QUIT) opts the debtor out of that channel for the debt; any other reply counts as an answer, and one that reads as a dispute is suggested for review and holds the debt.
+         */
+        post: operations["twilioIncomingMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/provider-callbacks/retell/{company_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retell call webhook
+         * @description The `webhook_url` of every AI call the platform places through Retell: `{event, call}` for `call_started`, `call_ended` and `call_analyzed`, each stored once per call and event (a retry or a replay changes nothing). `call_started` changes nothing; `call_ended` records a call that reached no one (`no_answer`, a `voicemail` followup, or `failed` with Retell's `disconnection_reason`); `call_analyzed` records a conversation's outcome from its analysis, with `call_id`, `duration_ms`, the recording (`audio_url`), the summary, `direction` and the number used, and suggests the disputes and objections it shows for review (docs/channels.md).
+         */
+        post: operations["retellCallEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/provider-callbacks/lob/letters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lob letter webhook
+         * @description Lob's events for the letters the platform sends (one webhook for the platform's Lob account, subscribed to the `letter.*` events); the company and followup are the ones the letter's metadata names. `letter.delivered` makes the followup `delivered`; `letter.returned_to_sender`, `letter.deleted`, `letter.failed` and `letter.rejected` make it `failed`, the event type kept in its notes; the tracking steps in between (`letter.created`, `letter.rendered_pdf`, `letter.mailed`, `letter.in_transit`...) leave it `sent`. An event is stored once by its id; one for a letter without our metadata is acknowledged and ignored.
+         */
+        post: operations["lobLetterEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "snapshot.completed": {
@@ -1267,6 +1519,50 @@ export interface webhooks {
          *     Sent as `POST` to every enabled endpoint subscribed to `payment_plan.replaced`, signed per Standard Webhooks v1. Any 2xx acknowledges; 410 disables the endpoint; anything else, a redirect or no answer within 10 seconds is retried for about three and a half days (docs/webhooks.md).
          */
         post: operations["paymentPlanReplacedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "debtor_request.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A debtor asked something on the debtor's page
+         * @description A dispute, a hardship declaration or a payment plan proposal arrived in the review queue as `suggested`. `data` is the todo as GET /todos returns it.
+         *
+         *     Sent as `POST` to every enabled endpoint subscribed to `debtor_request.created`, signed per Standard Webhooks v1. Any 2xx acknowledges; 410 disables the endpoint; anything else, a redirect or no answer within 10 seconds is retried for about three and a half days (docs/webhooks.md).
+         */
+        post: operations["debtorRequestCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "todo.reviewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A todo was validated or rejected
+         * @description POST /todos/{id}/validate or /reject. `data` is the todo after the review (`review_status`, `note`, `reviewed_at`). A validated plan proposal also sends `payment_plan.replaced`, a validated blocking dispute `debt.updated`.
+         *
+         *     Sent as `POST` to every enabled endpoint subscribed to `todo.reviewed`, signed per Standard Webhooks v1. Any 2xx acknowledges; 410 disables the endpoint; anything else, a redirect or no answer within 10 seconds is retried for about three and a half days (docs/webhooks.md).
+         */
+        post: operations["todoReviewedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1974,6 +2270,45 @@ export interface components {
             data: components["schemas"]["Debtor"][];
             pagination: components["schemas"]["Pagination"];
         };
+        DebtorPageForm: {
+            /** @description The anti-forgery token of the page, bound to the browser's cookie and the link */
+            csrf_token?: string;
+            /** @description `verify`, `pay`, `plan`, `dispute`, `hardship`, `preferences`, `sandbox_complete` or `sandbox_cancel` */
+            action?: string;
+            /** @description `en` or `fr` */
+            lang?: string;
+            /** @description `verify`: the debtor's last name (or the debtor company's name) */
+            name?: string;
+            /** @description `verify`: the postal code, or the date of birth (`YYYY-MM-DD`) when the debt has no postal code */
+            second?: string;
+            /** @description `pay`: the amount, in the debt's currency, between one unit (or the balance when less) and the balance */
+            amount?: string;
+            /** @description `plan`: number of monthly installments */
+            count?: string;
+            /** @description `plan`: first installment's date, `YYYY-MM-DD` */
+            first_date?: string;
+            /** @description `dispute`: `not_mine`, `already_paid`, `wrong_amount`, `goods_or_service` or `other` */
+            reason?: string;
+            /** @description `dispute` and `hardship`: free text, at most 2,000 characters */
+            message?: string;
+            /** @description `preferences`: start of the debtor's quiet hours, `HH:MM` */
+            quiet_start?: string;
+            /** @description `preferences`: end of the debtor's quiet hours, `HH:MM` */
+            quiet_end?: string;
+            /** @description `sandbox_complete`: the sandbox checkout session */
+            session?: string;
+        };
+        /** @description A dispute, a hardship declaration or a payment plan proposal arrived in the review queue as `suggested`. `data` is the todo as GET /todos returns it. */
+        DebtorRequestCreatedEvent: {
+            /** @enum {string} */
+            type: "debtor_request.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:03:18.123Z
+             */
+            timestamp: string;
+            data: components["schemas"]["TodoItem"];
+        };
         DebtorResponse: {
             /** @enum {boolean} */
             error: false;
@@ -2249,7 +2584,7 @@ export interface components {
              * @enum {string}
              */
             decision: "defer" | "block";
-            /** @description quiet_hours, outside_window, weekday, cap_reached, conversation_cooldown, opted_out, hold, no_credits or no_recipient */
+            /** @description quiet_hours, outside_window, weekday, cap_reached, conversation_cooldown, opted_out, hold, no_credits, no_recipient or undeliverable (the e-mail address bounced for good or its owner complained) */
             reason: string;
             detail: string | null;
             /** @description Where a deferral moved the action; null for a block or an open-ended hold */
@@ -2368,6 +2703,29 @@ export interface components {
         /** @description a string matching the pattern ^\+[1-9]\d{6,14}$ */
         PhoneE164: string;
         PlainDate: string;
+        PostmarkBounceEvent: {
+            /** @description `Bounce` or `SpamComplaint`; other records are acknowledged and ignored */
+            RecordType: string;
+            /** @description Bounce type: `HardBounce`, `SoftBounce`, `SpamComplaint`... */
+            Type?: string;
+            TypeCode?: number;
+            /** @description The address that bounced or complained */
+            Email?: string;
+            /** @description Postmark deactivated the address */
+            Inactive?: boolean;
+            Description?: string;
+            Details?: string;
+            BouncedAt?: string;
+            MessageID?: string;
+            /** @description The `X-PM-Metadata-*` headers of the e-mail; `dc-bounce` holds the platform's bounce token */
+            Metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        ReviewTodo: {
+            /** @description The company's note of its review, at most 1000 characters */
+            note?: string;
+        };
         RevocationRequest: {
             /** @description The access token or refresh token to revoke */
             token?: string;
@@ -2644,6 +3002,23 @@ export interface components {
             /** @description Total rows the chunks will carry; finalization requires exactly this many */
             expected_row_count: components["schemas"]["Int"];
         };
+        StripeEvent: {
+            id: string;
+            /** @description Only `checkout.session.completed` records a payment; others are acknowledged */
+            type: string;
+            data: {
+                object: {
+                    id: string;
+                    amount_total?: number;
+                    currency?: string;
+                    payment_status?: string;
+                    payment_intent?: string | null;
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
         Timeline: {
             /**
              * @description Encrypted timeline id, usable as `timeline_id` on debts
@@ -2749,10 +3124,9 @@ export interface components {
             id: string;
             /** @enum {string} */
             source: "debtor_request" | "ai_detection";
-            /** @enum {string} */
-            type: "portal_dispute" | "hardship" | "payment_plan" | "ai_dispute" | "objection";
-            /** @enum {string} */
-            review_status: "suggested";
+            type: components["schemas"]["TodoType"];
+            review_status: components["schemas"]["TodoReviewStatus"];
+            /** @description A blocking item holds the debt's timeline while it is `suggested`; a validated blocking dispute stops it */
             blocking: boolean;
             /**
              * @description Encrypted debt id (opaque, URL-safe)
@@ -2763,11 +3137,19 @@ export interface components {
             followup_id: string | null;
             /** @description The debtor's message, or the detected excerpt */
             message: string | null;
+            /** @description What the debtor's page recorded beside the message: for `payment_plan`, the proposed schedule `{currency, installments: [{amount, payment_date}]}` (amounts in major units); for a dispute, its `reason`. Null for an AI detection */
+            content: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The company's note of its review */
+            note: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T16:03:18+00:00
              */
             created_at: string;
+            /** @description When it was validated or rejected */
+            reviewed_at: string | null;
         };
         TodoList: {
             /** @enum {boolean} */
@@ -2777,6 +3159,25 @@ export interface components {
         };
         /** @enum {string} */
         TodoPeriod: "today" | "last_7_days" | "since_last_month" | "last_30_days" | "last_90_days" | "all_time";
+        TodoResponse: {
+            /** @enum {boolean} */
+            error: false;
+            message: string;
+            data: components["schemas"]["TodoItem"];
+        };
+        /** @description POST /todos/{id}/validate or /reject. `data` is the todo after the review (`review_status`, `note`, `reviewed_at`). A validated plan proposal also sends `payment_plan.replaced`, a validated blocking dispute `debt.updated`. */
+        TodoReviewedEvent: {
+            /** @enum {string} */
+            type: "todo.reviewed";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:03:18.123Z
+             */
+            timestamp: string;
+            data: components["schemas"]["TodoItem"];
+        };
+        /** @enum {string} */
+        TodoReviewStatus: "suggested" | "validated" | "rejected";
         TodoStats: {
             agreements: {
                 total: components["schemas"]["Int"];
@@ -2833,6 +3234,8 @@ export interface components {
             message: string;
             data: components["schemas"]["TodoStatsData"];
         };
+        /** @enum {string} */
+        TodoType: "portal_dispute" | "hardship" | "payment_plan" | "ai_dispute" | "objection";
         TokenRequest: {
             /** @description `client_credentials`, `authorization_code` or `refresh_token` */
             grant_type?: string;
@@ -3060,7 +3463,7 @@ export interface components {
             secret: string;
         };
         /** @enum {string} */
-        WebhookEventType: "snapshot.completed" | "snapshot.failed" | "debt.created" | "debt.updated" | "debt.settled" | "debt.deleted" | "followup.created" | "followup.updated" | "payment.recorded" | "payment_plan.replaced";
+        WebhookEventType: "snapshot.completed" | "snapshot.failed" | "debt.created" | "debt.updated" | "debt.settled" | "debt.deleted" | "followup.created" | "followup.updated" | "payment.recorded" | "payment_plan.replaced" | "debtor_request.created" | "todo.reviewed";
         /** @description The followup as the API returns it, without the one-hour media links */
         WebhookFollowup: {
             /**
@@ -5063,6 +5466,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The letter's PDF, as it was printed and mailed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
             /** @description Redirect to the media; `Location` holds its address */
             302: {
                 headers: {
@@ -5299,6 +5711,10 @@ export interface operations {
                 limit?: number;
                 /** @description Walks the list by cursor instead of by page number: an empty value asks for the first page, and each cursor page's `pagination.next_cursor` (null on the last page) asks for the next one. A cursor page is read from where the previous one ended, as fast at any depth; rows created or deleted meanwhile never make the walk skip or repeat a row, and a new row is in it only if it sorts after the current page. A cursor is opaque and works only for the company, list and filters it was issued for (`limit` may change); anything else, altered or not, is a 400 naming `cursor`. Not with `page`. */
                 cursor?: string;
+                /** @description Only todos in this review status; `all` for every status */
+                status?: "suggested" | "validated" | "rejected" | "all";
+                /** @description Only todos of this type */
+                type?: "portal_dispute" | "hardship" | "payment_plan" | "ai_dispute" | "objection";
             };
             header?: never;
             path?: never;
@@ -5324,11 +5740,30 @@ export interface operations {
                      *           "source": "debtor_request",
                      *           "type": "payment_plan",
                      *           "review_status": "suggested",
-                     *           "blocking": false,
+                     *           "blocking": true,
                      *           "debt_id": "zv0drndX6VFC5C4fWz1UJIkxCIy6D4Hd01k",
                      *           "followup_id": null,
                      *           "message": "Could I pay in three monthly instalments?",
-                     *           "created_at": "2026-11-20T17:42:00+00:00"
+                     *           "content": {
+                     *             "currency": "EUR",
+                     *             "installments": [
+                     *               {
+                     *                 "amount": 40,
+                     *                 "payment_date": "2026-12-05"
+                     *               },
+                     *               {
+                     *                 "amount": 40,
+                     *                 "payment_date": "2027-01-05"
+                     *               },
+                     *               {
+                     *                 "amount": 40.5,
+                     *                 "payment_date": "2027-02-05"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "note": null,
+                     *           "created_at": "2026-11-20T17:42:00+00:00",
+                     *           "reviewed_at": null
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5368,6 +5803,394 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal server error: Unexpected server failure (the response carries no internals) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    validateTodo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Encrypted todo id (a debtor request or an AI detection) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description At most 1048576 bytes. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "Agreed on the phone"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReviewTodo"];
+            };
+        };
+        responses: {
+            /** @description The todo, validated */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Todo validated successfully",
+                     *       "data": {
+                     *         "id": "jGFhwNatvoZPwk_njfpzH0u1hcWvTYZDuCM",
+                     *         "source": "debtor_request",
+                     *         "type": "payment_plan",
+                     *         "review_status": "validated",
+                     *         "blocking": true,
+                     *         "debt_id": "zv0drndX6VFC5C4fWz1UJIkxCIy6D4Hd01k",
+                     *         "followup_id": null,
+                     *         "message": "Could I pay in three monthly instalments?",
+                     *         "content": {
+                     *           "currency": "EUR",
+                     *           "installments": [
+                     *             {
+                     *               "amount": 40,
+                     *               "payment_date": "2026-12-05"
+                     *             },
+                     *             {
+                     *               "amount": 40,
+                     *               "payment_date": "2027-01-05"
+                     *             },
+                     *             {
+                     *               "amount": 40.5,
+                     *               "payment_date": "2027-02-05"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "note": "Agreed on the phone",
+                     *         "created_at": "2026-11-20T17:42:00+00:00",
+                     *         "reviewed_at": "2026-11-21T09:15:00+00:00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TodoResponse"];
+                };
+            };
+            /** @description Validation failed: The request is invalid; `details` names each field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication credentials are missing or invalid: Missing, malformed, expired or revoked bearer token */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Required scope "debts:write" not found in token: The token lacks the `debts:write` scope */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Todo not found: Unknown id, or an id of another company */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Todo already validated: The todo was validated before: a review is final and nothing is written. Todo already rejected: The todo was rejected before: a review is final and nothing is written. The payment plan proposal no longer fits the debt: A `payment_plan` proposal whose installments no longer add up to the debt's balance (a payment arrived meanwhile): nothing is written; reject it and let the debtor propose again */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large: the limit is 1048576 bytes: The body exceeds 1048576 bytes */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported media type: expected application/json: The body is not `application/json`. Unsupported content encoding: send the body uncompressed (identity): The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3) */
+            415: {
+                headers: {
+                    "Accept-Encoding": components["headers"]["Accept-Encoding"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded: The company exceeded this operation's rate limit; see `Retry-After`. Too many concurrent requests: The company already has as many requests in progress on this api process as it may (`MAX_CONCURRENT_REQUESTS_PER_COMPANY`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal server error: Unexpected server failure (the response carries no internals) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rejectTodo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Encrypted todo id (a debtor request or an AI detection) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description At most 1048576 bytes. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "Three months is too long for this amount"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReviewTodo"];
+            };
+        };
+        responses: {
+            /** @description The todo, rejected */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": false,
+                     *       "message": "Todo rejected successfully",
+                     *       "data": {
+                     *         "id": "jGFhwNatvoZPwk_njfpzH0u1hcWvTYZDuCM",
+                     *         "source": "debtor_request",
+                     *         "type": "payment_plan",
+                     *         "review_status": "rejected",
+                     *         "blocking": true,
+                     *         "debt_id": "zv0drndX6VFC5C4fWz1UJIkxCIy6D4Hd01k",
+                     *         "followup_id": null,
+                     *         "message": "Could I pay in three monthly instalments?",
+                     *         "content": {
+                     *           "currency": "EUR",
+                     *           "installments": [
+                     *             {
+                     *               "amount": 40,
+                     *               "payment_date": "2026-12-05"
+                     *             },
+                     *             {
+                     *               "amount": 40,
+                     *               "payment_date": "2027-01-05"
+                     *             },
+                     *             {
+                     *               "amount": 40.5,
+                     *               "payment_date": "2027-02-05"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "note": "Three months is too long for this amount",
+                     *         "created_at": "2026-11-20T17:42:00+00:00",
+                     *         "reviewed_at": "2026-11-21T09:15:00+00:00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TodoResponse"];
+                };
+            };
+            /** @description Validation failed: The request is invalid; `details` names each field */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication credentials are missing or invalid: Missing, malformed, expired or revoked bearer token */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Required scope "debts:write" not found in token: The token lacks the `debts:write` scope */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Todo not found: Unknown id, or an id of another company */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Todo already validated: The todo was validated before: a review is final and nothing is written. Todo already rejected: The todo was rejected before: a review is final and nothing is written */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large: the limit is 1048576 bytes: The body exceeds 1048576 bytes */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported media type: expected application/json: The body is not `application/json`. Unsupported content encoding: send the body uncompressed (identity): The body is compressed (`Content-Encoding` other than `identity`): it is refused unread; `Accept-Encoding` names the one coding accepted (RFC 9110 12.5.3) */
+            415: {
+                headers: {
+                    "Accept-Encoding": components["headers"]["Accept-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -12749,6 +13572,648 @@ export interface operations {
             };
         };
     };
+    openEmailPixel: {
+        parameters: {
+            query?: {
+                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup */
+                t?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The 43-byte transparent GIF, never cached */
+            200: {
+                headers: {
+                    /** @description `no-store` */
+                    "Cache-Control"?: string;
+                    /** @description `no-referrer` */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/gif": string;
+                };
+            };
+        };
+    };
+    followEmailLink: {
+        parameters: {
+            query?: {
+                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup */
+                t?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the link's target */
+            302: {
+                headers: {
+                    /** @description The target written in the e-mail, exactly */
+                    Location?: string;
+                    /** @description `no-referrer` */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The token is missing, forged or altered, or its target is not an http(s) address: nothing is recorded */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    showEmailUnsubscribe: {
+        parameters: {
+            query?: {
+                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup */
+                t?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The confirmation page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The token is missing, forged or altered, or its followup no longer exists: nothing is recorded */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    unsubscribeFromEmail: {
+        parameters: {
+            query?: {
+                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup */
+                t?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 4096 bytes. */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description `One-Click`, as RFC 8058 mail clients send it; not required */
+                    "List-Unsubscribe"?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Unsubscribed (again, for a repeated post) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The token is missing, forged or altered, or its followup no longer exists: nothing is recorded */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The body is larger than 4 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    receivePostmarkWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 262144 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostmarkBounceEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (recorded, or ignored when it names no e-mail of ours) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description The body is not a JSON object */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Missing or wrong Basic credentials: nothing is recorded */
+            401: {
+                headers: {
+                    /** @description `Basic realm="email-webhooks"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `POSTMARK_WEBHOOK_CREDENTIALS` is not set: the webhook is disabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is larger than 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    showDebtorPage: {
+        parameters: {
+            query?: {
+                /** @description `en` or `fr`: overrides the language the debtor's country chose */
+                lang?: string;
+                /** @description What the previous form did (`paid`, `cancelled`, `plan`, `dispute`, `hardship`, `preferences`): shown as a notice */
+                done?: string;
+                /** @description A sandbox checkout session: shows the sandbox provider's confirmation page (sandbox companies only) */
+                checkout?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The signed link token (48 URL-safe characters) of the debt's `payment_link` */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The identity check, or the debt once checked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link is forged, altered, or its debt is gone */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link expired (links live 90 to 180 days; every new message carries a fresh one) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    submitDebtorPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed link token (48 URL-safe characters) of the debt's `payment_link` */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /** @description At most 16384 bytes. */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["DebtorPageForm"];
+            };
+        };
+        responses: {
+            /** @description Done: back to the page with `done`, or on to the checkout */
+            303: {
+                headers: {
+                    /** @description Where to go next */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A field is invalid: the page names it; nothing was written */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The identity check failed, or the session is missing or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The anti-forgery token is missing or not this browser's for this link */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link is forged, altered, or its debt is gone */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The debt cannot be paid online (settled, cancelled, or no provider configured) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link expired (links live 90 to 180 days; every new message carries a fresh one) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The plan proposal breaks the creditor's rules */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too many failed identity checks; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The payment provider could not be reached */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    receiveStripeWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 262144 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StripeEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged (recorded, already recorded, or an event type not handled) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The signature is missing, malformed or stale, or the body is not an event */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The signature does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The debt the metadata names is not known */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No webhook secret is configured */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    twilioMessageStatus: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Base64 HMAC-SHA1, keyed by `TWILIO_AUTH_TOKEN`, of the full URL Twilio requested (the platform's `PUBLIC_BASE_URL` followed by this path) and every POST parameter's name and value, sorted by name */
+                "X-Twilio-Signature": string;
+            };
+            path: {
+                /** @description The company's id, part of the callback URL the platform gives the provider */
+                company_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The provider's documented payload. At most 65536 bytes. */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored (or already stored: a retry or replay changes nothing); an empty TwiML `<Response/>` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description Invalid or missing provider signature: nothing is written */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown company */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    twilioIncomingMessage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Base64 HMAC-SHA1, keyed by `TWILIO_AUTH_TOKEN`, of the full URL Twilio requested (the platform's `PUBLIC_BASE_URL` followed by this path) and every POST parameter's name and value, sorted by name */
+                "X-Twilio-Signature": string;
+            };
+            path: {
+                /** @description The company's id, part of the callback URL the platform gives the provider */
+                company_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The provider's documented payload. At most 65536 bytes. */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored (or already stored: a retry or replay changes nothing); an empty TwiML `<Response/>` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description Invalid or missing provider signature: nothing is written */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown company */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    retellCallEvents: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `v=<unix milliseconds>,d=<hex HMAC-SHA256 of the raw body followed by that timestamp, keyed by RETELL_API_KEY>`; refused more than 5 minutes away from the platform's clock */
+                "x-retell-signature": string;
+            };
+            path: {
+                /** @description The company's id, part of the callback URL the platform gives the provider */
+                company_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The provider's documented payload. At most 1048576 bytes. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored (or already stored: a retry or replay changes nothing) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid or missing provider signature: nothing is written */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown company */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    lobLetterEvents: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256, keyed by `LOB_WEBHOOK_SECRET`, of `Lob-Signature-Timestamp`, a dot and the raw body; the timestamp (Unix milliseconds) must be within 5 minutes of the platform's clock */
+                "Lob-Signature": string;
+                /** @description The signed time; a request older than the tolerance is refused as a replay */
+                "Lob-Signature-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The provider's documented payload. At most 524288 bytes. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored (or already stored: a retry or replay changes nothing) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid or missing provider signature: nothing is written */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown company */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     snapshotCompletedWebhook: {
         parameters: {
             query?: never;
@@ -13543,6 +15008,164 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["PaymentPlanReplacedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and receives nothing more until re-enabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (not followed) or a timeout: retried with backoff; `Retry-After` is honoured */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    debtorRequestCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`): the same on every retry and replay; deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject messages older than a few minutes */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`; two during a secret rotation's overlap */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "debtor_request.created",
+                 *       "timestamp": "2026-11-20T17:42:00.318Z",
+                 *       "data": {
+                 *         "id": "jGFhwNatvoZPwk_njfpzH0u1hcWvTYZDuCM",
+                 *         "source": "debtor_request",
+                 *         "type": "payment_plan",
+                 *         "review_status": "suggested",
+                 *         "blocking": true,
+                 *         "debt_id": "zv0drndX6VFC5C4fWz1UJIkxCIy6D4Hd01k",
+                 *         "followup_id": null,
+                 *         "message": "Could I pay in three monthly instalments?",
+                 *         "content": {
+                 *           "currency": "EUR",
+                 *           "installments": [
+                 *             {
+                 *               "amount": 40,
+                 *               "payment_date": "2026-12-05"
+                 *             },
+                 *             {
+                 *               "amount": 40,
+                 *               "payment_date": "2027-01-05"
+                 *             },
+                 *             {
+                 *               "amount": 40.5,
+                 *               "payment_date": "2027-02-05"
+                 *             }
+                 *           ]
+                 *         },
+                 *         "note": null,
+                 *         "created_at": "2026-11-20T17:42:00+00:00",
+                 *         "reviewed_at": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["DebtorRequestCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and receives nothing more until re-enabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (not followed) or a timeout: retried with backoff; `Retry-After` is honoured */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    todoReviewedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`): the same on every retry and replay; deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject messages older than a few minutes */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`; two during a secret rotation's overlap */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "todo.reviewed",
+                 *       "timestamp": "2026-11-21T09:15:00.052Z",
+                 *       "data": {
+                 *         "id": "jGFhwNatvoZPwk_njfpzH0u1hcWvTYZDuCM",
+                 *         "source": "debtor_request",
+                 *         "type": "payment_plan",
+                 *         "review_status": "validated",
+                 *         "blocking": true,
+                 *         "debt_id": "zv0drndX6VFC5C4fWz1UJIkxCIy6D4Hd01k",
+                 *         "followup_id": null,
+                 *         "message": "Could I pay in three monthly instalments?",
+                 *         "content": {
+                 *           "currency": "EUR",
+                 *           "installments": [
+                 *             {
+                 *               "amount": 40,
+                 *               "payment_date": "2026-12-05"
+                 *             },
+                 *             {
+                 *               "amount": 40,
+                 *               "payment_date": "2027-01-05"
+                 *             },
+                 *             {
+                 *               "amount": 40.5,
+                 *               "payment_date": "2027-02-05"
+                 *             }
+                 *           ]
+                 *         },
+                 *         "note": "Agreed on the phone",
+                 *         "created_at": "2026-11-20T17:42:00+00:00",
+                 *         "reviewed_at": "2026-11-21T09:15:00+00:00"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["TodoReviewedEvent"];
             };
         };
         responses: {

@@ -44,7 +44,7 @@ export const GuardDecision = Schema.Struct({
   }),
   reason: Schema.String.annotations({
     description:
-      "quiet_hours, outside_window, weekday, cap_reached, conversation_cooldown, opted_out, hold, no_credits or no_recipient",
+      "quiet_hours, outside_window, weekday, cap_reached, conversation_cooldown, opted_out, hold, no_credits, no_recipient or undeliverable (the e-mail address bounced for good or its owner complained)",
   }),
   detail: Schema.NullOr(Schema.String),
   deferred_until: NullableInstant("Where a deferral moved the action; null for a block or an open-ended hold"),

@@ -59,7 +59,8 @@ export const getMedia = endpoint({
   summary: "Follow a pre-signed media link",
   description:
     "Redirects (302) to the stored recording or document while the link's signature is valid and it has not " +
-    "expired. A changed key, expiry or signature is 403; a link past its expiry is 410.",
+    "expired; a letter the platform printed itself is answered directly (200, `application/pdf`). A changed " +
+    "key, expiry or signature is 403; a link past its expiry is 410.",
   params: MediaParams,
   query: MediaQuery,
   success: {
@@ -69,6 +70,9 @@ export const getMedia = endpoint({
     headers: { "Referrer-Policy": "no-referrer" },
     replyHeaders: { Location: "The media's address in storage" },
   },
+  documentReplies: [
+    { status: 200, contentType: "application/pdf", description: "The letter's PDF, as it was printed and mailed" },
+  ],
   errors: [
     errorCases.validation,
     api(403, mediaMessages.invalidSignature, "The key, expiry or signature was altered"),

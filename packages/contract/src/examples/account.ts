@@ -1,5 +1,5 @@
 /** Examples of the OAuth, company, todo and timeline operations (operations.ts gathers them). */
-import { ids, list, ok, page } from "./resources.ts";
+import { ids, list, ok, page, todo, validatedTodo } from "./resources.ts";
 
 const timeline = {
   id: ids.timeline,
@@ -136,21 +136,21 @@ export const accountExamples = {
       },
     }),
   },
-  listTodos: {
-    query: page,
-    response: list([
-      {
-        id: ids.todo,
-        source: "debtor_request",
-        type: "payment_plan",
-        review_status: "suggested",
-        blocking: false,
-        debt_id: ids.secondDebt,
-        followup_id: null,
-        message: "Could I pay in three monthly instalments?",
-        created_at: "2026-11-20T17:42:00+00:00",
-      },
-    ]),
+  listTodos: { query: page, response: list([todo]) },
+  validateTodo: {
+    path: { id: ids.todo },
+    request: { note: "Agreed on the phone" },
+    response: ok("Todo validated successfully", validatedTodo),
+  },
+  rejectTodo: {
+    path: { id: ids.todo },
+    request: { note: "Three months is too long for this amount" },
+    response: ok("Todo rejected successfully", {
+      ...todo,
+      review_status: "rejected",
+      note: "Three months is too long for this amount",
+      reviewed_at: "2026-11-21T09:15:00+00:00",
+    }),
   },
   listTimelines: { query: page, response: list([timeline]) },
 } as const;

@@ -254,6 +254,37 @@ export const webhookEndpoint = {
 export const webhookSecret = "whsec_MfKQ9r8GKYqXkQYJkfWQHnZrQ6bL1mYbS0x5eW3tV7c=";
 
 /** The envelope of a single resource or a mutation's answer. */
+/** A debtor's payment plan proposal awaiting review, as GET /todos lists it. */
+export const todo = {
+  id: ids.todo,
+  source: "debtor_request",
+  type: "payment_plan",
+  review_status: "suggested",
+  blocking: true,
+  debt_id: ids.secondDebt,
+  followup_id: null,
+  message: "Could I pay in three monthly instalments?",
+  content: {
+    currency: "EUR",
+    installments: [
+      { amount: 40, payment_date: "2026-12-05" },
+      { amount: 40, payment_date: "2027-01-05" },
+      { amount: 40.5, payment_date: "2027-02-05" },
+    ],
+  },
+  note: null,
+  created_at: "2026-11-20T17:42:00+00:00",
+  reviewed_at: null,
+} as const;
+
+/** The same todo once the company validated it. */
+export const validatedTodo = {
+  ...todo,
+  review_status: "validated",
+  note: "Agreed on the phone",
+  reviewed_at: "2026-11-21T09:15:00+00:00",
+} as const;
+
 export const ok = (message: string, data: unknown) => ({ error: false, message, data });
 /** The envelope of a list's first page holding `data`. */
 export const list = (data: ReadonlyArray<unknown>) => ({ error: false, data, pagination: pagination(data.length) });

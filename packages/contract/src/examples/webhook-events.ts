@@ -4,7 +4,7 @@
  * request body); test/examples.test.ts decodes each with its event schema.
  */
 import type { WebhookEventType } from "../webhooks.ts";
-import { debt, followup, ids, payment, snapshotAcknowledgement } from "./resources.ts";
+import { debt, followup, ids, payment, snapshotAcknowledgement, todo, validatedTodo } from "./resources.ts";
 
 const event = (type: WebhookEventType, timestamp: string, data: unknown) => ({ type, timestamp, data });
 
@@ -99,4 +99,6 @@ export const webhookEventExamples = {
     },
     replaced_payment_plan_id: "cHJldmlvdXMtcGxhbi0xMDA0Mi1hY21lLXg",
   }),
+  "debtor_request.created": event("debtor_request.created", "2026-11-20T17:42:00.318Z", todo),
+  "todo.reviewed": event("todo.reviewed", "2026-11-21T09:15:00.052Z", validatedTodo),
 } as const satisfies Record<WebhookEventType, unknown>;

@@ -2,10 +2,12 @@
  * POST /debts/{id}/timeline/resume (docs/decisions/0622): a paused run, or one
  * waiting for a manual start, becomes active (`resumeEnrollments` reschedules
  * a step whose time passed at the next allowed instant); an active run is
- * left as it is; a stopped or completed one is refused.
+ * left as it is; a stopped or completed one is refused. It also lifts the
+ * holds of the debt's AI-detected disputes awaiting review
+ * (docs/decisions/0641), until the review operations decide them.
  */
 import { debtTimelineMessages, type Endpoints } from "@dc/contract";
-import { resumeEnrollments } from "@dc/db";
+import { liftDetectionHolds, resumeEnrollments } from "@dc/db";
 import type { HandlerOf } from "../../http/handler.ts";
 import { retriedTransaction } from "../../http/retried-transaction.ts";
 import { presentDebtTimeline } from "../../presenters/present-debt-timeline.ts";
@@ -22,6 +24,8 @@ export const resumeDebtTimeline: HandlerOf<Endpoints["resumeDebtTimeline"]> = as
   const view = await retriedTransaction(services.db, async (trx) => {
     await lockCompanyDebt(trx, companyId, debtId);
     await resumeEnrollments(trx, { companyId, debtIds: [debtId], now });
+    // A refused resume (stopped, completed) rolls this back with the rest.
+    await liftDetectionHolds(trx, { companyId, debtIds: [debtId], now });
     const run = await runOf(trx, services, companyId, debtId);
     if (run.state !== "active") throw notRunning();
     return run;

@@ -9,6 +9,7 @@ import { findDebtView } from "@dc/db";
 import { Money } from "@dc/domain";
 import { Conflict, ValidationFailed } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
+import { debtLinkOf } from "../../debtor-page/links.ts";
 import { presentDebt } from "../../presenters/present-debt.ts";
 import { prepareDebts } from "./prepare-debts.ts";
 import { writeDebts } from "./write-debts.ts";
@@ -21,6 +22,7 @@ export const createDebt: HandlerOf<Endpoints["createDebt"]> = async ({
   principal,
   services,
   transaction,
+  ctx,
 }) => {
   const { companyId } = principal;
   const inexact = Money.inexactNumbers(rawBody.toString("utf8"));
@@ -45,7 +47,7 @@ export const createDebt: HandlerOf<Endpoints["createDebt"]> = async ({
         error: false as const,
         message: debtMessages.created,
         data: {
-          ...presentDebt(services.ids, found.view, found.collectionAgency),
+          ...presentDebt(services.ids, found.view, found.collectionAgency, debtLinkOf(services, ctx, companyId)),
           email_validation: outcome.emailValidation,
         },
       },

@@ -11,6 +11,8 @@ import { DebtStatus } from "@dc/domain";
 import { NotFound, ValidationFailed } from "../../http/api-error.ts";
 import { listWalk } from "../../http/list-walk.ts";
 import type { AppServices } from "../../services.ts";
+import type { Context } from "koa";
+import { debtLinkOf } from "../../debtor-page/links.ts";
 import { presentDebt } from "../../presenters/present-debt.ts";
 
 export const filtersOf = (query: DebtListQuery): DebtFilters => {
@@ -38,12 +40,14 @@ export const filtersOf = (query: DebtListQuery): DebtFilters => {
 /** The list reply of `scope`; `notFoundMessage` is thrown when the scope's creditor or debtor is not the company's. */
 export const debtListReply = async (
   services: AppServices,
+  ctx: Context,
   companyId: number,
   scope: DebtScope,
   query: DebtListQuery,
   notFoundMessage?: string,
 ) => {
   const filters = filtersOf(query);
+  const linkOf = debtLinkOf(services, ctx, companyId);
   const walk = listWalk(services, { companyId, list: "debts", filters: { scope, filters }, keyset: debtOrder }, query);
   const start = "after" in walk.request ? { after: walk.request.after } : { offset: (walk.request.page - 1) * walk.request.limit };
   const page = await listDebtPage(services.reads, { companyId, scope, filters, limit: query.limit, ...start });
@@ -51,7 +55,7 @@ export const debtListReply = async (
   return {
     body: {
       error: false as const,
-      data: page.rows.map((row) => presentDebt(services.ids, row, page.collectionAgency)),
+      data: page.rows.map((row) => presentDebt(services.ids, row, page.collectionAgency, linkOf)),
       pagination: walk.pagination(page),
     },
   };

@@ -13,11 +13,12 @@ export const listDebtsByCreditor: HandlerOf<Endpoints["listDebtsByCreditor"]> = 
   query,
   principal,
   services,
+  ctx,
 }) => {
   const creditorId = services.ids.decode("creditor", params.creditorId);
   if (creditorId === undefined) throw new NotFound({ message: messages.creditorNotFound });
   return debtListReply(
-    services,
+    services, ctx,
     principal.companyId,
     { kind: "creditor", creditorId },
     query,

@@ -9,8 +9,9 @@ export const listDebtsByDebtor: HandlerOf<Endpoints["listDebtsByDebtor"]> = ({
   query,
   principal,
   services,
+  ctx,
 }) => {
   const debtorId = services.ids.decode("debtor", params.debtorId);
   if (debtorId === undefined) throw new NotFound({ message: debtorMessages.notFound });
-  return debtListReply(services, principal.companyId, { kind: "debtor", debtorId }, query, debtorMessages.notFound);
+  return debtListReply(services, ctx, principal.companyId, { kind: "debtor", debtorId }, query, debtorMessages.notFound);
 };

@@ -30,6 +30,7 @@ import { Conflict, NotFound, ValidationFailed } from "../../http/api-error.ts";
 import { retriedTransaction } from "../../http/retried-transaction.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { recordDebtEvents } from "./debt-events.ts";
+import { debtLinkOf } from "../../debtor-page/links.ts";
 import { presentDebt } from "../../presenters/present-debt.ts";
 import { messagesFor } from "./prepare-debts.ts";
 
@@ -60,6 +61,7 @@ export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({
   rawBody,
   principal,
   services,
+  ctx,
 }) => {
   const { companyId } = principal;
   const debtId = services.ids.decode("debt", params.id);
@@ -147,7 +149,7 @@ export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({
     body: {
       error: false,
       message: debtMessages.updated,
-      data: presentDebt(services.ids, found.view, found.collectionAgency),
+      data: presentDebt(services.ids, found.view, found.collectionAgency, debtLinkOf(services, ctx, companyId)),
     },
   };
 };

@@ -1,10 +1,11 @@
 /**
  * GET /media/{key}: follows a pre-signed media link. The signature is the
  * credential (no bearer token): it is checked first, in constant time, then
- * the expiry, and only then is the database asked where the media lives.
+ * the expiry, and only then is the database asked where the media lives: a
+ * URL is redirected to, an object the platform stores is answered itself.
  */
 import { type Endpoints, mediaMessages } from "@dc/contract";
-import { findFollowupMedia } from "@dc/db";
+import { findFollowupMedia, findStoredObject } from "@dc/db";
 import { AccessDenied, Gone, NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { mediaSigner, parseMediaKey } from "../../media/signed-urls.ts";
@@ -17,8 +18,22 @@ export const getMedia: HandlerOf<Endpoints["getMedia"]> = async ({ params, query
   const media = parseMediaKey(services.ids, params.key);
   if (media === undefined) throw new NotFound({ message: mediaMessages.notFound });
   const row = await findFollowupMedia(services.db, media.companyId, media.followupId);
-  const location = httpUrl(media.kind === "audio" ? row?.audio_object_key : row?.pdf_object_key);
-  if (location === undefined) throw new NotFound({ message: mediaMessages.notFound });
+  const stored = media.kind === "audio" ? row?.audio_object_key : row?.pdf_object_key;
+  const location = httpUrl(stored);
+  if (location === undefined) {
+    // Not a URL: the key of an object the platform stores itself (a letter's PDF, docs/decisions/0650).
+    const object =
+      stored === null || stored === undefined
+        ? undefined
+        : await findStoredObject(services.db, media.companyId, stored);
+    if (object === undefined) throw new NotFound({ message: mediaMessages.notFound });
+    return {
+      status: 200,
+      body: { error: false, message: mediaMessages.redirect },
+      headers: { "Content-Disposition": "inline" },
+      document: { contentType: object.content_type, bytes: object.body },
+    };
+  }
   return {
     status: 302,
     body: { error: false, message: mediaMessages.redirect },

@@ -42,6 +42,10 @@ export interface SeededCompany {
   readonly spareDebtId: string;
   readonly debtorId: string;
   readonly followupId: string;
+  /** A debtor request awaiting review (validated by the sweep). */
+  readonly todoId: string;
+  /** A second one kept apart for the rejection. */
+  readonly spareTodoId: string;
   /** The followup's signed audio link, as a read of the followup returns it. */
   readonly audioUrl: string;
   readonly paymentId: string;
@@ -119,6 +123,20 @@ export const seedCompany = async (t: TestApi, name: string, prefix: string): Pro
   const audioUrl = (await expectContract<{ data: { audio_url: string } }>(read, "get", `${FOLLOWUPS}/{id}`)).data
     .audio_url;
 
+  const [todo, spareTodo] = await t.db
+    .insertInto("debtor_requests")
+    .values(
+      (["hardship", "portal_dispute"] as const).map((type) => ({
+        company_id: companyId,
+        debt_id: ids.decode("debt", debt.id)!,
+        type,
+        blocking: true,
+        message: `${prefix} ${type} message`,
+      })),
+    )
+    .returning("id")
+    .execute();
+
   const paymentId = randomUUID();
   await t.db
     .insertInto("payments")
@@ -173,6 +191,8 @@ export const seedCompany = async (t: TestApi, name: string, prefix: string): Pro
     spareDebtId: spare.id,
     debtorId: debt.debtor_id,
     followupId: followup.id,
+    todoId: ids.encode("debtor_request", todo!.id),
+    spareTodoId: ids.encode("debtor_request", spareTodo!.id),
     audioUrl,
     paymentId,
     endpointId: endpoint.id,
@@ -193,6 +213,8 @@ export const seedCompany = async (t: TestApi, name: string, prefix: string): Pro
       spare.id,
       debt.debtor_id,
       followup.id,
+      ids.encode("debtor_request", todo!.id),
+      ids.encode("debtor_request", spareTodo!.id),
       paymentId,
       endpoint.id,
       spareEndpoint.id,

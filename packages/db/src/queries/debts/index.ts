@@ -12,5 +12,6 @@ export * from "./insert-debts.ts";
 export * from "./list-debts.ts";
 export * from "./lock-debt.ts";
 export * from "./lock-debt-for-delete.ts";
+export * from "./set-debt-status.ts";
 export * from "./share-debt-campaign.ts";
 export * from "./update-debt.ts";

@@ -6,6 +6,7 @@ export * from "./enqueue-engine-jobs.ts";
 export * from "./find-ended-pauses.ts";
 export * from "./load-send-contexts.ts";
 export * from "./next-engine-work.ts";
+export * from "./record-accepted-sends.ts";
 export * from "./record-guard-decisions.ts";
 export * from "./record-send-outcomes.ts";
 export * from "./sandbox-clock.ts";

@@ -3,7 +3,7 @@
  * (DESIGN.md 8, docs/decisions/0603), in one statement: the followup, its
  * enrollment and the step of its version, the debt's status, balance and
  * contact fields, the company (clock, settings, credits, name), the
- * creditor's name, the debt's opt-outs, its executed contacts within the
+ * creditor's name, the debt's opt-outs and the debtor's own quiet hours, its executed contacts within the
  * longest window the company's caps and cooldown look at, the requests and
  * detections under review that hold it, and its active payment plan's next
  * pending installment.
@@ -38,6 +38,8 @@ export interface SendContext {
   readonly guard_reason: string | null;
   readonly guard_detail: string | null;
   readonly recipient: string | null;
+  /** The provider's id of a send it accepted (docs/decisions/0630): the recovery polls the provider by it. */
+  readonly provider_message_id: string | null;
   readonly timeline_version_id: number;
   readonly enrollment_state: "active" | "paused" | "stopped" | "completed";
   readonly enrollment_run: number;
@@ -74,6 +76,11 @@ export interface SendContext {
   readonly engine_settings: unknown;
   readonly current_credits: number;
   readonly opt_outs: ReadonlyArray<string>;
+  /** Why the debt's e-mail address is undeliverable (a hard bounce or a complaint, migration 0036), or null. */
+  readonly email_undeliverable: string | null;
+  /** The quiet hours the debtor chose on the debtor page (`HH:MM`), or null. */
+  readonly debtor_quiet_start: string | null;
+  readonly debtor_quiet_end: string | null;
   /** Executed contacts: `{type, status, at}` (at: ISO text). */
   readonly history: ReadonlyArray<{ readonly type: string; readonly status: string; readonly at: string }>;
   /** Requests and detections under review that hold the debt: `{type}`. */
@@ -99,7 +106,7 @@ export const loadSendContexts = async (
       ) as k (company_id, id)
     )
     select f.id, f.company_id, f.debt_id, f.enrollment_id, f.run, f.step, f.attempt, f.status, f.due_at, f.scheduled_at,
-      f.guard_reason, f.guard_detail, f.recipient,
+      f.guard_reason, f.guard_detail, f.recipient, f.provider_message_id,
       e.timeline_version_id, e.state as enrollment_state, e.run as enrollment_run,
       v.definition -> 'steps' -> f.step as step_definition, v.definition -> 'scheduling' as scheduling,
       d.status as debt_status, d.balance_minor, d.amount_minor, d.currency, d.civility, d.firstname, d.lastname,
@@ -110,6 +117,11 @@ export const loadSendContexts = async (
       array(
         select o.channel from channel_opt_outs o where o.company_id = f.company_id and o.debt_id = f.debt_id
       ) as opt_outs,
+      dp.quiet_start as debtor_quiet_start, dp.quiet_end as debtor_quiet_end,
+      (
+        select u.kind || ': ' || coalesce(u.detail, u.source) from email_undeliverable_addresses u
+        where u.company_id = f.company_id and u.address = lower(btrim(d.email))
+      ) as email_undeliverable,
       (
         select coalesce(jsonb_agg(jsonb_build_object('type', h.type, 'status', h.status, 'at', h.call_date)), '[]'::jsonb)
         from followups h
@@ -152,6 +164,7 @@ export const loadSendContexts = async (
           coalesce((c.engine_settings ->> 'conversation_cooldown_days')::numeric, 0)
         )::int + 1) as horizon
     ) clock
+    left join debtor_preferences dp on dp.company_id = f.company_id and dp.debt_id = f.debt_id
     left join payment_plans p on p.company_id = f.company_id and p.debt_id = f.debt_id and p.status = 'active'
   `.execute(trx);
   return rows;

@@ -13,6 +13,8 @@ import { ConcurrentDebtChange } from "./update-debts.ts";
 interface Scope {
   readonly companyId: number;
   readonly now: Date;
+  /** Where new plans come from: a snapshot row (the default) or a debtor's proposal the company validated. */
+  readonly source?: "snapshot" | "portal";
 }
 
 /** The active plan of `debtId` ends with `status`. */
@@ -87,7 +89,7 @@ export interface InsertedPlans {
 }
 
 /**
- * Inserts the plans (`active`, source `snapshot`) and their installments
+ * Inserts the plans (`active`, source `scope.source`) and their installments
  * (`position` is the index in the row's array) and returns the new plan ids
  * by debt and installment ids by `installmentKey`.
  */
@@ -103,7 +105,7 @@ export const insertSnapshotPlans = async (
   const { rows } = await sql<{ kind: "plan" | "installment"; id: number; debt_id: number; external_reference: string }>`
     with plans as (
       insert into payment_plans (company_id, debt_id, external_reference, status, start_date, source, created_at)
-      select ${scope.companyId}, p."debtId", p."externalReference", 'active', p."startDate", 'snapshot',
+      select ${scope.companyId}, p."debtId", p."externalReference", 'active', p."startDate", ${scope.source ?? "snapshot"},
         ${scope.now.toISOString()}::timestamptz
       from unnest(${integerArray(plans.map((p) => p.debtId))}::int8[],
         ${textArray(plans.map((p) => p.externalReference))}::text[], ${textArray(plans.map((p) => p.startDate))}::date[])

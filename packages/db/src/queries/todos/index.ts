@@ -1,3 +1,6 @@
-/** What awaits review: the open todos and the counts of `GET /todos/stats`. */
+/** The review queue: its rows, its list, its reviews and the counts of `GET /todos/stats`. */
 export * from "./count-todos.ts";
-export * from "./list-open-todos.ts";
+export * from "./list-todos.ts";
+export * from "./lock-todo.ts";
+export * from "./record-review.ts";
+export * from "./todo-rows.ts";

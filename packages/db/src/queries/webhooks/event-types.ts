@@ -16,6 +16,8 @@ export const webhookEventTypes = [
   "followup.updated",
   "payment.recorded",
   "payment_plan.replaced",
+  "debtor_request.created",
+  "todo.reviewed",
 ] as const;
 
 export type WebhookEventType = (typeof webhookEventTypes)[number];

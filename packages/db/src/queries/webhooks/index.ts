@@ -6,6 +6,7 @@ export * from "./event-data/debt-data.ts";
 export * from "./event-data/followup-data.ts";
 export * from "./event-data/payment-data.ts";
 export * from "./event-data/snapshot-data.ts";
+export * from "./event-data/todo-data.ts";
 export type { EventIds } from "./event-data/wire.ts";
 export * from "./event-types.ts";
 export * from "./record-event.ts";

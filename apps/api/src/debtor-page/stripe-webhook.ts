@@ -1,0 +1,69 @@
+/**
+ * POST /payments/stripe/webhook: the payment provider's notifications
+ * (docs/decisions/0672). The signature is checked over the raw body before
+ * anything is decoded; a forged one writes nothing. A paid
+ * `checkout.session.completed` records the payment on the debt its
+ * metadata names; its `external_payment_id` (the payment intent, or the
+ * session id) makes a replay record nothing more.
+ */
+import { PAYMENT_WEBHOOK_BYTES, StripeEvent } from "@dc/contract";
+import { Money } from "@dc/domain";
+import { Either, Schema } from "effect";
+import type { Context } from "koa";
+import { PayloadTooLarge, ValidationFailed } from "../http/api-error.ts";
+import { readRawBody } from "../http/read-body.ts";
+import type { AppServices } from "../services.ts";
+import { recordCompletedPayment } from "./record-payment.ts";
+import { verifyStripeSignature } from "./stripe-signature.ts";
+
+const decodeEvent = Schema.decodeUnknownEither(Schema.parseJson(StripeEvent));
+
+const answer = (ctx: Context, status: number, message: string) => {
+  ctx.status = status;
+  ctx.body = { received: status === 200, message };
+};
+
+export const receiveStripeWebhook = (services: AppServices) => async (ctx: Context) => {
+  const stripe = services.config.stripe;
+  if (stripe === undefined) return answer(ctx, 503, "No payment provider is configured");
+  let raw: Buffer;
+  try {
+    raw = await readRawBody(ctx.req, PAYMENT_WEBHOOK_BYTES);
+  } catch (error) {
+    if (error instanceof PayloadTooLarge || error instanceof ValidationFailed) return answer(ctx, 400, "Unreadable body");
+    throw error;
+  }
+  const header = ctx.get("stripe-signature");
+  const checked = header === "" ? "invalid" : verifyStripeSignature(stripe.webhookSecret, header, raw, services.clock.now());
+  if (header === "" || checked === "stale") return answer(ctx, 400, "Missing or stale Stripe-Signature");
+  if (checked === "invalid") return answer(ctx, 403, "Signature mismatch");
+  const event = decodeEvent(raw.toString("utf8"));
+  if (Either.isLeft(event)) return answer(ctx, 400, "Not a Stripe event");
+  const session = event.right.data.object;
+  if (event.right.type !== "checkout.session.completed" || session.payment_status !== "paid") {
+    return answer(ctx, 200, "Ignored");
+  }
+  const companyId = services.ids.decode("company", session.metadata?.["company_id"] ?? "");
+  const debtId = services.ids.decode("debt", session.metadata?.["debt_id"] ?? "");
+  const currency = session.currency?.toUpperCase();
+  const amount = session.amount_total;
+  if (companyId === undefined || debtId === undefined) return answer(ctx, 404, "Unknown debt");
+  if (currency === undefined || !Money.isCurrencyCode(currency) || amount === undefined || !Number.isSafeInteger(amount) || amount <= 0) {
+    return answer(ctx, 400, "The session has no amount");
+  }
+  const recorded = await recordCompletedPayment(services, {
+    companyId,
+    debtId,
+    provider: "stripe",
+    externalPaymentId: session.payment_intent ?? session.id,
+    amountMinor: amount,
+    currency,
+    paidAt: services.clock.now(),
+  }).catch((error: unknown) => {
+    // The debt was deleted between the checkout and its notification: nothing to record it on.
+    if (error instanceof Error && /violates foreign key/.test(error.message)) return undefined;
+    throw error;
+  });
+  if (recorded === undefined) return answer(ctx, 404, "Unknown debt");
+  return answer(ctx, 200, recorded ? "Recorded" : "Already recorded");
+};

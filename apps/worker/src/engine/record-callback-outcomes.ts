@@ -1,0 +1,45 @@
+/**
+ * Final outcomes that arrive by provider callback (an AI call's result,
+ * docs/decisions/0630) go through the same outcome transaction as a send's
+ * answer (record-outcomes.ts): counters, credits, next step, webhooks, in
+ * one place. The followups are re-read as the recovery reads them; one
+ * no longer `in_progress` (already recorded) is left alone.
+ */
+import { type DbTransaction, loadSendContexts } from "@dc/db";
+import type { FinalOutcome } from "../channels/channel-adapter.ts";
+import type { EngineDependencies } from "./engine-dependencies.ts";
+import { recipientOf, stepContexts } from "./guard-input.ts";
+import { messageOf } from "./messages.ts";
+import { type AnsweredSend, recordOutcomes } from "./record-outcomes.ts";
+
+export interface CallbackOutcome {
+  readonly companyId: number;
+  readonly followupId: number;
+  readonly outcome: FinalOutcome;
+}
+
+/** Returns the followups whose outcome was applied. */
+export const recordCallbackOutcomes = async (
+  trx: DbTransaction,
+  dependencies: Pick<EngineDependencies, "ids" | "engine">,
+  outcomes: ReadonlyArray<CallbackOutcome>,
+  now: Date,
+): Promise<number> => {
+  if (outcomes.length === 0) return 0;
+  const contexts = await loadSendContexts(
+    trx,
+    outcomes.map(({ companyId, followupId }) => ({ companyId, followupId })),
+    now,
+  );
+  const byId = new Map(outcomes.map((outcome) => [outcome.followupId, outcome.outcome]));
+  const decode = stepContexts();
+  const answered: AnsweredSend[] = [];
+  for (const context of contexts) {
+    const outcome = byId.get(context.id);
+    if (outcome === undefined || context.status !== "in_progress") continue;
+    const decoded = decode(context);
+    const recipient = context.recipient ?? recipientOf(context, decoded.step.channel);
+    answered.push({ send: { context, decoded, ...messageOf(dependencies.ids, dependencies.engine, context, decoded, recipient) }, outcome });
+  }
+  return recordOutcomes(trx, dependencies, answered, now);
+};

@@ -1,0 +1,190 @@
+/**
+ * Debtors' replies to SMS through Twilio's incoming-message webhook
+ * (docs/decisions/0631): stored as the api stores them (Twilio's key, the
+ * inbox), then applied by the worker's task body.
+ */
+import { storeProviderEvents } from "@dc/db";
+import type { TimelineDefinition } from "@dc/domain";
+import { providerSettingsOf, Twilio } from "@dc/providers";
+import { startFakeTwilio, useTestDatabase } from "@dc/testing";
+import { afterAll, describe, expect, it } from "vitest";
+import { makeChannelAdapters } from "../../src/channels/adapters.ts";
+import { runBatch } from "../../src/engine/run-batch.ts";
+import { applyProviderEvents } from "../../src/provider-events/apply-provider-events.ts";
+import {
+  createEngineTenant,
+  debtOf,
+  enrolledDebts,
+  engineDependencies,
+  followupsOf,
+  tuesdayMorning,
+} from "../engine/engine-fixtures.ts";
+import { testIds } from "../snapshot-fixtures.ts";
+
+const { db } = await useTestDatabase();
+const account = { accountSid: "AC00000000000000000000000000000003", authToken: "twilio-replies-test-token" };
+const twilio = await startFakeTwilio(account);
+afterAll(() => twilio.close());
+
+const smsFrom = "+14155550100";
+const adapters = makeChannelAdapters(
+  db,
+  {
+    smtp: undefined,
+    providers: providerSettingsOf({
+      TWILIO_BASE_URL: twilio.baseUrl,
+      TWILIO_ACCOUNT_SID: account.accountSid,
+      TWILIO_AUTH_TOKEN: account.authToken,
+      TWILIO_SMS_FROM: smsFrom,
+      TWILIO_WHATSAPP_FROM: "+14155550111",
+      PROVIDER_SEND_RATE: 1000,
+    }),
+    publicBaseUrl: "https://collect.example",
+    sleep: () => Promise.resolve(),
+  },
+  testIds,
+);
+/** Two SMS a day apart: the second shows what the first one's reply changed. */
+const twoSms: TimelineDefinition.Definition = {
+  scheduling: { time_zone: "Europe/Paris", weekdays: [1, 2, 3, 4, 5], window: { start: "09:00", end: "19:00" } },
+  steps: [
+    { day_offset: 0, channel: "sms", configuration: { max_attempts: 1 }, content: {} },
+    { day_offset: 1, channel: "sms", configuration: { max_attempts: 1 }, content: {} },
+  ],
+};
+const tenant = await createEngineTenant(db, { definition: twoSms });
+const engine = { ...engineDependencies(db, tuesdayMorning), adapters };
+const wednesdayMorning = new Date(tuesdayMorning.getTime() + 86_400_000);
+
+/** A debt whose first SMS went to `phone`; answers its id and the followup. */
+const texted = async (phone: string) => {
+  engine.clock.set(tuesdayMorning);
+  const [debtId] = await enrolledDebts(db, tenant, [{ phone }], tuesdayMorning);
+  await runBatch(engine, { kind: "live", now: tuesdayMorning });
+  const [followup] = await followupsOf(db, tenant.companyId, debtId!);
+  expect(followup).toMatchObject({ status: "sent", recipient: phone });
+  return { debtId: debtId!, followup: followup! };
+};
+
+/** Twilio's incoming-message webhook from `from`, stored as the api does, then the worker's run; answers how many were stored. */
+const reply = async (params: Record<string, string>) => {
+  const received = Twilio.receivedCallback("inbound", Object.entries(params))!;
+  const { stored } = await storeProviderEvents(db, tenant.companyId, "twilio", [received]);
+  await applyProviderEvents(engine, tenant.companyId);
+  return stored;
+};
+
+/** The second step, once its day has come. */
+const nextStep = async (debtId: number) => {
+  engine.clock.set(wednesdayMorning);
+  await runBatch(engine, { kind: "live", now: wednesdayMorning });
+  return (await followupsOf(db, tenant.companyId, debtId))[1]!;
+};
+
+const eventOf = (sid: string) =>
+  db
+    .selectFrom("provider_events")
+    .select(["followup_id", "processed_at"])
+    .where("company_id", "=", tenant.companyId)
+    .where("event_key", "=", `inbound:${sid}`)
+    .executeTakeFirstOrThrow();
+
+const detectionsOf = (debtId: number) =>
+  db
+    .selectFrom("ai_detections")
+    .select(["type", "review_status", "blocking", "excerpt", "followup_id"])
+    .where("company_id", "=", tenant.companyId)
+    .where("debt_id", "=", debtId)
+    .execute();
+
+describe("SMS replies through Twilio", () => {
+  it("opts the number out of SMS on STOP, and the engine then blocks the SMS step", async () => {
+    const { debtId, followup } = await texted("+33670000001");
+    const stop = twilio.incoming({ from: "+33670000001", to: smsFrom, body: " Arrêt " });
+    expect(await reply(stop)).toBe(1);
+    const optOuts = await db
+      .selectFrom("channel_opt_outs")
+      .select(["channel", "source"])
+      .where("company_id", "=", tenant.companyId)
+      .where("debt_id", "=", debtId)
+      .execute();
+    expect(optOuts).toEqual([{ channel: "sms", source: "reply" }]);
+    expect(await eventOf(stop["MessageSid"]!)).toMatchObject({
+      followup_id: followup.id,
+      processed_at: expect.any(Date),
+    });
+    expect((await debtOf(db, tenant.companyId, debtId)).nb_answered).toBe(0);
+
+    const sent = twilio.messages.length;
+    expect(await nextStep(debtId)).toMatchObject({ guard_reason: "opted_out" });
+    expect(twilio.messages.length).toBe(sent);
+  });
+
+  it("suggests a blocking dispute on a reply that reads as one, and the engine holds the debt", async () => {
+    const { debtId, followup } = await texted("+33670000002");
+    expect(await reply(twilio.incoming({ from: "+33670000002", to: smsFrom, body: "Ce n'est pas ma dette !" }))).toBe(
+      1,
+    );
+    expect(await detectionsOf(debtId)).toEqual([
+      {
+        type: "ai_dispute",
+        review_status: "suggested",
+        blocking: true,
+        excerpt: "Ce n'est pas ma dette !",
+        followup_id: followup.id,
+      },
+    ]);
+    expect((await debtOf(db, tenant.companyId, debtId)).nb_answered).toBe(1);
+
+    const sent = twilio.messages.length;
+    expect(await nextStep(debtId)).toMatchObject({ status: "scheduled", guard_reason: "hold" });
+    expect(twilio.messages.length).toBe(sent);
+  });
+
+  it("counts an ordinary reply once as an answer, even when Twilio delivers it twice", async () => {
+    const { debtId } = await texted("+33670000003");
+    const answer = twilio.incoming({ from: "+33670000003", to: smsFrom, body: "OK, I will pay on Friday" });
+    expect(await reply(answer)).toBe(1);
+    expect(await reply(answer)).toBe(0);
+    expect(await debtOf(db, tenant.companyId, debtId)).toMatchObject({ nb_answered: 1 });
+    expect(await detectionsOf(debtId)).toEqual([]);
+    // Neither an opt-out nor a hold: the next SMS goes.
+    expect(await nextStep(debtId)).toMatchObject({ status: "sent", guard_reason: null });
+  });
+
+  it("answers the latest SMS sent to the number, and ignores a number it never texted", async () => {
+    const first = await texted("+33670000004");
+    const latest = await texted("+33670000004");
+    const answer = twilio.incoming({ from: "+33670000004", to: smsFrom, body: "who is this" });
+    await reply(answer);
+    expect(await eventOf(answer["MessageSid"]!)).toMatchObject({ followup_id: latest.followup.id });
+    expect((await debtOf(db, tenant.companyId, latest.debtId)).nb_answered).toBe(1);
+    expect((await debtOf(db, tenant.companyId, first.debtId)).nb_answered).toBe(0);
+
+    const before = await db
+      .selectFrom("debts")
+      .select(["id", "nb_answered"])
+      .where("company_id", "=", tenant.companyId)
+      .orderBy("id")
+      .execute();
+    const stranger = twilio.incoming({ from: "+33679999999", to: smsFrom, body: "STOP" });
+    expect(await reply(stranger)).toBe(1);
+    expect(await eventOf(stranger["MessageSid"]!)).toEqual({ followup_id: null, processed_at: expect.any(Date) });
+    expect(
+      await db
+        .selectFrom("debts")
+        .select(["id", "nb_answered"])
+        .where("company_id", "=", tenant.companyId)
+        .orderBy("id")
+        .execute(),
+    ).toEqual(before);
+    expect(
+      await db
+        .selectFrom("channel_opt_outs")
+        .select("debt_id")
+        .where("company_id", "=", tenant.companyId)
+        .where("debt_id", "in", [first.debtId, latest.debtId])
+        .execute(),
+    ).toEqual([]);
+  });
+});

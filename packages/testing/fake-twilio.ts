@@ -1,0 +1,138 @@
+/**
+ * A fake Twilio on a real socket, speaking the Messages API as Twilio
+ * documents it: `POST /2010-04-01/Accounts/{AccountSid}/Messages.json` with
+ * HTTP Basic auth (account SID, auth token) and a form body (`To`, `From`,
+ * `Body`, `StatusCallback`), answered 201 with the message resource
+ * (`sid`, `status: "queued"`), 401 `{code: 20003}` for wrong credentials and
+ * 400 `{code: 21604}` without `To`. A create repeated with the same
+ * `I-Twilio-Idempotency-Token` answers the first message again. It signs
+ * the webhooks it posts (`X-Twilio-Signature`: base64 HMAC-SHA1 of the URL
+ * and the sorted parameters, keyed by the auth token), computed here on the
+ * provider's side, independently of the platform's verifier.
+ */
+import { createHmac, randomBytes } from "node:crypto";
+import { type ProviderReply, type ProviderServer, startProviderServer } from "./provider-server.ts";
+
+export interface FakeTwilioMessage {
+  readonly sid: string;
+  readonly form: Readonly<Record<string, string>>;
+  readonly authorization: string | undefined;
+  readonly idempotencyToken: string | undefined;
+}
+
+export interface FakeTwilio {
+  readonly server: ProviderServer;
+  readonly baseUrl: string;
+  /** Messages created, in order (a create repeated under one idempotency token is one message). */
+  readonly messages: ReadonlyArray<FakeTwilioMessage>;
+  /** Answers the next create requests with these replies first (an outage, a rate limit, a refusal). */
+  readonly failNext: (...replies: ReadonlyArray<ProviderReply>) => void;
+  /**
+   * The parameters of Twilio's incoming-message webhook for a message a
+   * debtor sent from `from` to our number `to` (a WhatsApp one prefixed
+   * `whatsapp:`), with a new message SID.
+   */
+  readonly incoming: (message: {
+    readonly from: string;
+    readonly to: string;
+    readonly body: string;
+    readonly channel?: "sms" | "whatsapp";
+  }) => Record<string, string>;
+  /** Twilio's `X-Twilio-Signature` of a webhook to `url` with `params`. */
+  readonly sign: (url: string, params: Readonly<Record<string, string>>) => string;
+  /** Posts a webhook as Twilio does: form-encoded, signed (or with the given signature; `null`: unsigned). */
+  readonly post: (
+    url: string,
+    params: Readonly<Record<string, string>>,
+    signature?: string | null,
+  ) => Promise<Response>;
+  readonly close: () => Promise<void>;
+}
+
+export const startFakeTwilio = async (account: {
+  readonly accountSid: string;
+  readonly authToken: string;
+}): Promise<FakeTwilio> => {
+  const messages: FakeTwilioMessage[] = [];
+  const byToken = new Map<string, FakeTwilioMessage>();
+  const pending: ProviderReply[] = [];
+  const expectedAuth = `Basic ${Buffer.from(`${account.accountSid}:${account.authToken}`).toString("base64")}`;
+  const path = `/2010-04-01/Accounts/${account.accountSid}/Messages.json`;
+  const resource = (message: FakeTwilioMessage) => ({
+    sid: message.sid,
+    account_sid: account.accountSid,
+    to: message.form["To"],
+    from: message.form["From"],
+    body: message.form["Body"],
+    status: "queued",
+    error_code: null,
+    error_message: null,
+    api_version: "2010-04-01",
+  });
+  const server = await startProviderServer((request) => {
+    if (request.method !== "POST" || request.url !== path) {
+      return { status: 404, body: { code: 20404, message: "The requested resource was not found", status: 404 } };
+    }
+    const failure = pending.shift();
+    if (failure !== undefined) return failure;
+    const authorization = request.headers.authorization;
+    if (authorization !== expectedAuth)
+      return { status: 401, body: { code: 20003, message: "Authenticate", status: 401 } };
+    const form = Object.fromEntries(new URLSearchParams(request.body.toString("utf8")));
+    if (form["To"] === undefined) {
+      return { status: 400, body: { code: 21604, message: "A 'To' phone number is required.", status: 400 } };
+    }
+    const header = request.headers["i-twilio-idempotency-token"];
+    const idempotencyToken = typeof header === "string" ? header : undefined;
+    const earlier = idempotencyToken === undefined ? undefined : byToken.get(idempotencyToken);
+    if (earlier !== undefined) return { status: 201, body: resource(earlier) };
+    const message = { sid: `SM${randomBytes(16).toString("hex")}`, form, authorization, idempotencyToken };
+    messages.push(message);
+    if (idempotencyToken !== undefined) byToken.set(idempotencyToken, message);
+    return { status: 201, body: resource(message) };
+  });
+  const sign = (url: string, params: Readonly<Record<string, string>>): string =>
+    createHmac("sha1", account.authToken)
+      .update(
+        Object.keys(params)
+          .sort()
+          .reduce((data, name) => data + name + params[name], url),
+        "utf8",
+      )
+      .digest("base64");
+  return {
+    server,
+    baseUrl: server.baseUrl,
+    messages,
+    failNext: (...replies) => pending.push(...replies),
+    incoming: ({ from, to, body, channel = "sms" }) => {
+      const sid = `SM${randomBytes(16).toString("hex")}`;
+      const prefix = channel === "whatsapp" ? "whatsapp:" : "";
+      return {
+        MessageSid: sid,
+        SmsMessageSid: sid,
+        SmsSid: sid,
+        AccountSid: account.accountSid,
+        MessagingServiceSid: "",
+        From: `${prefix}${from}`,
+        To: `${prefix}${to}`,
+        Body: body,
+        NumMedia: "0",
+        NumSegments: "1",
+        SmsStatus: "received",
+        ApiVersion: "2010-04-01",
+      };
+    },
+    sign,
+    post: (url, params, signature) =>
+      fetch(url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          ...(signature === null ? {} : { "x-twilio-signature": signature ?? sign(url, params) }),
+        },
+        body: new URLSearchParams(params as Record<string, string>).toString(),
+      }),
+    close: () => server.close(),
+  };
+};
