@@ -10,13 +10,18 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { debtorLinks } from "@dc/crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { stripeSignatureHeader } from "../src/debtor-page/stripe-signature.ts";
 import { startTestApi } from "./support/harness.ts";
 import { jsonApi } from "./support/json-api.ts";
+import {
+  checkoutCompleted,
+  csrfOf,
+  debtorBrowser,
+  signInOnDebtorPage,
+  STRIPE_SECRET_KEY as SECRET_KEY,
+  STRIPE_WEBHOOK_SECRET as WEBHOOK_SECRET,
+  stripeNotificationHeaders,
+} from "./support/public-requests.ts";
 import { expectWebhookPayload } from "./support/webhooks-support.ts";
-
-const WEBHOOK_SECRET = "whsec_test_secret_value";
-const SECRET_KEY = "sk_test_fake_key";
 
 interface StripeRequest {
   readonly path: string;
@@ -75,41 +80,10 @@ const createDebt = async (accessToken: string, fields: Json = {}) => {
   return ((await response.json()) as Json)["data"] as Json;
 };
 
-/** A browser: a cookie jar over fetch. */
-const browser = () => {
-  const jar = new Map<string, string>();
-  const send = async (path: string, init: RequestInit = {}) => {
-    const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
-    const response = await request(path, { ...init, headers: { ...(init.headers as Record<string, string>), cookie } });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ""] = line.split(";");
-      const at = pair.indexOf("=");
-      jar.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-    return response;
-  };
-  const post = (path: string, fields: Record<string, string>) =>
-    send(path, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(fields).toString(),
-    });
-  return { jar, send, post };
-};
-
-const csrfOf = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)?.[1] ?? "";
+const browser = () => debtorBrowser(request);
 const pathOf = (link: string) => new URL(link).pathname;
 
-const signIn = async (path: string, name = "lefevre dupont", second = "75 011") => {
-  const b = browser();
-  const page = await b.send(path);
-  expect(page.status).toBe(200);
-  const verified = await b.post(path, { csrf_token: csrfOf(await page.text()), action: "verify", name, second });
-  expect(verified.status, await verified.clone().text()).toBe(303);
-  const shown = await b.send(path);
-  const html = await shown.text();
-  return { b, html, csrf: csrfOf(html) };
-};
+const signIn = (path: string, name = "lefevre dupont", second = "75 011") => signInOnDebtorPage(request, path, name, second);
 
 const paymentsOf = async (debtId: string) => {
   const response = await json.get(`/external-api/v1/debts/${debtId}/payments`, token);
@@ -197,31 +171,24 @@ describe("the debtor page", () => {
     expect(sent.form.get("metadata[debt_id]")).toBe(debt["id"]);
     expect(sent.form.get("success_url")).toContain(`${path}?lang=fr&done=paid`);
 
-    const event = JSON.stringify({
-      id: "evt_1",
-      type: "checkout.session.completed",
-      data: {
-        object: {
-          id: `cs_test_${stripeRequests.length}`,
-          amount_total: 10050,
-          currency: "eur",
-          payment_status: "paid",
-          payment_intent: "pi_123",
-          metadata: Object.fromEntries(["company_id", "debt_id"].map((key) => [key, sent.form.get(`metadata[${key}]`)!])),
-        },
-      },
+    const event = checkoutCompleted({
+      id: `cs_test_${stripeRequests.length}`,
+      amountMinor: 10050,
+      currency: "EUR",
+      paymentIntent: "pi_123",
+      metadata: Object.fromEntries(["company_id", "debt_id"].map((key) => [key, sent.form.get(`metadata[${key}]`)!])),
     });
-    const now = Math.floor(t.clock.now().getTime() / 1000);
-    const deliver = (signature: string) =>
-      request("/payments/stripe/webhook", { method: "POST", headers: { "content-type": "application/json", "stripe-signature": signature }, body: event });
-    expect((await deliver(stripeSignatureHeader("whsec_wrong_secret", event, now))).status).toBe(403);
-    expect((await deliver(stripeSignatureHeader(WEBHOOK_SECRET, event, now - 301))).status).toBe(400);
-    expect((await deliver("")).status).toBe(400);
+    const now = t.clock.now();
+    const seconds = (offset: number) => new Date(now.getTime() + offset * 1000);
+    const deliver = (headers: Record<string, string>) => request("/payments/stripe/webhook", { method: "POST", headers, body: event });
+    expect((await deliver(stripeNotificationHeaders(event, now, "whsec_wrong_secret"))).status).toBe(403);
+    expect((await deliver(stripeNotificationHeaders(event, seconds(-301)))).status).toBe(400);
+    expect((await deliver({ "content-type": "application/json", "stripe-signature": "" })).status).toBe(400);
     expect(await paymentsOf(debt["id"])).toEqual([]);
-    const first = await deliver(stripeSignatureHeader(WEBHOOK_SECRET, event, now));
+    const first = await deliver(stripeNotificationHeaders(event, now));
     expect(first.status).toBe(200);
     expect(await first.json()).toEqual({ received: true, message: "Recorded" });
-    const replay = await deliver(stripeSignatureHeader(WEBHOOK_SECRET, event, now + 10));
+    const replay = await deliver(stripeNotificationHeaders(event, seconds(10)));
     expect(await replay.json()).toEqual({ received: true, message: "Already recorded" });
     const payments = await paymentsOf(debt["id"]);
     expect(payments).toMatchObject([{ provider: "stripe", external_payment_id: "pi_123", amount: 100.5, status: "succeeded" }]);

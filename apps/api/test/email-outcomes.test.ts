@@ -5,8 +5,8 @@ import { recordCompletedPayment } from "../src/debtor-page/record-payment.ts";
 import { PIXEL } from "../src/email/tracking-routes.ts";
 import { collectionRows } from "./support/collection-rows.ts";
 import { startTestApi } from "./support/harness.ts";
+import { basicAuthorization, POSTMARK_CREDENTIALS as CREDENTIALS, postmarkHardBounce } from "./support/public-requests.ts";
 
-const CREDENTIALS = "postmark:webhook-password-0123456789";
 const t = await startTestApi();
 const api = await t.startAnotherApi({ config: { postmarkWebhookCredentials: CREDENTIALS } });
 afterAll(() => api.stop());
@@ -147,27 +147,14 @@ describe("unsubscribe", () => {
 });
 
 describe("the Postmark bounce webhook", () => {
-  const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toString("base64")}`;
   const post = (body: unknown, credentials = CREDENTIALS) =>
     fetch(`${api.url}/email/webhooks/postmark`, {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: basic(credentials) },
+      headers: { "content-type": "application/json", authorization: basicAuthorization(credentials) },
       body: JSON.stringify(body),
     });
-  const hardBounce = (followupId: number, email: string) => ({
-    RecordType: "Bounce",
-    ID: 42,
-    Type: "HardBounce",
-    TypeCode: 1,
-    Name: "Hard bounce",
-    MessageID: "883953f4-6105-42a2-a16a-77a8eac79483",
-    Description: "The server was unable to deliver your message (ex: unknown user, mailbox not found).",
-    Details: "smtp;550 5.1.1 The email account that you tried to reach does not exist.",
-    Email: email,
-    BouncedAt: "2026-03-02T09:00:00Z",
-    Inactive: true,
-    Metadata: { "dc-bounce": tokens.sign("bounce", { companyId: acmeId, followupId }) },
-  });
+  const hardBounce = (followupId: number, email: string) =>
+    postmarkHardBounce(tokens.sign("bounce", { companyId: acmeId, followupId }), email);
   const undeliverable = () => t.db.selectFrom("email_undeliverable_addresses").selectAll().where("company_id", "=", acmeId).execute();
 
   it("refuses wrong or missing credentials with 401 and records nothing", async () => {
@@ -205,7 +192,7 @@ describe("the Postmark bounce webhook", () => {
   it("answers 400 to a body that is not a JSON object", async () => {
     const response = await fetch(`${api.url}/email/webhooks/postmark`, {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: basic(CREDENTIALS) },
+      headers: { "content-type": "application/json", authorization: basicAuthorization(CREDENTIALS) },
       body: "[1,2",
     });
     expect(response.status).toBe(400);

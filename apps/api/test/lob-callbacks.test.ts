@@ -1,7 +1,8 @@
-import { startFakeLob, type LobLetter } from "@dc/testing";
+import { startFakeLob } from "@dc/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { collectionRows } from "./support/collection-rows.ts";
 import { startTestApi } from "./support/harness.ts";
+import { lobLetter as letterOf } from "./support/public-requests.ts";
 
 const SECRET = "lob_webhook_secret_for_tests";
 const PATH = "/provider-callbacks/lob/letters";
@@ -20,21 +21,6 @@ const { ids } = t.api.services;
 const rows = collectionRows(t.db, ids);
 const acme = await t.tenant("Acme Collections");
 const globex = await t.tenant("Globex");
-
-const letterOf = (tenant: { company_id: string }, id: string, metadata: Record<string, string> = {}): LobLetter => ({
-  id,
-  object: "letter",
-  description: "test",
-  metadata: { dc_company: tenant.company_id, dc_followup: "fu", ...metadata },
-  to: { name: "Jane Doe" },
-  from: "adr_return01",
-  color: false,
-  use_type: "operational",
-  url: "https://lob.example/ltr.pdf",
-  expected_delivery_date: "2030-01-01",
-  date_created: "2030-01-01T00:00:00Z",
-  deleted: false,
-});
 
 const post = (body: string, headers: Record<string, string>, url = lobApi.url) =>
   fetch(`${url}${PATH}`, { method: "POST", headers, body });

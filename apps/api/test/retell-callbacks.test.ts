@@ -11,6 +11,7 @@ import { startFakeRetell } from "@dc/testing";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { startTestApi, TEST_START } from "./support/harness.ts";
+import { placeRetellCall, retellWebhookUrl } from "./support/public-requests.ts";
 
 const t = await startTestApi();
 const retell = await startFakeRetell();
@@ -23,24 +24,11 @@ afterAll(async () => {
 const acme = await t.tenant("Acme Collections");
 const other = await t.tenant("Other Collections");
 const acmeKey = t.api.services.ids.decode("company", acme.company_id) ?? 0;
-const webhookUrl = (company: string) => `${api.url}${Retell.webhookPath(company)}`;
+const webhookUrl = (company: string) => retellWebhookUrl(api.url, company);
 const now = TEST_START.getTime();
 
 /** A call placed through the fake, as the worker places it: our webhook URL and metadata. */
-const placeCall = async (company: string, url = webhookUrl(company)): Promise<string> => {
-  const response = await fetch(`${retell.url}/v2/create-phone-call`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${retell.apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify({
-      from_number: "+14155550100",
-      to_number: "+33612345678",
-      agent_override: { agent: { webhook_url: url } },
-      metadata: { company_id: company, followup_id: "fu", idempotency_key: "fu:1" },
-    }),
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { call_id: string }).call_id;
-};
+const placeCall = (company: string, url = webhookUrl(company)): Promise<string> => placeRetellCall(retell, company, url);
 
 const stored = async () =>
   (

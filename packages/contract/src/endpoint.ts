@@ -202,7 +202,29 @@ export interface Page<Query = unknown, Body = unknown> {
     readonly maxBytes: number;
   };
   readonly responses: ReadonlyArray<PageResponse>;
+  /**
+   * Failures answered in the API's JSON envelope rather than as a page (a
+   * provider's webhook: the provider reads the status and retries).
+   */
+  readonly errors?: ReadonlyArray<ErrorCase>;
 }
+
+/**
+ * How a page answers an unexpected failure (docs/decisions/0685): an HTML
+ * page without internals, 503 with `Retry-After` when the database is
+ * unavailable. The api answers every page that declares these this way.
+ */
+export const failurePages: ReadonlyArray<PageResponse> = [
+  { status: 500, html: true, description: "Unexpected failure: nothing was done (the page carries no internals)" },
+  {
+    status: 503,
+    html: true,
+    description:
+      "The database is unreachable or restarting, or a statement outlasted the api's statement timeout: nothing was done; " +
+      "the page asks to try again shortly",
+    headers: { "Retry-After": "Seconds after which to try again" },
+  },
+];
 
 /** Any page, whatever its types (the OpenAPI emitter). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

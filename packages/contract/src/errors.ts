@@ -116,6 +116,9 @@ export const errorCases = {
   ),
 } as const;
 
+/** Unexpected failures, in the API envelope: the answers of the provider webhooks when recording fails. */
+export const failureErrors: ReadonlyArray<ErrorCase> = [errorCases.internal, errorCases.serviceUnavailable];
+
 /** The errors every bearer-protected operation can answer. */
 export const protectedErrors = (scope: string): ReadonlyArray<ErrorCase> => [
   errorCases.unauthorized,

@@ -17,6 +17,7 @@ import {
 import { INVALID_SIGNATURE_MESSAGE, type ProviderCallback } from "./callbacks.ts";
 import { clientCodeSample } from "./code-samples.ts";
 import { ErrorEnvelope, OAuthError } from "./envelopes.ts";
+import { failureErrors } from "./errors.ts";
 import type { OperationExample } from "./examples/operations.ts";
 import { rateLimits, rateLimitSubject } from "./rate-limits.ts";
 import { scopeDescriptions } from "./scopes.ts";
@@ -301,7 +302,7 @@ export const buildOpenApiDocument = (
     };
   };
 
-  // Pages answer HTML or redirects: no JSON schema, no error envelope.
+  // Pages answer HTML or redirects: no JSON schema; the envelope only for the failures a webhook page declares.
   const pageOperation = (page: AnyPage): Json => ({
     operationId: page.operationId,
     summary: page.summary,
@@ -323,26 +324,29 @@ export const buildOpenApiDocument = (
           },
         }
       : {}),
-    responses: Object.fromEntries(
-      page.responses.map((response) => [
-        String(response.status),
-        {
-          description: response.description,
-          ...(response.headers
-            ? {
-                headers: Object.fromEntries(
-                  Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: "string" } }]),
-                ),
-              }
-            : {}),
-          ...(response.html
-            ? { content: { "text/html": { schema: { type: "string" } } } }
-            : response.contentType === undefined
-              ? {}
-              : { content: { [response.contentType]: { schema: { type: "string" } } } }),
-        },
-      ]),
-    ),
+    responses: {
+      ...Object.fromEntries(
+        page.responses.map((response) => [
+          String(response.status),
+          {
+            description: response.description,
+            ...(response.headers
+              ? {
+                  headers: Object.fromEntries(
+                    Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: "string" } }]),
+                  ),
+                }
+              : {}),
+            ...(response.html
+              ? { content: { "text/html": { schema: { type: "string" } } } }
+              : response.contentType === undefined
+                ? {}
+                : { content: { [response.contentType]: { schema: { type: "string" } } } }),
+          },
+        ]),
+      ),
+      ...errorResponses(page.errors ?? [], false),
+    },
   });
 
   const paths: Record<string, Json> = {};
@@ -418,6 +422,8 @@ export const buildOpenApiDocument = (
             description: "The body is larger than the limit",
             content: { "application/json": { schema: errorRef("api") } },
           },
+          // Nothing stored: the provider retries (docs/decisions/0685).
+          ...errorResponses(failureErrors, false),
         },
       },
     };

@@ -16,7 +16,7 @@ import { checkAuthorizationRequest, redirectWith } from "../oauth/authorization-
 import { issuerOf } from "../oauth/issuer.ts";
 import type { AppServices } from "../services.ts";
 import { bindBrowser, endSession, formTokenMatches, identifyBrowser, startSession } from "./browser-session.ts";
-import { authorizeUrl, failSafely, showFlowPage, validOrAnswer } from "./flow.ts";
+import { authorizeUrl, showFlowPage, validOrAnswer } from "./flow.ts";
 import { sendPage, sendRedirect } from "./page-response.ts";
 import { signIn } from "./sign-in.ts";
 import { messagePage } from "./views.ts";
@@ -53,113 +53,109 @@ const readForm = async (ctx: Context) => {
 export const submitAuthorization =
   (services: AppServices) =>
   async (ctx: Context): Promise<void> => {
-    try {
-      const form = await readForm(ctx);
-      if (form === undefined) return;
-      const decoded = decodeForm(form.fields);
-      const ownRepeated = form.repeated.filter((name) => ["action", "csrf_token", "email", "password"].includes(name));
-      if (Either.isLeft(decoded) || ownRepeated.length > 0) {
-        refuse(
-          ctx,
-          400,
-          "This form can't be processed",
-          "The form is incomplete or malformed. Go back to the application and start again.",
-        );
-        return;
-      }
-      const fields = decoded.right;
-      const authorization = validOrAnswer(
+    const form = await readForm(ctx);
+    if (form === undefined) return;
+    const decoded = decodeForm(form.fields);
+    const ownRepeated = form.repeated.filter((name) => ["action", "csrf_token", "email", "password"].includes(name));
+    if (Either.isLeft(decoded) || ownRepeated.length > 0) {
+      refuse(
         ctx,
-        services,
-        await checkAuthorizationRequest(services, fields, form.repeated),
-        303,
+        400,
+        "This form can't be processed",
+        "The form is incomplete or malformed. Go back to the application and start again.",
       );
-      if (authorization === undefined) return;
-      const restart = authorizeUrl(authorization.parameters);
+      return;
+    }
+    const fields = decoded.right;
+    const authorization = validOrAnswer(
+      ctx,
+      services,
+      await checkAuthorizationRequest(services, fields, form.repeated),
+      303,
+    );
+    if (authorization === undefined) return;
+    const restart = authorizeUrl(authorization.parameters);
 
-      const browser = await identifyBrowser(ctx, services);
-      // The token binds the post to this browser and to the request its page showed: hidden fields changed
-      // since (a wider scope, another client) fail it, so the decision is always the one displayed.
-      if (!formTokenMatches(services.config.idEncryptionKey, browser.cookie, authorization.parameters, fields.csrf_token)) {
-        refuse(
-          ctx,
-          403,
-          "This form has expired",
-          "For your security the form was refused: it was not sent from this page, or the page is too old. Start again (cookies must be enabled).",
-          restart,
-        );
+    const browser = await identifyBrowser(ctx, services);
+    // The token binds the post to this browser and to the request its page showed: hidden fields changed
+    // since (a wider scope, another client) fail it, so the decision is always the one displayed.
+    if (!formTokenMatches(services.config.idEncryptionKey, browser.cookie, authorization.parameters, fields.csrf_token)) {
+      refuse(
+        ctx,
+        403,
+        "This form has expired",
+        "For your security the form was refused: it was not sent from this page, or the page is too old. Start again (cookies must be enabled).",
+        restart,
+      );
+      return;
+    }
+    const { client, redirectUri, state } = authorization;
+
+    switch (fields.action) {
+      case "sign_in": {
+        const result = await signIn(services, { email: fields.email, password: fields.password, address: ctx.ip });
+        const cookie = bindBrowser(ctx, services, browser);
+        const signedOut = { cookie, user: undefined };
+        if (result.kind === "throttled") {
+          ctx.set("Retry-After", String(result.retryAfterSeconds));
+          const minutes = Math.ceil(result.retryAfterSeconds / 60);
+          const error = `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+          await showFlowPage(ctx, services, authorization, signedOut, cookie, {
+            status: 429,
+            email: fields.email,
+            error,
+          });
+        } else if (result.kind !== "signed-in") {
+          const error =
+            result.kind === "incomplete" ? "Enter your e-mail and password." : "Incorrect e-mail or password.";
+          await showFlowPage(ctx, services, authorization, signedOut, cookie, {
+            status: 400,
+            email: fields.email,
+            error,
+          });
+        } else if (result.user.companyId !== client.company_id) {
+          const error = `This account can't authorize ${client.name}: only users of the company that registered it can.`;
+          await showFlowPage(ctx, services, authorization, signedOut, cookie, {
+            status: 403,
+            email: fields.email,
+            error,
+          });
+        } else {
+          await startSession(ctx, services, browser, result.user);
+          sendRedirect(ctx, 303, restart);
+        }
         return;
       }
-      const { client, redirectUri, state } = authorization;
-
-      switch (fields.action) {
-        case "sign_in": {
-          const result = await signIn(services, { email: fields.email, password: fields.password, address: ctx.ip });
-          const cookie = bindBrowser(ctx, services, browser);
-          const signedOut = { cookie, user: undefined };
-          if (result.kind === "throttled") {
-            ctx.set("Retry-After", String(result.retryAfterSeconds));
-            const minutes = Math.ceil(result.retryAfterSeconds / 60);
-            const error = `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
-            await showFlowPage(ctx, services, authorization, signedOut, cookie, {
-              status: 429,
-              email: fields.email,
-              error,
-            });
-          } else if (result.kind !== "signed-in") {
-            const error =
-              result.kind === "incomplete" ? "Enter your e-mail and password." : "Incorrect e-mail or password.";
-            await showFlowPage(ctx, services, authorization, signedOut, cookie, {
-              status: 400,
-              email: fields.email,
-              error,
-            });
-          } else if (result.user.companyId !== client.company_id) {
-            const error = `This account can't authorize ${client.name}: only users of the company that registered it can.`;
-            await showFlowPage(ctx, services, authorization, signedOut, cookie, {
-              status: 403,
-              email: fields.email,
-              error,
-            });
-          } else {
-            await startSession(ctx, services, browser, result.user);
-            sendRedirect(ctx, 303, restart);
-          }
+      case "approve": {
+        const user = browser.user;
+        const cookie = bindBrowser(ctx, services, browser);
+        if (user === undefined) {
+          const error = "Your sign-in has ended. Sign in again to continue.";
+          await showFlowPage(ctx, services, authorization, browser, cookie, { status: 400, error });
           return;
         }
-        case "approve": {
-          const user = browser.user;
-          const cookie = bindBrowser(ctx, services, browser);
-          if (user === undefined) {
-            const error = "Your sign-in has ended. Sign in again to continue.";
-            await showFlowPage(ctx, services, authorization, browser, cookie, { status: 400, error });
-            return;
-          }
-          if (user.companyId !== client.company_id) {
-            await showFlowPage(ctx, services, authorization, browser, cookie);
-            return;
-          }
-          const code = await issueAuthorizationCode(services, authorization, user.userId);
-          sendRedirect(ctx, 303, redirectWith(redirectUri, issuerOf(services, ctx), { code, state }));
+        if (user.companyId !== client.company_id) {
+          await showFlowPage(ctx, services, authorization, browser, cookie);
           return;
         }
-        case "deny":
-          sendRedirect(
-            ctx,
-            303,
-            redirectWith(redirectUri, issuerOf(services, ctx), {
-              error: "access_denied",
-              error_description: "The user denied the request",
-              state,
-            }),
-          );
-          return;
-        case "sign_out":
-          await endSession(ctx, services, browser);
-          sendRedirect(ctx, 303, restart);
-          return;
+        const code = await issueAuthorizationCode(services, authorization, user.userId);
+        sendRedirect(ctx, 303, redirectWith(redirectUri, issuerOf(services, ctx), { code, state }));
+        return;
       }
-    } catch (error) {
-      failSafely(ctx, services, error);
+      case "deny":
+        sendRedirect(
+          ctx,
+          303,
+          redirectWith(redirectUri, issuerOf(services, ctx), {
+            error: "access_denied",
+            error_description: "The user denied the request",
+            state,
+          }),
+        );
+        return;
+      case "sign_out":
+        await endSession(ctx, services, browser);
+        sendRedirect(ctx, 303, restart);
+        return;
     }
   };

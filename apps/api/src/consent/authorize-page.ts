@@ -11,21 +11,17 @@ import { parseForm } from "../http/read-body.ts";
 import { checkAuthorizationRequest } from "../oauth/authorization-request.ts";
 import type { AppServices } from "../services.ts";
 import { bindBrowser, identifyBrowser } from "./browser-session.ts";
-import { failSafely, showFlowPage, validOrAnswer } from "./flow.ts";
+import { showFlowPage, validOrAnswer } from "./flow.ts";
 
 const decodeQuery = Schema.decodeUnknownSync(AuthorizationRequest, { onExcessProperty: "ignore" });
 
 export const showAuthorization =
   (services: AppServices) =>
   async (ctx: Context): Promise<void> => {
-    try {
-      const { fields, repeated } = parseForm(Buffer.from(ctx.querystring, "utf8"));
-      const check = await checkAuthorizationRequest(services, decodeQuery(fields), repeated);
-      const authorization = validOrAnswer(ctx, services, check, 302);
-      if (authorization === undefined) return;
-      const browser = await identifyBrowser(ctx, services);
-      await showFlowPage(ctx, services, authorization, browser, bindBrowser(ctx, services, browser));
-    } catch (error) {
-      failSafely(ctx, services, error);
-    }
+    const { fields, repeated } = parseForm(Buffer.from(ctx.querystring, "utf8"));
+    const check = await checkAuthorizationRequest(services, decodeQuery(fields), repeated);
+    const authorization = validOrAnswer(ctx, services, check, 302);
+    if (authorization === undefined) return;
+    const browser = await identifyBrowser(ctx, services);
+    await showFlowPage(ctx, services, authorization, browser, bindBrowser(ctx, services, browser));
   };

@@ -1,11 +1,11 @@
 /**
  * What the GET page and the form post share: answering an authorization
- * request that failed its checks, rendering the page for a browser's state,
- * and failing safely on an unexpected error.
+ * request that failed its checks, and rendering the page for a browser's
+ * state. Unexpected failures are answered where every page is mounted
+ * (http/page-routes.ts).
  */
 import { findCompanyName } from "@dc/db";
 import type { Context } from "koa";
-import { classifyUnexpected, renderApiError, ServiceUnavailable } from "../http/api-error.ts";
 import { type AuthorizationCheck, redirectWith, type ValidAuthorization } from "../oauth/authorization-request.ts";
 import { issuerOf } from "../oauth/issuer.ts";
 import type { AppServices } from "../services.ts";
@@ -90,37 +90,4 @@ export const showFlowPage = async (
     form,
   });
   sendPage(ctx, 200, html, redirectUri);
-};
-
-/**
- * A failure the page's code did not expect. The database unreachable or
- * restarting is a 503 page asking to try again shortly, with the api's
- * `Retry-After` (logged as a warning, as the api logs it); anything else is
- * logged as an error with the request id and answered with a 500 page. Neither
- * page reveals anything of the failure.
- */
-export const failSafely = (ctx: Context, services: AppServices, error: unknown): void => {
-  const requestId = ctx.state["requestId"];
-  if (classifyUnexpected(error) instanceof ServiceUnavailable) {
-    services.logger.warn({ err: error, requestId }, "authorization page: database unavailable");
-    for (const [name, value] of Object.entries(renderApiError(new ServiceUnavailable()).headers ?? {})) ctx.set(name, value);
-    sendPage(
-      ctx,
-      503,
-      messagePage({
-        title: "Temporarily unavailable",
-        message: "The service is briefly unavailable. Please try again in a few seconds.",
-      }),
-    );
-    return;
-  }
-  services.logger.error({ err: error, requestId }, "authorization page failed");
-  sendPage(
-    ctx,
-    500,
-    messagePage({
-      title: "Something went wrong",
-      message: "The request could not be completed. Please try again in a moment.",
-    }),
-  );
 };

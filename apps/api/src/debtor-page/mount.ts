@@ -1,15 +1,13 @@
 /** Mounts the debtor page and the payment provider's webhook declared in the contract's `pages`. */
 import { pages } from "@dc/contract";
 import type Router from "@koa/router";
+import { mountPage } from "../http/page-routes.ts";
 import type { AppServices } from "../services.ts";
 import { showDebtorPage, submitDebtorPage } from "./routes.ts";
 import { receiveStripeWebhook } from "./stripe-webhook.ts";
 
-/** `/pay/{token}` in Koa's syntax. */
-const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
-
 export const mountDebtorPages = (router: Router, services: AppServices): void => {
-  router.get(koaPath(pages.showDebtorPage.path), showDebtorPage(services));
-  router.post(koaPath(pages.submitDebtorPage.path), submitDebtorPage(services));
-  router.post(pages.receiveStripeWebhook.path, receiveStripeWebhook(services));
+  mountPage(router, services, pages.showDebtorPage, showDebtorPage(services));
+  mountPage(router, services, pages.submitDebtorPage, submitDebtorPage(services));
+  mountPage(router, services, pages.receiveStripeWebhook, receiveStripeWebhook(services));
 };

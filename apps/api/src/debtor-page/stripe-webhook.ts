@@ -25,7 +25,7 @@ const answer = (ctx: Context, status: number, message: string) => {
 
 export const receiveStripeWebhook = (services: AppServices) => async (ctx: Context) => {
   const stripe = services.config.stripe;
-  if (stripe === undefined) return answer(ctx, 503, "No payment provider is configured");
+  if (stripe === undefined) return answer(ctx, 404, "No payment provider is configured");
   let raw: Buffer;
   try {
     raw = await readRawBody(ctx.req, PAYMENT_WEBHOOK_BYTES);

@@ -17,6 +17,7 @@ import { type EmailBounce, recordEmailBounces } from "@dc/db";
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { PayloadTooLarge } from "../http/api-error.ts";
+import { mountPage } from "../http/page-routes.ts";
 import { readRawBody } from "../http/read-body.ts";
 import type { AppServices } from "../services.ts";
 
@@ -69,7 +70,7 @@ export const bounceOfPostmarkRecord = (
 
 export const mountPostmarkWebhook = (router: Router, services: AppServices): void => {
   const tokens = emailTrackingTokens(services.config.idEncryptionKey);
-  router.post(pages.receivePostmarkWebhook.path, async (ctx) => {
+  mountPage(router, services, pages.receivePostmarkWebhook, async (ctx) => {
     const credentials = services.config.postmarkWebhookCredentials;
     if (credentials === undefined) return json(ctx, 404, { error: true, message: "Not found" });
     if (!authorized(ctx.get("authorization"), credentials)) {

@@ -8,12 +8,13 @@
  */
 import { emailTrackingTokens, type TrackingPurpose } from "@dc/crypto";
 import { EMAIL_FORM_BODY_BYTES, emailTrackingPaths, pages } from "@dc/contract";
-import { recordEmailClick, recordEmailOpen, unsubscribeFromEmail } from "@dc/db";
+import { emailFollowupExists, recordEmailClick, recordEmailOpen, unsubscribeFromEmail } from "@dc/db";
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { escape, layout } from "../consent/html.ts";
 import { sendPage } from "../consent/page-response.ts";
 import { PayloadTooLarge } from "../http/api-error.ts";
+import { logFailure, mountPage } from "../http/page-routes.ts";
 import { readRawBody } from "../http/read-body.ts";
 import type { AppServices } from "../services.ts";
 import { isAutomatedFetch } from "./prefetchers.ts";
@@ -42,13 +43,14 @@ const httpTarget = (target: string | undefined): string | undefined => {
 export const mountEmailTracking = (router: Router, services: AppServices): void => {
   const tokens = emailTrackingTokens(services.config.idEncryptionKey);
   const verify = (purpose: TrackingPurpose, ctx: Context) => tokens.verify(purpose, tokenOf(ctx));
-  const bestEffort = (what: string, write: Promise<unknown>): Promise<unknown> =>
-    write.catch((error: unknown) => services.logger.warn({ err: error }, `e-mail ${what} not recorded`));
+  // The debtor still gets the image or the redirect: the failure is logged, as any request's is, and nothing is counted.
+  const bestEffort = (ctx: Context, what: string, write: Promise<unknown>): Promise<unknown> =>
+    write.catch((error: unknown) => logFailure(ctx, services, error, `e-mail ${what} not recorded`));
 
-  router.get(pages.openEmailPixel.path, async (ctx) => {
+  mountPage(router, services, pages.openEmailPixel, async (ctx) => {
     const email = verify("open", ctx);
     if (email !== undefined) {
-      await bestEffort("open", recordEmailOpen(services.db, { ...email, at: services.clock.now(), automated: automated(ctx) }));
+      await bestEffort(ctx, "open", recordEmailOpen(services.db, { ...email, at: services.clock.now(), automated: automated(ctx) }));
     }
     ctx.set("Referrer-Policy", "no-referrer");
     ctx.set("Cache-Control", "no-store, max-age=0");
@@ -57,19 +59,20 @@ export const mountEmailTracking = (router: Router, services: AppServices): void 
     ctx.body = PIXEL;
   });
 
-  router.get(pages.followEmailLink.path, async (ctx) => {
+  mountPage(router, services, pages.followEmailLink, async (ctx) => {
     const email = verify("click", ctx);
     const target = httpTarget(email?.target);
     if (email === undefined || target === undefined) return notFound(ctx);
-    await bestEffort("click", recordEmailClick(services.db, { ...email, at: services.clock.now(), automated: automated(ctx) }));
+    await bestEffort(ctx, "click", recordEmailClick(services.db, { ...email, at: services.clock.now(), automated: automated(ctx) }));
     ctx.set("Referrer-Policy", "no-referrer");
     ctx.status = 302;
     ctx.set("Location", target);
     ctx.body = "";
   });
 
-  router.get(pages.showEmailUnsubscribe.path, (ctx) => {
-    if (verify("unsubscribe", ctx) === undefined) return notFound(ctx);
+  mountPage(router, services, pages.showEmailUnsubscribe, async (ctx) => {
+    const email = verify("unsubscribe", ctx);
+    if (email === undefined || !(await emailFollowupExists(services.db, email))) return notFound(ctx);
     const action = `${emailTrackingPaths.unsubscribe}?t=${encodeURIComponent(tokenOf(ctx))}`;
     sendPage(
       ctx,
@@ -86,7 +89,7 @@ export const mountEmailTracking = (router: Router, services: AppServices): void 
     );
   });
 
-  router.post(pages.unsubscribeFromEmail.path, async (ctx) => {
+  mountPage(router, services, pages.unsubscribeFromEmail, async (ctx) => {
     const email = verify("unsubscribe", ctx);
     if (email === undefined) return notFound(ctx);
     try {

@@ -1104,7 +1104,7 @@ export interface paths {
         };
         /**
          * Open pixel of a collection e-mail
-         * @description The 1x1 transparent GIF in the HTML part of every collection e-mail. A valid token counts an open of its followup (`email_opened`, `email_open_count`, `email_first_opened_at`); a fetch by a known prefetcher (Gmail's image proxy, Apple Mail Privacy Protection, link scanners: docs/channels.md) counts once per followup at most. A forged or altered token gets the same image and counts nothing.
+         * @description The 1x1 transparent GIF in the HTML part of every collection e-mail. A valid token counts an open of its followup (`email_opened`, `email_open_count`, `email_first_opened_at`); a fetch by a known prefetcher (Gmail's image proxy, Apple Mail Privacy Protection, link scanners: docs/channels.md) counts once per followup at most. A forged or altered token gets the same image and counts nothing. An open that cannot be recorded (an unexpected failure, the database unavailable) still gets the image: the failure is logged and nothing is counted, so a debtor never sees a broken image because of the tracking.
          */
         get: operations["openEmailPixel"];
         put?: never;
@@ -1124,7 +1124,7 @@ export interface paths {
         };
         /**
          * Tracked link of a collection e-mail
-         * @description Every http(s) link of a collection e-mail's HTML part (the payment link first of all) goes through this route. The token names the followup and the link's exact target, so it redirects only where the platform wrote: never an open redirect. It counts a click of the followup (`email_clicked`, `email_click_count`); a known link scanner counts once per followup at most and never marks `triggered_payment`.
+         * @description Every http(s) link of a collection e-mail's HTML part (the payment link first of all) goes through this route. The token names the followup and the link's exact target, so it redirects only where the platform wrote: never an open redirect. It counts a click of the followup (`email_clicked`, `email_click_count`); a known link scanner counts once per followup at most and never marks `triggered_payment`. A click that cannot be recorded (an unexpected failure, the database unavailable) is still redirected to its target: the failure is logged and nothing is counted, so the debtor's way to the payment page never depends on the tracking.
          */
         get: operations["followEmailLink"];
         put?: never;
@@ -1170,7 +1170,7 @@ export interface paths {
         put?: never;
         /**
          * Postmark bounce and spam-complaint webhook
-         * @description Register this URL in Postmark as the Bounce and Spam Complaint webhook, with the HTTP Basic credentials of `POSTMARK_WEBHOOK_CREDENTIALS` (Postmark's documented webhook authentication). A hard bounce or a complaint marks the address undeliverable for the company named by the e-mail's signed `dc-bounce` metadata, and a hard bounce fails its followup when it is still `sent`. No bearer token: the Basic credentials are checked in constant time.
+         * @description Register this URL in Postmark as the Bounce and Spam Complaint webhook, with the HTTP Basic credentials of `POSTMARK_WEBHOOK_CREDENTIALS` (Postmark's documented webhook authentication). A hard bounce or a complaint marks the address undeliverable for the company named by the e-mail's signed `dc-bounce` metadata, and a hard bounce fails its followup when it is still `sent`. No bearer token: the Basic credentials are checked in constant time. A record that cannot be recorded (an unexpected failure, the database unavailable) is answered 500 or 503 with nothing recorded, so Postmark delivers it again.
          */
         post: operations["receivePostmarkWebhook"];
         delete?: never;
@@ -1214,7 +1214,7 @@ export interface paths {
         put?: never;
         /**
          * Payment provider notifications (Stripe-compatible)
-         * @description Signed with `Stripe-Signature` (`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` under `STRIPE_WEBHOOK_SECRET`, at most 5 minutes old). A paid `checkout.session.completed` records a payment on the debt its metadata names (provider `stripe`, `external_payment_id` the payment intent, or the session), lowers the balance, emits `payment.recorded`, and stops the timeline when the debt is paid. A replayed notification records nothing more. No bearer token: the signature is the credential.
+         * @description Signed with `Stripe-Signature` (`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` under `STRIPE_WEBHOOK_SECRET`, at most 5 minutes old). A paid `checkout.session.completed` records a payment on the debt its metadata names (provider `stripe`, `external_payment_id` the payment intent, or the session), lowers the balance, emits `payment.recorded`, and stops the timeline when the debt is paid. A replayed notification records nothing more. No bearer token: the signature is the credential. A notification that cannot be recorded (an unexpected failure, the database unavailable) is answered 500 or 503 with nothing recorded, so the provider delivers it again.
          */
         post: operations["receiveStripeWebhook"];
         delete?: never;
@@ -13443,7 +13443,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Unexpected failure (the page carries no internals) */
+            /** @description Unexpected failure: nothing was done (the page carries no internals) */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13550,7 +13550,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Unexpected failure (the page carries no internals) */
+            /** @description Unexpected failure: nothing was done (the page carries no internals) */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13663,6 +13663,26 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Unexpected failure: nothing was done (the page carries no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The database is unreachable or restarting, or a statement outlasted the api's statement timeout: nothing was done; the page asks to try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds after which to try again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     unsubscribeFromEmail: {
@@ -13706,6 +13726,26 @@ export interface operations {
             /** @description The body is larger than 4 KiB */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure: nothing was done (the page carries no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The database is unreachable or restarting, or a statement outlasted the api's statement timeout: nothing was done; the page asks to try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds after which to try again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13769,6 +13809,25 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Internal server error: Unexpected server failure (the response carries no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     showDebtorPage: {
@@ -13811,6 +13870,26 @@ export interface operations {
             /** @description The link expired (links live 90 to 180 days; every new message carries a fresh one) */
             410: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure: nothing was done (the page carries no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The database is unreachable or restarting, or a statement outlasted the api's statement timeout: nothing was done; the page asks to try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds after which to try again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13917,9 +13996,29 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Unexpected failure: nothing was done (the page carries no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description The payment provider could not be reached */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The database is unreachable or restarting, or a statement outlasted the api's statement timeout: nothing was done; the page asks to try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds after which to try again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13963,19 +14062,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The debt the metadata names is not known */
+            /** @description The debt the metadata names is not known, or no webhook secret is configured */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description No webhook secret is configured */
-            503: {
+            /** @description Internal server error: Unexpected server failure (the response carries no internals) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
         };
     };
@@ -14031,6 +14142,25 @@ export interface operations {
             /** @description The body is larger than the limit */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal server error: Unexpected server failure (the response carries no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14097,6 +14227,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Internal server error: Unexpected server failure (the response carries no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     retellCallEvents: {
@@ -14155,6 +14304,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Internal server error: Unexpected server failure (the response carries no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     lobLetterEvents: {
@@ -14206,6 +14374,25 @@ export interface operations {
             /** @description The body is larger than the limit */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal server error: Unexpected server failure (the response carries no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service temporarily unavailable: The database is unreachable or restarting, or a statement outlasted the api's statement timeout: the request's transaction was rolled back; retry after `Retry-After`. Only a connection lost during the commit itself leaves the outcome unknown: a write that carries its identity (an `Idempotency-Key`, `internal_id`, the snapshot reference) is safe to repeat; read before repeating one that does not */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -5,7 +5,8 @@
  * `Stripe-Signature` header is the webhook's.
  */
 import { Schema } from "effect";
-import { page } from "../endpoint.ts";
+import { failurePages, page } from "../endpoint.ts";
+import { failureErrors } from "../errors.ts";
 
 /** Largest form a debtor page accepts (a dispute's text is at most 2,000 characters). */
 export const DEBTOR_PAGE_FORM_BYTES = 16 * 1024;
@@ -58,7 +59,7 @@ export const showDebtorPage = page({
     "contact preferences. English or French by the debtor's country; `lang` overrides. No scripts; a strict CSP.",
   params: PagePath,
   query: PageQuery,
-  responses: [{ status: 200, html: true, description: "The identity check, or the debt once checked" }, ...linkErrors],
+  responses: [{ status: 200, html: true, description: "The identity check, or the debt once checked" }, ...linkErrors, ...failurePages],
 });
 
 export const submitDebtorPage = page({
@@ -85,6 +86,7 @@ export const submitDebtorPage = page({
     { status: 429, html: true, description: "Too many failed identity checks; `Retry-After` says when to try again" },
     { status: 502, html: true, description: "The payment provider could not be reached" },
     ...linkErrors,
+    ...failurePages,
   ],
 });
 
@@ -114,13 +116,15 @@ export const receiveStripeWebhook = page({
     "`STRIPE_WEBHOOK_SECRET`, at most 5 minutes old). A paid `checkout.session.completed` records a payment on the " +
     "debt its metadata names (provider `stripe`, `external_payment_id` the payment intent, or the session), lowers the " +
     "balance, emits `payment.recorded`, and stops the timeline when the debt is paid. A replayed notification records " +
-    "nothing more. No bearer token: the signature is the credential.",
+    "nothing more. No bearer token: the signature is the credential. A notification that cannot be recorded (an " +
+    "unexpected failure, the database unavailable) is answered 500 or 503 with nothing recorded, so the provider " +
+    "delivers it again.",
   body: { contentType: "application/json", schema: StripeEvent, maxBytes: PAYMENT_WEBHOOK_BYTES },
   responses: [
     { status: 200, html: false, description: "Acknowledged (recorded, already recorded, or an event type not handled)" },
     { status: 400, html: false, description: "The signature is missing, malformed or stale, or the body is not an event" },
     { status: 403, html: false, description: "The signature does not match" },
-    { status: 404, html: false, description: "The debt the metadata names is not known" },
-    { status: 503, html: false, description: "No webhook secret is configured" },
+    { status: 404, html: false, description: "The debt the metadata names is not known, or no webhook secret is configured" },
   ],
+  errors: failureErrors,
 });

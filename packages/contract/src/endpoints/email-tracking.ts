@@ -8,7 +8,8 @@
  * pages rather than the API's JSON envelopes, so they are declared as pages.
  */
 import { Schema } from "effect";
-import { page, type PageResponse } from "../endpoint.ts";
+import { failurePages, page, type PageResponse } from "../endpoint.ts";
+import { failureErrors } from "../errors.ts";
 
 /** The largest body the unsubscribe post and the provider webhook read. */
 export const EMAIL_FORM_BODY_BYTES = 4 * 1024;
@@ -46,7 +47,9 @@ export const openEmailPixel = page({
     "The 1x1 transparent GIF in the HTML part of every collection e-mail. A valid token counts an open of its followup " +
     "(`email_opened`, `email_open_count`, `email_first_opened_at`); a fetch by a known prefetcher (Gmail's image " +
     "proxy, Apple Mail Privacy Protection, link scanners: docs/channels.md) counts once per followup at most. A forged " +
-    "or altered token gets the same image and counts nothing.",
+    "or altered token gets the same image and counts nothing. An open that cannot be recorded (an unexpected failure, " +
+    "the database unavailable) still gets the image: the failure is logged and nothing is counted, so a debtor never " +
+    "sees a broken image because of the tracking.",
   query: TokenQuery,
   responses: [
     {
@@ -69,7 +72,9 @@ export const followEmailLink = page({
     "Every http(s) link of a collection e-mail's HTML part (the payment link first of all) goes through this route. " +
     "The token names the followup and the link's exact target, so it redirects only where the platform wrote: never " +
     "an open redirect. It counts a click of the followup (`email_clicked`, `email_click_count`); a known link scanner " +
-    "counts once per followup at most and never marks `triggered_payment`.",
+    "counts once per followup at most and never marks `triggered_payment`. A click that cannot be recorded (an " +
+    "unexpected failure, the database unavailable) is still redirected to its target: the failure is logged and " +
+    "nothing is counted, so the debtor's way to the payment page never depends on the tracking.",
   query: TokenQuery,
   responses: [
     {
@@ -95,6 +100,7 @@ export const showEmailUnsubscribe = page({
   responses: [
     { status: 200, html: true, description: "The confirmation page" },
     notFound("its followup no longer exists"),
+    ...failurePages,
   ],
 });
 
@@ -120,6 +126,7 @@ export const unsubscribeFromEmail = page({
     { status: 200, html: true, description: "Unsubscribed (again, for a repeated post)" },
     notFound("its followup no longer exists"),
     { status: 413, html: true, description: "The body is larger than 4 KiB" },
+    ...failurePages,
   ],
 });
 
@@ -150,7 +157,9 @@ export const receivePostmarkWebhook = page({
     "Register this URL in Postmark as the Bounce and Spam Complaint webhook, with the HTTP Basic credentials of " +
     "`POSTMARK_WEBHOOK_CREDENTIALS` (Postmark's documented webhook authentication). A hard bounce or a complaint marks " +
     "the address undeliverable for the company named by the e-mail's signed `dc-bounce` metadata, and a hard bounce " +
-    "fails its followup when it is still `sent`. No bearer token: the Basic credentials are checked in constant time.",
+    "fails its followup when it is still `sent`. No bearer token: the Basic credentials are checked in constant time. " +
+    "A record that cannot be recorded (an unexpected failure, the database unavailable) is answered 500 or 503 with " +
+    "nothing recorded, so Postmark delivers it again.",
   body: { contentType: "application/json", schema: PostmarkEvent, maxBytes: EMAIL_WEBHOOK_BODY_BYTES },
   responses: [
     { status: 200, html: false, contentType: "application/json", description: "Received (recorded, or ignored when it names no e-mail of ours)" },
@@ -164,4 +173,5 @@ export const receivePostmarkWebhook = page({
     { status: 404, html: false, description: "`POSTMARK_WEBHOOK_CREDENTIALS` is not set: the webhook is disabled" },
     { status: 413, html: false, description: "The body is larger than 256 KiB" },
   ],
+  errors: failureErrors,
 });

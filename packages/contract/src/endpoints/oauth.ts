@@ -5,7 +5,7 @@
  * declared as pages.
  */
 import { Schema } from "effect";
-import { endpoint, type ErrorCase, page, type ResponseHeader } from "../endpoint.ts";
+import { endpoint, type ErrorCase, failurePages, page, type ResponseHeader } from "../endpoint.ts";
 import { OAuthError } from "../envelopes.ts";
 import { errorCases } from "../errors.ts";
 import { Scope } from "../scopes.ts";
@@ -199,16 +199,6 @@ const redirectHeaders = {
   Location: "The client's redirect URI with `code` and `state`, or `error` and `state`; always with `iss` (RFC 9207)",
 };
 
-/** Both authorization pages: the database is unreachable or restarting, or a statement timed out (decision 0020). */
-const unavailablePage = {
-  status: 503,
-  html: true,
-  description:
-    "The database is unreachable or restarting, or a statement outlasted the api's statement timeout: nothing was done; " +
-    "the page asks to try again shortly",
-  headers: { "Retry-After": "Seconds after which to try again" },
-} as const;
-
 export const authorize = page({
   operationId: "authorize",
   method: "get",
@@ -244,8 +234,7 @@ export const authorize = page({
       html: true,
       description: "The signed-in user belongs to another company than the client's: they may only switch accounts",
     },
-    { status: 500, html: true, description: "Unexpected failure (the page carries no internals)" },
-    unavailablePage,
+    ...failurePages,
   ],
 });
 
@@ -284,8 +273,7 @@ export const submitAuthorization = page({
       description: "Too many failed sign-ins for this account or source address",
       headers: { "Retry-After": "Seconds until sign-in may be tried again" },
     },
-    { status: 500, html: true, description: "Unexpected failure (the page carries no internals)" },
-    unavailablePage,
+    ...failurePages,
   ],
 });
 

@@ -26,3 +26,14 @@ export const unsubscribeFromEmail = async (
   `.execute(db);
   return rows[0]?.found === true;
 };
+
+/** Whether the followup an unsubscribe link names still exists: the page offers the button only then. */
+export const emailFollowupExists = async (
+  db: Db,
+  email: { readonly companyId: number; readonly followupId: number },
+): Promise<boolean> => {
+  const { rows } = await sql<{ found: boolean }>`
+    select exists (select from followups where company_id = ${email.companyId} and id = ${email.followupId}) as found
+  `.execute(db);
+  return rows[0]?.found === true;
+};
