@@ -27,6 +27,7 @@ import { sql } from "kysely";
 import { pino } from "pino";
 import { systemClock } from "@dc/runtime";
 import { WORKER_NODE_OPTIONS } from "../../worker/src/runtime.ts";
+import { DEVELOPMENT_PUBLIC_BASE_URL } from "../../worker/src/config.ts";
 import { DEFAULT_ENGINE_SETTINGS } from "../../worker/src/engine/engine-settings.ts";
 import { sweepLive } from "../../worker/src/engine/live-sweep.ts";
 import { createTenant } from "../src/admin/tenants.ts";
@@ -200,6 +201,7 @@ try {
     clock: systemClock,
     logger: pino({ level: "silent" }),
     ids,
+    links: { origin: DEVELOPMENT_PUBLIC_BASE_URL, secret: new TextEncoder().encode(ID_KEY) },
     adapters: { adapterFor: () => ({ send: refuse, lookup: refuse }) },
     engine: DEFAULT_ENGINE_SETTINGS,
   };

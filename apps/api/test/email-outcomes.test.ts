@@ -231,7 +231,7 @@ describe("triggered_payment", () => {
     const link = tokens.sign("click", { companyId: acmeId, followupId: followup }, "https://pay.example/");
     expect((await at("/email/click", link, { headers: person })).status).toBe(302);
     t.clock.advance(60_000);
-    const recorded = await recordCompletedPayment(t.api.services, {
+    const recorded = await recordCompletedPayment(t.api.services, t.linkSigner, {
       companyId: acmeId,
       debtId: payer,
       provider: "stripe",

@@ -40,7 +40,7 @@ const debtId = await rows.debt(acme, { lastname: "Martin" });
 const updateDebt = (lastname: string) =>
   t.db.transaction().execute(async (trx) => {
     await trx.updateTable("debts").set({ lastname, updated_at: t.clock.now() }).where("id", "=", debtId).execute();
-    const data = (await debtEventData(trx, ids, companyId, [debtId])).get(debtId);
+    const data = (await debtEventData(trx, ids, companyId, [debtId], { signer: t.linkSigner, now: t.clock.now() })).get(debtId);
     await recordEvent(trx, { companyId, type: "debt.updated", data, occurredAt: t.clock.now() });
   });
 

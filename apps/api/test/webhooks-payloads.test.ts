@@ -63,12 +63,12 @@ describe("payload builders", () => {
       due_date: "2026-12-01",
       metadata: JSON.stringify({ source: "erp" }),
     });
-    const data = (await debtEventData(t.db, ids, companyId, [debtId, 999_999])).get(debtId);
+    const data = (await debtEventData(t.db, ids, companyId, [debtId, 999_999], { signer: t.linkSigner, now })).get(debtId);
     const read = await api.get(`/external-api/v1/debts/${ids.encode("debt", debtId)}`, token);
     const body = await expectContract<{ data: unknown }>(read, "get", "/external-api/v1/debts/{id}");
     expect(data).toEqual(body.data);
     for (const type of ["debt.created", "debt.updated", "debt.settled"] as const) expectEvent(type, data);
-    expect((await debtEventData(t.db, ids, companyId + 1_000, [debtId])).size).toBe(0);
+    expect((await debtEventData(t.db, ids, companyId + 1_000, [debtId], { signer: t.linkSigner, now })).size).toBe(0);
   });
 
   it("debt.deleted carries the ids and references the debt had", async () => {

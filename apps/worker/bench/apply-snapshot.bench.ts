@@ -41,6 +41,7 @@ import {
 import { sql } from "kysely";
 import { pino } from "pino";
 import { systemClock } from "@dc/runtime";
+import { DEVELOPMENT_PUBLIC_BASE_URL } from "../src/config.ts";
 import { WORKER_NODE_OPTIONS } from "../src/runtime.ts";
 import { openBenchDatabase } from "@dc/testing";
 import { applySnapshot } from "../src/snapshots/apply-snapshot.ts";
@@ -56,6 +57,7 @@ if (!WORKER_NODE_OPTIONS.split(" ").every((flag) => v8Flags.includes(flag))) {
 const withWebhooks = process.env["BENCH_WEBHOOKS"] === "1";
 const idKey = new TextEncoder().encode("bench-only-id-encryption-key-of-at-least-32-bytes");
 const ids = makeIds(idKey);
+const links = { origin: DEVELOPMENT_PUBLIC_BASE_URL, secret: idKey };
 
 const bench = await openBenchDatabase({ poolSize: 4 });
 const { url, db } = bench;
@@ -124,7 +126,7 @@ const logger = pino(
   { level: "info" },
   { write: (line: string) => void records.push(JSON.parse(line) as Record<string, unknown>) },
 );
-const worker = await startWorker({ connectionString: url, concurrency: 1, clock: systemClock, logger, ids });
+const worker = await startWorker({ connectionString: url, concurrency: 1, clock: systemClock, logger, ids, links });
 
 /** An enabled endpoint of the company subscribed to every event type (nothing delivers: this worker has no webhook settings). */
 const subscribeEverything = async (companyId: number): Promise<void> => {
@@ -166,7 +168,7 @@ try {
         const campaign = await insertCampaign(enroll);
         const seed = await insertSnapshot(campaign, benchSeedRows(shape), false);
         const seeded = await applySnapshot(
-          { db, clock: systemClock, ids },
+          { db, clock: systemClock, ids, links },
           { companyId: campaign.companyId, id: seed },
         );
         if (seeded.outcome !== "completed") throw new Error("seeding failed");

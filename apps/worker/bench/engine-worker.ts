@@ -8,6 +8,7 @@
 import { makeIds } from "@dc/db";
 import { createLogger, systemClock } from "@dc/runtime";
 import { sandboxAdapter } from "../src/channels/sandbox-adapter.ts";
+import { DEVELOPMENT_PUBLIC_BASE_URL } from "../src/config.ts";
 import { startWorker } from "../src/worker.ts";
 
 const url = process.env["DATABASE_URL"];
@@ -20,6 +21,7 @@ const worker = await startWorker({
   clock: systemClock,
   logger,
   ids: makeIds(new TextEncoder().encode(key)),
+  links: { origin: DEVELOPMENT_PUBLIC_BASE_URL, secret: new TextEncoder().encode(key) },
   engine: {
     adapters: (db) => {
       const sandbox = sandboxAdapter(db);

@@ -136,6 +136,7 @@ const start = async (): Promise<RunningWorker> => {
     clock: systemClock,
     logger,
     ids: makeIds(config.idEncryptionKey),
+    links: { origin: config.publicBaseUrl ?? DEVELOPMENT_PUBLIC_BASE_URL, secret: config.idEncryptionKey },
     staleLockSeconds: config.staleLockSeconds,
     metrics,
     retention: config.retention,
@@ -145,10 +146,7 @@ const start = async (): Promise<RunningWorker> => {
     },
     engine: {
       channels: { smtp: config.smtp, providers: config.providers, publicBaseUrl: config.publicBaseUrl },
-      settings: {
-        sendTimeoutMs: config.engineSendTimeoutSeconds * 1000,
-        debtorLinks: { origin: config.publicBaseUrl ?? DEVELOPMENT_PUBLIC_BASE_URL, secret: config.idEncryptionKey },
-      },
+      settings: { sendTimeoutMs: config.engineSendTimeoutSeconds * 1000 },
     },
   });
 };

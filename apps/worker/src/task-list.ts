@@ -2,6 +2,7 @@
  * Every task this worker runs, given in code (never loaded from files) and
  * bound to its dependencies.
  */
+import type { DebtorLinkSigner } from "@dc/crypto";
 import type { Db, EventIds } from "@dc/db";
 import type { TaskList } from "graphile-worker";
 import type { Logger } from "pino";
@@ -18,7 +19,7 @@ import type { ChannelAdapters } from "./channels/channel-adapter.ts";
 import type { EngineSettings } from "./engine/engine-settings.ts";
 import type { WebhookDeliverySettings } from "./webhooks/settings.ts";
 
-/** What tasks may use: the database, the time, the log, the metrics, the id codec. */
+/** What tasks may use: the database, the time, the log, the metrics, the id codec, the link signer. */
 export interface TaskDependencies {
   readonly db: Db;
   readonly clock: Clock;
@@ -26,6 +27,8 @@ export interface TaskDependencies {
   readonly metrics: WorkerMetrics;
   /** The public id codec (`makeIds(ID_ENCRYPTION_KEY)`): webhook payloads carry the ids the api returns. */
   readonly ids: EventIds;
+  /** Signs debtor page links (`PUBLIC_BASE_URL` or its stand-in, `ID_ENCRYPTION_KEY`): messages and debt.* payloads carry the api's links. */
+  readonly links: DebtorLinkSigner;
   /** Webhook delivery; without it, `deliver_webhook` jobs wait for a worker that has it. */
   readonly webhooks?: WebhookDeliverySettings;
   /** What the hourly purge keeps; default `DEFAULT_RETENTION`. */

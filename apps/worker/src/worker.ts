@@ -3,6 +3,7 @@
  * gracefully. Signals are the caller's business (see main.ts).
  */
 import { EventEmitter } from "node:events";
+import type { DebtorLinkSigner } from "@dc/crypto";
 import { createDatabase, createPool, type Db, type EventIds } from "@dc/db";
 import { run, type WorkerEvents } from "graphile-worker";
 import type { Logger } from "pino";
@@ -44,6 +45,12 @@ export interface StartWorkerOptions {
    * the webhook events a snapshot records carry the ids the api returns.
    */
   readonly ids: EventIds;
+  /**
+   * Signs the debtor page links of the messages and of the debt.* webhook
+   * payloads: the api's public origin (`PUBLIC_BASE_URL`) and the same
+   * `ID_ENCRYPTION_KEY`, so they are the links the api presents.
+   */
+  readonly links: DebtorLinkSigner;
   /**
    * The grace of the worker leases, at least 1 (`WORKER_STALE_LOCK_SECONDS`):
    * the jobs of a pool that has not renewed its lease for this many seconds
@@ -106,11 +113,11 @@ export interface RunningWorker {
  * Runs the worker until `stop()`.
  *
  * @example
- * const worker = await startWorker({ connectionString, concurrency: 4, clock: systemClock, logger, ids: makeIds(key) });
+ * const worker = await startWorker({ connectionString, concurrency: 4, clock: systemClock, logger, ids: makeIds(key), links: { origin, secret: key } });
  * process.once("SIGTERM", () => void worker.stop());
  */
 export const startWorker = async (options: StartWorkerOptions): Promise<RunningWorker> => {
-  const { connectionString, concurrency, clock, logger, ids, staleLockSeconds = DEFAULT_STALE_LOCK_SECONDS } = options;
+  const { connectionString, concurrency, clock, logger, ids, links, staleLockSeconds = DEFAULT_STALE_LOCK_SECONDS } = options;
   const metrics = options.metrics ?? createWorkerMetrics(logger);
   // Each job holds at most one connection of this pool at a time; the spare
   // one serves the stale-lock sweep and metrics scrapes.
@@ -171,6 +178,7 @@ export const startWorker = async (options: StartWorkerOptions): Promise<RunningW
       logger,
       metrics,
       ids,
+      links,
       ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
       ...(options.retention === undefined ? {} : { retention: options.retention }),
       ...(engine === undefined ? {} : { engine }),

@@ -14,7 +14,7 @@ import {
   insertSnapshot,
   ledgerViolations,
   snapshotState,
-  testIds,
+  testIds, testLinks,
   snapshotKey,
 } from "./snapshot-fixtures.ts";
 import { spawnWorker, stopWorkers, type WorkerProcess } from "./worker-process.ts";
@@ -39,7 +39,7 @@ describe("a worker killed after its apply committed, before the job was complete
     const seed = await insertSnapshot(db, campaign, [
       Array.from({ length: 20 }, (_, i) => ({ internal_id: `acc-${i}`, remaining_amount: 200, currency: "EUR" })),
     ]);
-    expect(await applySnapshot({ db, clock: fixedClock(new Date()), ids: testIds }, snapshotKey(seed))).toMatchObject({
+    expect(await applySnapshot({ db, clock: fixedClock(new Date()), ids: testIds, links: testLinks }, snapshotKey(seed))).toMatchObject({
       outcome: "completed",
     });
     const payments = holdTransaction(db, async (trx) => {

@@ -18,7 +18,7 @@ import {
   insertSnapshot,
   ledgerViolations,
   snapshotState,
-  testIds,
+  testIds, testLinks,
   snapshotKey,
 } from "./snapshot-fixtures.ts";
 import { spawnWorker, stopWorkers, type WorkerProcess } from "./worker-process.ts";
@@ -71,7 +71,7 @@ describe("a worker killed while applying a snapshot", () => {
       const seed = await insertSnapshot(db, campaign, [
         Array.from({ length: SEEDED }, (_, i) => ({ internal_id: `acc-${i}`, remaining_amount: 200, currency: "EUR" })),
       ]);
-      expect(await applySnapshot({ db, clock: fixedClock(new Date()), ids: testIds }, snapshotKey(seed))).toMatchObject({
+      expect(await applySnapshot({ db, clock: fixedClock(new Date()), ids: testIds, links: testLinks }, snapshotKey(seed))).toMatchObject({
         outcome: "completed",
       });
 

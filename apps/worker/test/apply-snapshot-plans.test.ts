@@ -14,14 +14,14 @@ import {
   paymentsOf,
   plansOf,
   snapshotState,
-  testIds,
+  testIds, testLinks,
   snapshotKey,
 } from "./snapshot-fixtures.ts";
 
 const { db } = await useTestDatabase();
 const now = new Date("2030-06-15T12:00:00.000Z");
 const later = new Date("2030-06-16T08:00:00.000Z");
-const apply = (id: number, at = now) => applySnapshot({ db, clock: fixedClock(at), ids: testIds }, snapshotKey(id));
+const apply = (id: number, at = now) => applySnapshot({ db, clock: fixedClock(at), ids: testIds, links: testLinks }, snapshotKey(id));
 
 const pending = (reference: string, amount: number, date: string) => ({
   external_reference: reference,

@@ -20,7 +20,7 @@ import {
   insertCampaign,
   insertSnapshot,
   ledgerViolations,
-  testIds,
+  testIds, testLinks,
   snapshotKey,
 } from "./snapshot-fixtures.ts";
 
@@ -149,7 +149,7 @@ const applyAndCompare = async (campaign: CampaignFixture, rows: ReadonlyArray<un
   const planned = Reconciliation.plan(current.debts, read.rows, { allowExpensiveDestinations: false });
   if (Reconciliation.isRejected(planned)) throw new Error(`rejected: ${JSON.stringify(planned.errors.slice(0, 3))}`);
   const id = await insertSnapshot(db, campaign, [rows]);
-  const outcome = await applySnapshot({ db, clock: fixedClock(now), ids: testIds }, snapshotKey(id));
+  const outcome = await applySnapshot({ db, clock: fixedClock(now), ids: testIds, links: testLinks }, snapshotKey(id));
   expect(outcome).toMatchObject({ outcome: "completed", counts: planned.counts });
   const after = await loadCampaignDebts(db, campaign.companyId, campaign.campaignId);
   expect(comparable(after.debts)).toEqual(comparable(Reconciliation.applyPlan(current.debts, planned)));

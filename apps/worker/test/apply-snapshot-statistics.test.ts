@@ -18,7 +18,7 @@ import {
   insertCampaign,
   insertSnapshot,
   snapshotKey,
-  testIds,
+  testIds, testLinks,
 } from "./snapshot-fixtures.ts";
 
 const { db, url } = await useTestDatabase();
@@ -69,7 +69,7 @@ const explaining = ({ genericPlans = false } = {}) => {
 
 const applyRows = async (on: Kysely<Database>, campaign: CampaignFixture, rows: ReadonlyArray<unknown>) => {
   const id = await insertSnapshot(db, campaign, [rows]);
-  const outcome = await applySnapshot({ db: on, clock: fixedClock(now), ids: testIds }, snapshotKey(id));
+  const outcome = await applySnapshot({ db: on, clock: fixedClock(now), ids: testIds, links: testLinks }, snapshotKey(id));
   if (outcome.outcome !== "completed") throw new Error(`not completed: ${JSON.stringify(outcome)}`);
 };
 

@@ -22,13 +22,13 @@ import {
   insertCampaign,
   insertSnapshot,
   snapshotState,
-  testIds,
+  testIds, testLinks,
   snapshotKey,
 } from "./snapshot-fixtures.ts";
 
 const { db } = await useTestDatabase();
 const now = new Date("2030-06-15T12:00:00.000Z");
-const apply = (id: number) => applySnapshot({ db, clock: fixedClock(now), ids: testIds }, snapshotKey(id));
+const apply = (id: number) => applySnapshot({ db, clock: fixedClock(now), ids: testIds, links: testLinks }, snapshotKey(id));
 
 /** Stores and applies a snapshot, failing unless it completed. */
 const applyRows = async (campaign: CampaignFixture, rows: ReadonlyArray<unknown>): Promise<number> => {

@@ -21,7 +21,7 @@ import {
   ledgerViolations,
   paymentsOf,
   snapshotState,
-  testIds,
+  testIds, testLinks,
 } from "./snapshot-fixtures.ts";
 import { waitFor } from "./wait-for.ts";
 
@@ -50,7 +50,7 @@ describe("apply_snapshot through the real worker", () => {
       concurrency: 2,
       clock: fixedClock(now),
       logger,
-      ids: testIds,
+      ids: testIds, links: testLinks,
       staleLockSeconds: 60,
     });
   });
@@ -179,7 +179,7 @@ describe("apply_snapshot through the real worker", () => {
 
 describe("apply_snapshot on database errors", () => {
   const metrics = createWorkerMetrics(logger);
-  const task = applySnapshotTask({ db, clock: fixedClock(now), logger, metrics, ids: testIds });
+  const task = applySnapshotTask({ db, clock: fixedClock(now), logger, metrics, ids: testIds, links: testLinks });
   const helpers = (attempts: number): JobHelpers =>
     ({ job: { id: "42", task_identifier: "apply_snapshot", attempts, max_attempts: 10 } }) as unknown as JobHelpers;
 
@@ -223,7 +223,7 @@ describe("apply_snapshot payloads", () => {
       clock: fixedClock(now),
       logger,
       metrics: createWorkerMetrics(logger),
-      ids: testIds,
+      ids: testIds, links: testLinks,
     });
     const campaign = await insertCampaign(db);
     const id = await insertSnapshot(db, campaign, [[row("a", 10)]]);

@@ -15,13 +15,13 @@ import {
   paymentsOf,
   plansOf,
   snapshotState,
-  testIds,
+  testIds, testLinks,
   snapshotKey,
 } from "./snapshot-fixtures.ts";
 
 const { db } = await useTestDatabase();
 const now = new Date("2030-06-15T12:00:00.000Z");
-const deps = { db, clock: fixedClock(now), ids: testIds };
+const deps = { db, clock: fixedClock(now), ids: testIds, links: testLinks };
 const apply = (id: number) => applySnapshot(deps, snapshotKey(id));
 
 

@@ -46,7 +46,7 @@ import {
   insertSnapshot,
   ledgerViolations,
   snapshotState,
-  testIds,
+  testIds, testLinks,
   snapshotKey,
 } from "./snapshot-fixtures.ts";
 import { waitFor } from "./wait-for.ts";
@@ -74,7 +74,7 @@ const snapshotRows = [...secondRows, row("i", 45)];
  * of its own, started and quiet before any fault is armed, and ends long
  * before its first periodic sweep.
  */
-const workers = quietWorkerPerTest({ connectionString: url, clock: fixedClock(now), logger, ids: testIds }, db);
+const workers = quietWorkerPerTest({ connectionString: url, clock: fixedClock(now), logger, ids: testIds, links: testLinks }, db);
 
 interface Arranged {
   readonly companyId: number;
@@ -86,7 +86,7 @@ interface Arranged {
 const arrange = async (): Promise<Arranged> => {
   const campaign = await insertCampaign(db);
   const seedId = await insertSnapshot(db, campaign, [seed]);
-  const seeded = await applySnapshot({ db, clock: fixedClock(seededAt), ids: testIds }, snapshotKey(seedId));
+  const seeded = await applySnapshot({ db, clock: fixedClock(seededAt), ids: testIds, links: testLinks }, snapshotKey(seedId));
   if (seeded.outcome !== "completed") throw new Error(`seed not applied: ${JSON.stringify(seeded)}`);
   await insertEndpoint(db, campaign.companyId, "https://hooks.example.com/faults");
   const snapshotId = await insertSnapshot(db, campaign, [snapshotRows]);

@@ -14,7 +14,7 @@ import { type RunningWorker, startWorker } from "../src/worker.ts";
 import { captureLogger } from "./log-capture.ts";
 import { sample } from "./metrics-text.ts";
 import { hoursFrom, insertCounter } from "./oauth-fixtures.ts";
-import { accountRow as row, insertCampaign, insertSnapshot, snapshotState, testIds } from "./snapshot-fixtures.ts";
+import { accountRow as row, insertCampaign, insertSnapshot, snapshotState, testIds, testLinks } from "./snapshot-fixtures.ts";
 import { waitFor } from "./wait-for.ts";
 
 const { db, url } = await useTestDatabase();
@@ -47,7 +47,7 @@ describe("worker metrics", () => {
       concurrency: 2,
       clock: fixedClock(now),
       logger,
-      ids: testIds,
+      ids: testIds, links: testLinks,
       metrics,
     });
   });

@@ -16,7 +16,7 @@ import {
   insertCampaign,
   insertSnapshot,
   snapshotKey,
-  testIds,
+  testIds, testLinks,
 } from "./snapshot-fixtures.ts";
 
 const { db } = await useTestDatabase();
@@ -24,7 +24,7 @@ const now = new Date("2030-06-15T12:00:00.000Z");
 
 const applyRows = async (campaign: CampaignFixture, rows: ReadonlyArray<unknown>) => {
   const id = await insertSnapshot(db, campaign, [rows]);
-  expect(await applySnapshot({ db, clock: fixedClock(now), ids: testIds }, snapshotKey(id))).toMatchObject({
+  expect(await applySnapshot({ db, clock: fixedClock(now), ids: testIds, links: testLinks }, snapshotKey(id))).toMatchObject({
     outcome: "completed",
   });
 };

@@ -4,12 +4,19 @@
  * (chunks of raw rows, `pending`); and readers of the resulting state.
  */
 import { randomBytes } from "node:crypto";
+import type { DebtorLinkSigner } from "@dc/crypto";
 import { chunkIdentityColumns, type Database, insertTimeline, makeIds, snapshotQueueName } from "@dc/db";
 import type { TimelineDefinition } from "@dc/domain";
 import { type Kysely, sql } from "kysely";
+import { DEVELOPMENT_PUBLIC_BASE_URL } from "../src/config.ts";
+
+const testSecret = new TextEncoder().encode("snapshot-tests-id-secret-of-at-least-32-bytes");
 
 /** The id codec of snapshot tests (the worker's `ids`). */
-export const testIds = makeIds(new TextEncoder().encode("snapshot-tests-id-secret-of-at-least-32-bytes"));
+export const testIds = makeIds(testSecret);
+
+/** The debtor page link signer of worker tests (the worker's `links`): the development origin, `testIds`' secret. */
+export const testLinks: DebtorLinkSigner = { origin: DEVELOPMENT_PUBLIC_BASE_URL, secret: testSecret };
 
 export interface CampaignFixture {
   readonly companyId: number;

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "@dc/runtime";
 import { type RunningWorker, startWorker } from "../src/worker.ts";
 import { captureLogger } from "./log-capture.ts";
-import { accountRow as row, debtsOf, insertCampaign, insertSnapshot, testIds } from "./snapshot-fixtures.ts";
+import { accountRow as row, debtsOf, insertCampaign, insertSnapshot, testIds, testLinks } from "./snapshot-fixtures.ts";
 import { waitFor } from "./wait-for.ts";
 
 const { db, url } = await useTestDatabase();
@@ -28,7 +28,7 @@ describe("snapshots of one campaign queued at once", () => {
       concurrency: 2,
       clock: systemClock,
       logger,
-      ids: testIds,
+      ids: testIds, links: testLinks,
       pollIntervalMs: POLL_INTERVAL_MS,
     });
   });

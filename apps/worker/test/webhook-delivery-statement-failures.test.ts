@@ -58,6 +58,7 @@ import { fixedClock } from "@dc/runtime";
 import { WEBHOOK_USER_AGENT } from "../src/webhooks/settings.ts";
 import { type Failure, quietWorkerPerTest, unavailable, unexpected, workerConnections } from "./fault-sweep-worker.ts";
 import { captureLogger } from "./log-capture.ts";
+import { DEVELOPMENT_PUBLIC_BASE_URL } from "../src/config.ts";
 import { waitFor } from "./wait-for.ts";
 import {
   answer,
@@ -111,6 +112,7 @@ const workers = quietWorkerPerTest(
     clock: fixedClock(now),
     logger,
     ids: makeIds(TEST_MASTER_KEY),
+    links: { origin: DEVELOPMENT_PUBLIC_BASE_URL, secret: TEST_MASTER_KEY },
     webhooks: { idEncryptionKey: TEST_MASTER_KEY, allowPrivateDestinations: true, random: () => 0.5, timeoutMs: 5_000 },
   },
   db,

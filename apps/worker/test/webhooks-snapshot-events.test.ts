@@ -7,6 +7,7 @@
  * `snapshot.failed`, so does the last attempt of a failing job; a re-run
  * records nothing; a company no endpoint listens for records nothing.
  */
+import { debtorLinks } from "@dc/crypto";
 import { debtEventData, paymentEventData, snapshotEventData, type WebhookEventType } from "@dc/db";
 import { useTestDatabase } from "@dc/testing";
 import type { JobHelpers } from "graphile-worker";
@@ -24,7 +25,7 @@ import {
   insertCampaign,
   insertSnapshot,
   plansOf,
-  testIds,
+  testIds, testLinks,
   snapshotKey,
 } from "./snapshot-fixtures.ts";
 import { countsByType, deliveriesOf, eventsOf, row, secondRows, seedRows } from "./snapshot-event-fixtures.ts";
@@ -33,7 +34,7 @@ import { deliveryJobs, insertEndpoint } from "./webhooks-fixtures.ts";
 const { db } = await useTestDatabase();
 const seededAt = new Date("2030-06-01T09:00:00.000Z");
 const now = new Date("2030-06-15T12:00:00.000Z");
-const apply = (id: number, at = now) => applySnapshot({ db, clock: fixedClock(at), ids: testIds }, snapshotKey(id));
+const apply = (id: number, at = now) => applySnapshot({ db, clock: fixedClock(at), ids: testIds, links: testLinks }, snapshotKey(id));
 
 /** Stores and applies a snapshot, failing unless it completed. */
 const applyRows = async (campaign: CampaignFixture, rows: ReadonlyArray<unknown>, at = now) => {
@@ -126,7 +127,7 @@ describe("applying a snapshot for a subscribed endpoint", () => {
     };
     const debtId = (key: string) => debtBy(debts, key).id;
     const debtRead = async (key: string) =>
-      (await debtEventData(db, testIds, campaign.companyId, [debtId(key)])).get(debtId(key));
+      (await debtEventData(db, testIds, campaign.companyId, [debtId(key)], { signer: testLinks, now })).get(debtId(key));
 
     // Debts: the resource as GET /debts/{id} shows it after the snapshot (debtEventData is checked against it by the api's tests).
     for (const event of events.filter((candidate) => candidate.type.startsWith("debt."))) {
@@ -134,6 +135,9 @@ describe("applying a snapshot for a subscribed endpoint", () => {
     }
     const created = dataOf("debt.created", "new-2");
     expect(created).toEqual(await debtRead("new-2"));
+    // No company-set link: the debtor page link the api presents, on the worker's public origin.
+    const target = { companyId: campaign.companyId, debtId: debtId("new-2") };
+    expect(created["payment_link"]).toBe(`http://localhost:3000/pay/${debtorLinks(testLinks.secret).token(target, now)}`);
     expect(created).toMatchObject({
       id: testIds.encode("debt", debtId("new-2")),
       creditor_id: testIds.encode("creditor", campaign.creditorId),
@@ -350,7 +354,7 @@ describe("snapshots that record no debt event", () => {
     await insertEndpoint(db, campaign.companyId, "https://hooks.example.com/all");
     const logger = pino({ level: "silent" });
     const metrics = createWorkerMetrics(logger);
-    const task = applySnapshotTask({ db, clock: fixedClock(now), logger, metrics, ids: testIds });
+    const task = applySnapshotTask({ db, clock: fixedClock(now), logger, metrics, ids: testIds, links: testLinks });
     const helpers = (attempts: number): JobHelpers =>
       ({ job: { id: "7", task_identifier: "apply_snapshot", attempts, max_attempts: 10 } }) as unknown as JobHelpers;
     await sql`create function fail_debts() returns trigger language plpgsql as $$

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createWorkerMetrics } from "../src/observability/metrics.ts";
 import { type RunningWorker, startWorker } from "../src/worker.ts";
 import { sample } from "./metrics-text.ts";
+import { DEVELOPMENT_PUBLIC_BASE_URL } from "../src/config.ts";
 import { waitFor } from "./wait-for.ts";
 import {
   type Answer,
@@ -44,6 +45,7 @@ const start = async () => {
     clock,
     logger: pino({ level: "silent" }),
     ids: makeIds(TEST_MASTER_KEY),
+    links: { origin: DEVELOPMENT_PUBLIC_BASE_URL, secret: TEST_MASTER_KEY },
     metrics,
     webhooks: { idEncryptionKey: TEST_MASTER_KEY, allowPrivateDestinations: true, random: () => 0.5 },
   });

@@ -21,7 +21,7 @@ import {
   ledgerViolations,
   snapshotState,
   snapshotKey,
-  testIds,
+  testIds, testLinks,
 } from "./snapshot-fixtures.ts";
 import { spawnWorker, stopWorkers, type WorkerProcess } from "./worker-process.ts";
 import { waitFor } from "./wait-for.ts";
@@ -57,7 +57,7 @@ describe("a worker that cannot renew its lease", () => {
       const seed = await insertSnapshot(db, campaign, [
         Array.from({ length: 50 }, (_, i) => ({ internal_id: `acc-${i}`, remaining_amount: 200, currency: "EUR" })),
       ]);
-      expect(await applySnapshot({ db, clock: fixedClock(new Date()), ids: testIds }, snapshotKey(seed))).toMatchObject({
+      expect(await applySnapshot({ db, clock: fixedClock(new Date()), ids: testIds, links: testLinks }, snapshotKey(seed))).toMatchObject({
         outcome: "completed",
       });
       const rows = Array.from({ length: 50 }, (_, i) => ({ internal_id: `acc-${i}`, remaining_amount: 150, currency: "EUR" }));

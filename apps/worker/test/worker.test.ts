@@ -1,4 +1,4 @@
-import { makeIds, silentWorkerLogger } from "@dc/db";
+import { silentWorkerLogger } from "@dc/db";
 import { useTestDatabase } from "@dc/testing";
 import { quickAddJob } from "graphile-worker";
 import { sql } from "kysely";
@@ -7,6 +7,7 @@ import { fixedClock } from "@dc/runtime";
 import { LIVENESS_PREFIX } from "../src/worker-lease.ts";
 import { JOB_QUEUE_POOL_NAME, type RunningWorker, startWorker, WORKER_POOL_NAME } from "../src/worker.ts";
 import { captureLogger } from "./log-capture.ts";
+import { testIds, testLinks } from "./snapshot-fixtures.ts";
 import { hoursFrom, insertCounter, insertGrant, insertOwner, insertToken, remainingIds } from "./oauth-fixtures.ts";
 import { waitFor } from "./wait-for.ts";
 
@@ -43,7 +44,8 @@ describe("startWorker", () => {
       concurrency: 2,
       clock: fixedClock(now),
       logger,
-      ids: makeIds(new TextEncoder().encode("worker-tests-id-secret-of-at-least-32-bytes")),
+      ids: testIds,
+      links: testLinks,
     });
   });
   afterAll(async () => {

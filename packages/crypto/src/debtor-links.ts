@@ -15,6 +15,10 @@
  * after d's, so every message sent within one period carries the same link
  * (a debt's `payment_link` is stable between reads) and a link lives from
  * 90 to 180 days.
+ *
+ * `debtPaymentLink` is the one rule of a debt's `payment_link`, applied by
+ * the api's reads, the debt.* webhook payloads (api and worker) and the
+ * worker's messages alike.
  */
 import { createCipheriv, createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 
@@ -43,6 +47,16 @@ export interface DebtorLinks {
   readonly url: (baseUrl: string, target: DebtorLinkTarget, now: Date) => string;
   /** Decodes and authenticates a token (constant-time), then checks its expiry against `now`. */
   readonly check: (token: string, now: Date) => DebtorLinkCheck;
+}
+
+/**
+ * What a process signs links with: the public origin of the debtor page
+ * (`PUBLIC_BASE_URL` or its stand-in, no trailing slash) and the secret
+ * (`ID_ENCRYPTION_KEY`).
+ */
+export interface DebtorLinkSigner {
+  readonly origin: string;
+  readonly secret: Uint8Array;
 }
 
 /** The path of a token's page. */
@@ -102,3 +116,20 @@ export const debtorLinks = (secret: Uint8Array): DebtorLinks => {
   instances.set(secret, codec);
   return codec;
 };
+
+/**
+ * A debt's payment link (docs/decisions/0670): the company's own link when it
+ * set one (blank counts as none), otherwise the platform's debtor page link
+ * of `target`, signed at `now`.
+ *
+ * @example debtPaymentLink(row.payment_link, { origin, secret }, { companyId, debtId }, now)
+ */
+export const debtPaymentLink = (
+  companyLink: string | null,
+  signer: DebtorLinkSigner,
+  target: DebtorLinkTarget,
+  now: Date,
+): string =>
+  companyLink !== null && companyLink.trim() !== ""
+    ? companyLink
+    : debtorLinks(signer.secret).url(signer.origin, target, now);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { DEBTOR_LINK_PERIOD_DAYS, debtorLinks } from "../src/debtor-links.ts";
+import { DEBTOR_LINK_PERIOD_DAYS, debtPaymentLink, debtorLinks } from "../src/debtor-links.ts";
 
 const secret = new Uint8Array(Buffer.from("a test secret of at least thirty-two bytes!!"));
 const links = debtorLinks(secret);
@@ -47,5 +47,14 @@ describe("debtor links", () => {
     expect(links.check(token.slice(0, 47), now)).toEqual({ status: "invalid" });
     const other = debtorLinks(new Uint8Array(Buffer.from("another secret of at least thirty-two bytes!")));
     expect(other.check(token, now)).toEqual({ status: "invalid" });
+  });
+
+  it("a debt's payment link is the company's own, or else its signed page on the signer's origin", () => {
+    const signer = { origin: "https://app.example", secret };
+    const target = { companyId: 3, debtId: 7 };
+    expect(debtPaymentLink("https://pay.example/abc", signer, target, now)).toBe("https://pay.example/abc");
+    const platform = `https://app.example/pay/${links.token(target, now)}`;
+    expect(debtPaymentLink(null, signer, target, now)).toBe(platform);
+    expect(debtPaymentLink("  ", signer, target, now)).toBe(platform);
   });
 });

@@ -1,20 +1,23 @@
 /**
- * The debt's `payment_link` as the api presents it (docs/decisions/0670):
- * the company's own link when it set one, otherwise the platform's signed
- * debtor page link on the public origin, signed at the clock's now.
+ * What the api signs debtor page links with (docs/decisions/0670): the
+ * public origin and `ID_ENCRYPTION_KEY`. Reads and the debt.* webhook
+ * payloads hand it to `@dc/db`'s debt presenter, which applies the one rule
+ * (`debtPaymentLink` of `@dc/crypto`).
  */
-import { debtorLinks } from "@dc/crypto";
+import type { DebtorLinkSigner } from "@dc/crypto";
+import type { DebtLinks } from "@dc/db";
 import type { Context } from "koa";
 import { publicBaseUrl } from "../http/public-base-url.ts";
 import type { AppServices } from "../services.ts";
 
-/** The platform's link of a debt of the company, or undefined when the debt keeps the company's link. */
-export type DebtLinkOf = (debtId: number) => string;
+/** The signer of this request's links: `PUBLIC_BASE_URL`, or the request's origin without it (as media links). */
+export const debtLinkSigner = (services: AppServices, ctx: Context): DebtorLinkSigner => ({
+  origin: publicBaseUrl(services, ctx),
+  secret: services.config.idEncryptionKey,
+});
 
-/** The link maker of `companyId`'s debts for this request. */
-export const debtLinkOf = (services: AppServices, ctx: Context, companyId: number): DebtLinkOf => {
-  const base = publicBaseUrl(services, ctx);
-  const links = debtorLinks(services.config.idEncryptionKey);
-  const now = services.clock.now();
-  return (debtId) => links.url(base, { companyId, debtId }, now);
-};
+/** The links of a read: this request's signer, signing at the clock's now. */
+export const readDebtLinks = (services: AppServices, ctx: Context): DebtLinks => ({
+  signer: debtLinkSigner(services, ctx),
+  now: services.clock.now(),
+});

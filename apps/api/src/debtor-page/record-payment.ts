@@ -7,6 +7,7 @@
  * and `debt.settled` or `debt.updated`. A payment id already recorded for
  * the debt changes nothing (docs/decisions/0672).
  */
+import type { DebtorLinkSigner } from "@dc/crypto";
 import {
   debtEventData,
   markTriggeringFollowups,
@@ -20,8 +21,8 @@ import {
 } from "@dc/db";
 import type { AppServices } from "../services.ts";
 
-/** Whether the payment was new. */
-export const recordCompletedPayment = (services: AppServices, payment: ProviderPayment): Promise<boolean> =>
+/** Whether the payment was new. `signer` signs the debt payload's `payment_link` (links.ts). */
+export const recordCompletedPayment = (services: AppServices, signer: DebtorLinkSigner, payment: ProviderPayment): Promise<boolean> =>
   services.db.transaction().execute(async (trx) => {
     const result = await recordProviderPayment(trx, payment);
     if (!result.recorded) return false;
@@ -36,7 +37,7 @@ export const recordCompletedPayment = (services: AppServices, payment: ProviderP
     }
     const debtType = result.paid ? "debt.settled" : "debt.updated";
     if (wanted.has(debtType)) {
-      const data = await debtEventData(trx, services.ids, companyId, [debtId]);
+      const data = await debtEventData(trx, services.ids, companyId, [debtId], { signer, now: paidAt });
       events.push({ companyId, type: debtType, data: data.get(debtId), occurredAt: paidAt });
     }
     await recordEvents(trx, events);

@@ -19,6 +19,7 @@ import { mediaType, parseForm, readRawBody } from "../http/read-body.ts";
 import { exhaustedSubject, failureRules, recordFailure, subjectKey } from "../oauth/failure-throttle.ts";
 import type { AppServices } from "../services.ts";
 import { identityMatches, secondFactOf } from "./identity.ts";
+import { debtLinkSigner } from "./links.ts";
 import { createStripeCheckout, ProviderUnavailable } from "./payment-provider.ts";
 import { type PageState, pageState } from "./page-state.ts";
 import { sendDebtorPage, sendSeeOther } from "./page-response.ts";
@@ -241,7 +242,7 @@ export const submitDebtorPage = (services: AppServices) => async (ctx: Context &
     case "sandbox_complete": {
       const session = state.view.company_sandbox ? sandboxSession(services, state, fields["session"] ?? "") : undefined;
       if (session === undefined) return bad(t.sandboxTitle);
-      await recordCompletedPayment(services, {
+      await recordCompletedPayment(services, debtLinkSigner(services, ctx), {
         companyId,
         debtId,
         provider: "sandbox",

@@ -13,6 +13,7 @@ import type { Context } from "koa";
 import { PayloadTooLarge, ValidationFailed } from "../http/api-error.ts";
 import { readRawBody } from "../http/read-body.ts";
 import type { AppServices } from "../services.ts";
+import { debtLinkSigner } from "./links.ts";
 import { recordCompletedPayment } from "./record-payment.ts";
 import { verifyStripeSignature } from "./stripe-signature.ts";
 
@@ -51,7 +52,7 @@ export const receiveStripeWebhook = (services: AppServices) => async (ctx: Conte
   if (currency === undefined || !Money.isCurrencyCode(currency) || amount === undefined || !Number.isSafeInteger(amount) || amount <= 0) {
     return answer(ctx, 400, "The session has no amount");
   }
-  const recorded = await recordCompletedPayment(services, {
+  const recorded = await recordCompletedPayment(services, debtLinkSigner(services, ctx), {
     companyId,
     debtId,
     provider: "stripe",

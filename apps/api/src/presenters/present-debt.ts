@@ -3,15 +3,11 @@
  * `@dc/db` (shared with the debt.* webhook payloads, so they cannot drift),
  * timestamps left as Dates for the response schema to format, and the result
  * checked against the contract's type. A debt without a company-set
- * `payment_link` shows its debtor page link.
+ * `payment_link` shows its debtor page link (docs/decisions/0670).
  */
 import type { Debt } from "@dc/contract";
-import { type DebtView, presentDebtView } from "@dc/db";
+import { type DebtLinks, type DebtView, presentDebtView } from "@dc/db";
 import type { DomainIds as Ids } from "@dc/db";
-import type { DebtLinkOf } from "../debtor-page/links.ts";
 
-/** `linkOf` gives the debtor page link of a debt without a company-set `payment_link` (docs/decisions/0670). */
-export const presentDebt = (ids: Ids, view: DebtView, collectionAgency: boolean, linkOf: DebtLinkOf): Debt => {
-  const debt = presentDebtView(ids, view, collectionAgency, (date) => date);
-  return debt.payment_link === null ? { ...debt, payment_link: linkOf(view.id) } : debt;
-};
+export const presentDebt = (ids: Ids, view: DebtView, collectionAgency: boolean, links: DebtLinks): Debt =>
+  presentDebtView(ids, view, collectionAgency, (date) => date, links);

@@ -4,6 +4,7 @@
  * CLI does and `token()` gets a bearer token through the real token endpoint.
  */
 import { Writable } from "node:stream";
+import type { DebtorLinkSigner } from "@dc/crypto";
 import { useTestDatabase } from "@dc/testing";
 import { afterAll } from "vitest";
 import { createTenant, type CreatedTenant } from "../../src/admin/tenants.ts";
@@ -89,11 +90,15 @@ export const startTestApi = async () => {
   const get = (path: string, accessToken?: string) =>
     request(path, { headers: accessToken === undefined ? {} : { authorization: `Bearer ${accessToken}` } });
 
+  /** What this api signs the debtor page links of `request`'s answers with: no `PUBLIC_BASE_URL`, so its own origin. */
+  const linkSigner: DebtorLinkSigner = { origin: api.url, secret: api.services.config.idEncryptionKey };
+
   return {
     api,
     db,
     databaseUrl,
     clock,
+    linkSigner,
     logLines,
     request,
     tokenResponse,

@@ -48,7 +48,11 @@ const filled = (text: string | null | undefined): string | null => {
   return trimmed === "" ? null : trimmed;
 };
 
-/** The letter's parts for a debt, from its columns and its rendered template fields. */
+/**
+ * The letter's parts for a debt, from its columns and its template fields:
+ * the payment link is the one the templates render (the company's, or else
+ * the debtor page's, docs/decisions/0670), never the stored column.
+ */
 export const letterPartsOf = (debt: AddressColumns, context: RenderContext): LetterParts => {
   const street = [debt.street_number, debt.street_address].map(filled).filter((part) => part !== null);
   const personal = [context.civility, context.firstname, context.lastname].filter((part) => part !== null);

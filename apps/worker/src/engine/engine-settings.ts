@@ -22,12 +22,6 @@ export interface EngineSettings {
   readonly sweepBudgetMs: number;
   /** Latest a live sweep waits before it looks again when nothing is due. */
   readonly idleSweepMs: number;
-  /**
-   * Signs the debtor page links of debts without a company-set
-   * `payment_link` (docs/decisions/0670): the api's public origin and the id
-   * secret. Absent: such debts' messages have no payment link.
-   */
-  readonly debtorLinks?: { readonly origin: string; readonly secret: Uint8Array };
 }
 
 export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {

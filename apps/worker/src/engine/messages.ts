@@ -6,31 +6,22 @@
  * whose template does not render gets a failed outcome instead, not
  * retryable: it would fail the same way again.
  */
-import { debtorLinks } from "@dc/crypto";
+import { debtPaymentLink, type DebtorLinkSigner } from "@dc/crypto";
 import type { EventIds, SendContext } from "@dc/db";
 import type { OutboundMessage, Outcome } from "../channels/channel-adapter.ts";
 import { renderStep, TemplateError } from "../channels/render.ts";
 import { letterPartsOf } from "../channels/letter.ts";
 import { renderContextFor } from "../channels/render-context.ts";
-import type { EngineSettings } from "./engine-settings.ts";
 import type { StepContext } from "./guard-input.ts";
 
 /** The idempotency key a provider gets for a followup attempt. */
 export const idempotencyKeyOf = (ids: EventIds, followupId: number, attempt: number): string =>
   `${ids.encode("followup", followupId)}:${attempt}`;
 
-/** The debt's payment link: the company's, or else the platform's debtor page link signed at the company's clock. */
-const paymentLinkOf = (context: SendContext, engine: EngineSettings): string | null => {
-  if (context.payment_link !== null && context.payment_link.trim() !== "") return context.payment_link;
-  if (engine.debtorLinks === undefined) return null;
-  const { origin, secret } = engine.debtorLinks;
-  return debtorLinks(secret).url(origin, { companyId: context.company_id, debtId: context.debt_id }, context.now);
-};
-
 /** The rendered message, or the failed outcome of a step that does not render. */
 export const messageOf = (
   ids: EventIds,
-  engine: EngineSettings,
+  links: DebtorLinkSigner,
   context: SendContext,
   decoded: StepContext,
   recipient: string,
@@ -48,7 +39,8 @@ export const messageOf = (
     balance_minor: context.balance_minor,
     currency: context.currency,
     due_date: context.due_date,
-    payment_link: paymentLinkOf(context, engine),
+    // Signed at the company's clock (the sandbox clock for sandbox companies).
+    payment_link: debtPaymentLink(context.payment_link, links, { companyId: context.company_id, debtId: context.debt_id }, context.now),
     invoice_reference: context.invoice_reference,
     object: context.object,
     creditor_name: context.creditor_name,

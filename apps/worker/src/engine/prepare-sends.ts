@@ -15,7 +15,6 @@ import {
   claimDueFollowups,
   type ClaimScope,
   type DbTransaction,
-  type EventIds,
   type FollowupState,
   type GuardDecision,
   loadSendContexts,
@@ -29,7 +28,7 @@ import {
 import { ComplianceGuard, DebtStatus } from "@dc/domain";
 import type { OutboundMessage, Outcome } from "../channels/channel-adapter.ts";
 import { byCompany } from "./by-company.ts";
-import type { EngineSettings } from "./engine-settings.ts";
+import type { EngineDependencies } from "./engine-dependencies.ts";
 import { guardInputOf, recipientOf, type StepContext, stepContexts } from "./guard-input.ts";
 import { messageOf } from "./messages.ts";
 
@@ -54,11 +53,11 @@ const closed: ReadonlyArray<string> = [DebtStatus.paid, DebtStatus.cancelled];
 /** Claims at most `engine.batchSize` due followups of `scope` and decides them in `trx`. */
 export const prepareSends = async (
   trx: DbTransaction,
-  dependencies: { readonly ids: EventIds; readonly engine: EngineSettings },
+  dependencies: Pick<EngineDependencies, "ids" | "links" | "engine">,
   scope: ClaimScope,
   now: Date,
 ): Promise<PreparedBatch> => {
-  const { ids, engine } = dependencies;
+  const { ids, links, engine } = dependencies;
   const claimed = await claimDueFollowups(trx, scope, engine.batchSize);
   if (claimed.length === 0) return { claimed: 0, sends: [], deferred: 0, blocked: 0 };
   const contexts = await loadSendContexts(trx, claimed, now);
@@ -121,7 +120,7 @@ export const prepareSends = async (
     if (decision._tag === "allow") {
       const recipient = recipientOf(context, decoded.step.channel);
       state(context, "in_progress", recipient);
-      sends.push({ context, decoded, ...messageOf(ids, engine, context, decoded, recipient) });
+      sends.push({ context, decoded, ...messageOf(ids, links, context, decoded, recipient) });
       continue;
     }
     decisions.push({

@@ -21,7 +21,7 @@ export interface CallbackOutcome {
 /** Returns the followups whose outcome was applied. */
 export const recordCallbackOutcomes = async (
   trx: DbTransaction,
-  dependencies: Pick<EngineDependencies, "ids" | "engine">,
+  dependencies: Pick<EngineDependencies, "ids" | "links" | "engine">,
   outcomes: ReadonlyArray<CallbackOutcome>,
   now: Date,
 ): Promise<number> => {
@@ -39,7 +39,7 @@ export const recordCallbackOutcomes = async (
     if (outcome === undefined || context.status !== "in_progress") continue;
     const decoded = decode(context);
     const recipient = context.recipient ?? recipientOf(context, decoded.step.channel);
-    answered.push({ send: { context, decoded, ...messageOf(dependencies.ids, dependencies.engine, context, decoded, recipient) }, outcome });
+    answered.push({ send: { context, decoded, ...messageOf(dependencies.ids, dependencies.links, context, decoded, recipient) }, outcome });
   }
   return recordOutcomes(trx, dependencies, answered, now);
 };

@@ -16,7 +16,6 @@ import {
   type DebtContacts,
   type DbTransaction,
   debitCompaniesCredits,
-  type EventIds,
   insertAiDetections,
   insertFollowupCharges,
   pauseEnrollments,
@@ -31,7 +30,7 @@ import type { FinalOutcome, Outcome } from "../channels/channel-adapter.ts";
 import { byCompany } from "./by-company.ts";
 import { debtUpdatedEvents } from "./debt-events.ts";
 import { followupUpdatedEvents } from "./followup-events.ts";
-import type { EngineSettings } from "./engine-settings.ts";
+import type { EngineDependencies } from "./engine-dependencies.ts";
 import { outcomeEffects } from "./outcome-effects.ts";
 import type { PreparedSend } from "./prepare-sends.ts";
 
@@ -43,7 +42,7 @@ export interface AnsweredSend {
 /** Records `answered` in `trx`; returns how many outcomes were applied (the others were already recorded). */
 export const recordOutcomes = async (
   trx: DbTransaction,
-  dependencies: { readonly ids: EventIds; readonly engine: EngineSettings },
+  dependencies: Pick<EngineDependencies, "ids" | "links" | "engine">,
   answered: ReadonlyArray<AnsweredSend>,
   now: Date,
 ): Promise<number> => {
@@ -146,7 +145,7 @@ export const recordOutcomes = async (
   }
   await recordOutcomeEvents(
     trx,
-    dependencies.ids,
+    dependencies,
     applied.map(({ send }) => send),
     changedDebts,
     now,
@@ -158,7 +157,7 @@ export const recordOutcomes = async (
 /** `followup.updated` per recorded followup and `debt.updated` per changed debt, for the companies that subscribe. */
 const recordOutcomeEvents = async (
   trx: DbTransaction,
-  ids: EventIds,
+  { ids, links }: Pick<EngineDependencies, "ids" | "links">,
   sends: ReadonlyArray<PreparedSend>,
   debts: ReadonlyArray<{ readonly companyId: number; readonly debtId: number }>,
   now: Date,
@@ -178,7 +177,7 @@ const recordOutcomeEvents = async (
       )),
     );
     const debtIds = debts.filter((debt) => debt.companyId === companyId).map((debt) => debt.debtId);
-    events.push(...(await debtUpdatedEvents(trx, ids, companyId, debtIds, now, wanted)));
+    events.push(...(await debtUpdatedEvents(trx, ids, links, companyId, debtIds, now, wanted)));
   }
   await recordEvents(trx, events);
 };

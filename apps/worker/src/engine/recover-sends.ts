@@ -27,7 +27,7 @@ export interface RecoveryResult {
 
 /** Reconciles at most one batch of stale sends. */
 export const recoverStaleSends = async (dependencies: EngineDependencies): Promise<RecoveryResult> => {
-  const { clock, engine, ids, adapters, logger } = dependencies;
+  const { clock, engine, ids, links, adapters, logger } = dependencies;
   return inTransaction(dependencies, async (trx) => {
     const now = clock.now();
     const claimed = await claimStaleSends(trx, new Date(now.getTime() - engine.sendTimeoutMs), engine.batchSize);
@@ -40,7 +40,7 @@ export const recoverStaleSends = async (dependencies: EngineDependencies): Promi
     for (const context of contexts) {
       const decoded = decode(context);
       const recipient = context.recipient ?? recipientOf(context, decoded.step.channel);
-      const built = messageOf(ids, engine, context, decoded, recipient);
+      const built = messageOf(ids, links, context, decoded, recipient);
       // The message goes out with the time of its send, which its call_date does not hold yet: the lookup is by key.
       const send: PreparedSend = { context, decoded, ...built };
       const adapter: ChannelAdapter = adapters.adapterFor({ sandbox: context.company_sandbox }, decoded.step.channel);

@@ -30,7 +30,7 @@ const keyOf = (reply: Reply): string => `${reply.channel}:${reply.from}`;
 
 export const applyInboundReplies = async (
   trx: DbTransaction,
-  dependencies: Pick<EngineDependencies, "ids">,
+  dependencies: Pick<EngineDependencies, "ids" | "links">,
   companyId: number,
   events: ReadonlyArray<{ readonly row: PendingProviderEvent; readonly event: InboundMessage }>,
   now: Date,
@@ -85,6 +85,7 @@ export const applyInboundReplies = async (
     await debtUpdatedEvents(
       trx,
       dependencies.ids,
+      dependencies.links,
       companyId,
       changed.map((debt) => debt.debtId),
       now,

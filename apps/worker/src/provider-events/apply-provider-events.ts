@@ -154,7 +154,7 @@ export const failureNote = (provider: string, event: DeliveryUpdate): string =>
 
 const applyFinalOutcomes = async (
   trx: DbTransaction,
-  dependencies: Pick<EngineDependencies, "ids" | "engine">,
+  dependencies: Pick<EngineDependencies, "ids" | "links" | "engine">,
   companyId: number,
   events: ReadonlyArray<{ readonly row: PendingProviderEvent; readonly event: FinalOutcome }>,
   now: Date,

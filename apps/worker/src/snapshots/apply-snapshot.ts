@@ -31,6 +31,7 @@ import {
   statementQueue,
   withWholeCampaignJoins,
 } from "@dc/db";
+import type { DebtorLinkSigner } from "@dc/crypto";
 import { DebtStatus, Reconciliation, type Snapshot } from "@dc/domain";
 import type { Clock } from "@dc/runtime";
 import { followSnapshotInCollection } from "../engine/snapshot-collection.ts";
@@ -44,6 +45,8 @@ export interface ApplyDependencies {
   readonly clock: Clock;
   /** Encodes the ids of the webhook events' payloads (the api's codec: same `ID_ENCRYPTION_KEY`). */
   readonly ids: EventIds;
+  /** Signs the debtor page links of the debt.* payloads (the api's `PUBLIC_BASE_URL`, docs/decisions/0670). */
+  readonly links: DebtorLinkSigner;
 }
 
 interface SnapshotScope {
@@ -128,7 +131,7 @@ const invalidRows = (errors: ReadonlyArray<Snapshot.RowError>) =>
 /** The applying transaction; everything it writes commits together or not at all. */
 const applyLocked = async (
   trx: DbTransaction,
-  ids: EventIds,
+  { ids, links }: Pick<ApplyDependencies, "ids" | "links">,
   key: SnapshotRowKey,
   now: Date,
 ): Promise<ApplyOutcome> => {
@@ -202,7 +205,7 @@ const applyLocked = async (
     await timed("enroll", () => followSnapshotInCollection(trx, scope.companyId, applied, now));
     await markSnapshotCompleted(trx, key, { counts: result.counts, warnings: result.warnings, now });
     return timed("events", () =>
-      recordAppliedSnapshotEvents(trx, ids, { companyId: scope.companyId, snapshotId, now }, applied),
+      recordAppliedSnapshotEvents(trx, ids, links, { companyId: scope.companyId, snapshotId, now }, applied),
     );
   });
   const ms = rounded();
@@ -233,17 +236,17 @@ const applyLocked = async (
  * when the stored snapshot cannot be applied at all.
  *
  * @example
- * const outcome = await applySnapshot({ db, clock: systemClock, ids: makeIds(config.idEncryptionKey) }, { companyId: 7, id: 42 });
+ * const outcome = await applySnapshot({ db, clock: systemClock, ids, links }, { companyId: 7, id: 42 });
  */
 export const applySnapshot = async (
-  { db, clock, ids }: ApplyDependencies,
+  { db, clock, ids, links }: ApplyDependencies,
   key: SnapshotRowKey,
 ): Promise<ApplyOutcome> => {
   const now = clock.now();
   await markSnapshotProcessing(db, key, now);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute((trx) => applyLocked(trx, ids, key, now));
+      return await db.transaction().execute((trx) => applyLocked(trx, { ids, links }, key, now));
     } catch (error) {
       if (attempt >= TRANSACTION_ATTEMPTS || !isTransactionConflict(error)) throw error;
     }

@@ -12,6 +12,7 @@
  * `recordEvents` statement, whatever the count; a company without endpoints
  * costs one indexed read.
  */
+import type { DebtorLinkSigner } from "@dc/crypto";
 import {
   type AppliedPlan,
   type Db,
@@ -68,11 +69,13 @@ export interface AppliedSnapshot {
 /**
  * Records the events of an applied snapshot. Call after
  * `applyReconciliationPlan` and `markSnapshotCompleted`, in their
- * transaction: the payloads are the state that commits.
+ * transaction: the payloads are the state that commits, with the debts'
+ * `payment_link` as the api's reads present it, signed at the apply's time.
  */
 export const recordAppliedSnapshotEvents = async (
   trx: Db,
   codec: EventIds,
+  links: DebtorLinkSigner,
   snapshot: AppliedSnapshot,
   applied: AppliedPlan,
 ): Promise<RecordedEvents> => {
@@ -84,7 +87,7 @@ export const recordAppliedSnapshotEvents = async (
   const created = debtIdsOf("debt.created", applied.createdIds);
   const updated = debtIdsOf("debt.updated", applied.updatedIds);
   const settled = debtIdsOf("debt.settled", applied.settledIds);
-  const debts = await debtEventDataBatch(trx, ids, companyId, [...created, ...updated, ...settled]);
+  const debts = await debtEventDataBatch(trx, ids, companyId, [...created, ...updated, ...settled], { signer: links, now });
   const payments = new Map<string, Record<string, unknown>>();
   if (wanted.has("payment.recorded")) {
     for (const part of chunks(applied.paymentIds, PAYMENTS_PER_READ)) {

@@ -24,6 +24,7 @@ import {
   snapshotFailure,
   type SpentSnapshotJob,
 } from "@dc/db";
+import type { DebtorLinkSigner } from "@dc/crypto";
 import { Schema } from "effect";
 import type { Task } from "graphile-worker";
 import type { Logger } from "pino";
@@ -53,6 +54,8 @@ export interface ApplySnapshotDependencies {
   readonly metrics: WorkerMetrics;
   /** Encodes the ids of the webhook events' payloads. */
   readonly ids: EventIds;
+  /** Signs the debtor page links of the debt.* payloads. */
+  readonly links: DebtorLinkSigner;
 }
 
 const processingError = (error: unknown) =>
@@ -89,7 +92,7 @@ const recordProcessingError = (
   });
 
 /** The `apply_snapshot` task. */
-export const applySnapshotTask = ({ db, clock, logger, metrics, ids }: ApplySnapshotDependencies): Task =>
+export const applySnapshotTask = ({ db, clock, logger, metrics, ids, links }: ApplySnapshotDependencies): Task =>
   defineTask(ApplySnapshotPayload, logger, async ({ snapshot_id: snapshotId, company_id: companyId }, helpers) => {
     const started = performance.now();
     const { job } = helpers;
@@ -105,7 +108,7 @@ export const applySnapshotTask = ({ db, clock, logger, metrics, ids }: ApplySnap
           message: `snapshot ${earlier} of the same campaign was accepted earlier and is not applied yet`,
         });
       }
-      const result = await applySnapshot({ db, clock, ids }, key);
+      const result = await applySnapshot({ db, clock, ids, links }, key);
       const level = result.outcome === "failed" ? "warn" : "info";
       log[level]({ ...result, durationMs: durationMs() }, "snapshot processed");
       metrics.observeSnapshotApply({

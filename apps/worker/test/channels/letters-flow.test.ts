@@ -4,6 +4,7 @@
  * the letter id and its stored PDF, and Lob's webhook events, stored as
  * the api stores them, move it on when the worker applies them.
  */
+import { debtorLinks } from "@dc/crypto";
 import { type Database, findStoredObject, storeProviderEvents } from "@dc/db";
 import { Lob, providerSettingsOf } from "@dc/providers";
 import { type FakeLob, type LobLetter, startFakeLob, useTestDatabase } from "@dc/testing";
@@ -19,7 +20,8 @@ import {
   type EngineTenant,
   tuesdayMorning,
 } from "../engine/engine-fixtures.ts";
-import { testIds } from "../snapshot-fixtures.ts";
+import { testIds, testLinks } from "../snapshot-fixtures.ts";
+import { pdfText } from "./channel-fixtures.ts";
 
 const API_KEY = "test_lob_key_0123456789";
 const SECRET = "lob_webhook_secret_for_tests";
@@ -106,6 +108,9 @@ describe("a live company's letter", () => {
     expect(sent.pdf_object_key).toMatch(/^letters\/.+:1\.pdf$/);
     const stored = await findStoredObject(db, tenant.companyId, sent.pdf_object_key!);
     expect(Buffer.from(stored!.body).subarray(0, 5).toString()).toBe("%PDF-");
+    // The debt has no company-set link: the letter gives the debtor page's, as the e-mails and texts do.
+    const link = debtorLinks(testLinks.secret).url(testLinks.origin, { companyId: tenant.companyId, debtId: complete }, tuesdayMorning);
+    expect((await pdfText(stored!.body)).replace(/\s+/g, "")).toContain(`Payerenligne:${link}`);
 
     const failed = await followupOf(incomplete);
     expect(failed).toMatchObject({

@@ -10,7 +10,7 @@
  */
 import { findStoredObject, storeProviderEvents } from "@dc/db";
 import type { TimelineDefinition } from "@dc/domain";
-import { Lob, providerSettingsOf, Retell, Twilio } from "@dc/providers";
+import { Lob, providerSettingsOf, Twilio } from "@dc/providers";
 import { startFakeLob, startFakeRetell, startFakeTwilio, startTestSmtpServer, useTestDatabase } from "@dc/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeChannelAdapters } from "../../src/channels/adapters.ts";
@@ -25,6 +25,7 @@ import {
   tuesdayMorning,
 } from "../engine/engine-fixtures.ts";
 import { testIds } from "../snapshot-fixtures.ts";
+import { analysedCall, creditsOf, retellWebhook } from "./channel-fixtures.ts";
 
 const PUBLIC_BASE_URL = "https://api.collect.example";
 const SMS_FROM = "+14155550100";
@@ -124,14 +125,7 @@ const followupOfStep = async (step: number) => {
   expect(rows).toHaveLength(1);
   return rows[0]!;
 };
-const credits = async () =>
-  (
-    await db
-      .selectFrom("companies")
-      .select("current_credits")
-      .where("id", "=", tenant.companyId)
-      .executeTakeFirstOrThrow()
-  ).current_credits;
+const credits = () => creditsOf(db, tenant.companyId);
 
 /** Stores verified callbacks as the api's routes do, then runs the provider-events task's body. */
 const store = async (provider: "twilio" | "retell" | "lob", received: Parameters<typeof storeProviderEvents>[3]) => {
@@ -194,22 +188,16 @@ describe("a live company's e-mail, SMS, call and letter timeline against the fak
     const callId = [...retell.calls.keys()].at(-1)!;
     expect(await followupOfStep(2)).toMatchObject({ status: "in_progress", provider_message_id: callId });
     retell.start(callId);
-    retell.end(callId, {
-      disconnection_reason: "user_hangup",
-      duration_ms: 130_000,
-      recording: true,
-      call_analysis: {
-        call_summary: "The debtor refuses to pay before the end of the month.",
-        in_voicemail: false,
-        user_sentiment: "Negative",
-        custom_analysis_data: { collection_outcome: "refused" },
-      },
-    });
+    retell.end(
+      callId,
+      analysedCall(
+        { collection_outcome: "refused" },
+        { duration_ms: 130_000 },
+        { call_summary: "The debtor refuses to pay before the end of the month.", user_sentiment: "Negative" },
+      ),
+    );
     for (const event of ["call_ended", "call_analyzed"] as const) {
-      const { rawBody, signature } = await retell.webhook(callId, event);
-      expect(Retell.verifySignature(retell.apiKey, rawBody, signature, new Date())).toBe(true);
-      const payload: unknown = JSON.parse(rawBody);
-      expect(await store("retell", [{ eventKey: Retell.webhookEnvelope(payload)!.eventKey, payload }])).toBe(1);
+      expect(await store("retell", [(await retellWebhook(retell, callId, event)).received])).toBe(1);
     }
     const call = retell.calls.get(callId)!;
 

@@ -1,19 +1,19 @@
 import { type Database, findStoredObject, makeIds } from "@dc/db";
 import { type FakeLob, startFakeLob, useTestDatabase } from "@dc/testing";
 import type { Kysely } from "kysely";
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OutboundMessage } from "../../src/channels/channel-adapter.ts";
 import type { LetterParts } from "../../src/channels/letter.ts";
 import { letterObjectKey, lobAdapter } from "../../src/channels/lob-adapter.ts";
 import { createProviderHttp, DEFAULT_PROVIDER_HTTP } from "../../src/channels/provider-http.ts";
+import { type DebtScope, insertSendingFollowups, pdfText, seedDebt } from "./channel-fixtures.ts";
 
 const API_KEY = "test_lob_key_0123456789";
 const ids = makeIds(new Uint8Array(32).fill(7));
 
 let db: Kysely<Database>;
 let lob: FakeLob;
-let scope: { companyId: number; debtId: number };
+let scope: DebtScope;
 const sleeps: number[] = [];
 let adapter: ReturnType<typeof lobAdapter>;
 
@@ -25,29 +25,7 @@ beforeAll(async () => {
     return Promise.resolve();
   });
   adapter = lobAdapter(db, ids, { baseUrl: lob.url, apiKey: API_KEY, fromAddress: "adr_return01" }, http);
-  const company = await db
-    .insertInto("companies")
-    .values({ name: "Recouvre SA" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const creditor = await db
-    .insertInto("creditors")
-    .values({ company_id: company.id, name: "Électricité du Nord" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const debt = await db
-    .insertInto("debts")
-    .values({
-      company_id: company.id,
-      creditor_id: creditor.id,
-      amount_minor: 123_456,
-      balance_minor: 123_456,
-      currency: "EUR",
-      amount_text: "1234.56",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  scope = { companyId: company.id, debtId: debt.id };
+  scope = await seedDebt(db, { name: "Recouvre SA" });
 });
 
 afterAll(async () => {
@@ -72,11 +50,7 @@ const parts: LetterParts = {
 };
 
 const message = async (overrides: Partial<OutboundMessage> = {}): Promise<OutboundMessage> => {
-  const { id } = await db
-    .insertInto("followups")
-    .values({ company_id: scope.companyId, debt_id: scope.debtId, type: "postmail", status: "in_progress" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const [id = 0] = await insertSendingFollowups(db, scope, 1, { type: "postmail" });
   return {
     followupId: id,
     idempotencyKey: `${ids.encode("followup", id)}:1`,
@@ -92,19 +66,6 @@ const message = async (overrides: Partial<OutboundMessage> = {}): Promise<Outbou
     letter: parts,
     ...overrides,
   };
-};
-
-/** The PDF's text, whitespace folded (French amounts hold no-break spaces). */
-const pdfText = async (bytes: Uint8Array): Promise<string> => {
-  const loading = getDocument({ data: new Uint8Array(bytes), verbosity: 0 });
-  const document = await loading.promise;
-  const lines: string[] = [];
-  for (let number = 1; number <= document.numPages; number++) {
-    const content = await (await document.getPage(number)).getTextContent();
-    for (const item of content.items) if ("str" in item) lines.push(item.str);
-  }
-  await loading.destroy();
-  return lines.join("\n").replace(/[\u00a0\u202f]/g, " ");
 };
 
 describe("the Lob adapter", () => {

@@ -10,8 +10,8 @@
  */
 import { liftDetectionHolds, storeProviderEvents } from "@dc/db";
 import type { TimelineDefinition } from "@dc/domain";
-import { providerSettingsOf, Retell } from "@dc/providers";
-import { type CallEnd, startFakeRetell, useTestDatabase } from "@dc/testing";
+import { providerSettingsOf } from "@dc/providers";
+import { startFakeRetell, useTestDatabase } from "@dc/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ChannelAdapters } from "../../src/channels/channel-adapter.ts";
 import { makeChannelAdapters } from "../../src/channels/adapters.ts";
@@ -22,6 +22,7 @@ import { recoverStaleSends } from "../../src/engine/recover-sends.ts";
 import { runBatch } from "../../src/engine/run-batch.ts";
 import { applyProviderEvents } from "../../src/provider-events/apply-provider-events.ts";
 import { testIds } from "../snapshot-fixtures.ts";
+import { analysedCall, creditsOf, retellWebhook } from "./channel-fixtures.ts";
 import {
   createEngineTenant,
   debtOf,
@@ -88,26 +89,10 @@ const followupOf = (companyId: number, debtId: number, step = 0) =>
 
 /** What the api does with a verified webhook: stores it in the inbox (once per key). */
 const receive = async (companyId: number, callId: string, event: "call_started" | "call_ended" | "call_analyzed") => {
-  const { url, rawBody, signature } = await retell.webhook(callId, event);
-  expect(Retell.verifySignature(retell.apiKey, rawBody, signature, new Date())).toBe(true);
-  const payload: unknown = JSON.parse(rawBody);
-  const envelope = Retell.webhookEnvelope(payload)!;
+  const { url, envelope, received } = await retellWebhook(retell, callId, event);
   expect(url).toBe(`${ORIGIN}/provider-callbacks/retell/${envelope.metadata.company_id}`);
-  return (await storeProviderEvents(db, companyId, "retell", [{ eventKey: envelope.eventKey, payload }])).stored;
+  return (await storeProviderEvents(db, companyId, "retell", [received])).stored;
 };
-
-const analysed = (custom: Record<string, unknown>, fields: Partial<CallEnd> = {}): CallEnd => ({
-  disconnection_reason: "user_hangup",
-  duration_ms: 95_000,
-  recording: true,
-  call_analysis: {
-    call_summary: "The debtor will pay on Friday.",
-    in_voicemail: false,
-    user_sentiment: "Neutral",
-    custom_analysis_data: custom,
-  },
-  ...fields,
-});
 
 describe("AI calls through Retell", () => {
   it("creates the call as Retell documents it and answers accepted with the call id", async () => {
@@ -147,14 +132,7 @@ describe("AI calls through Retell", () => {
     const { engine, clock, tenant, debtId } = await setup("+33612345601");
     await runBatch(engine, { kind: "live", now: tuesdayMorning });
     const callId = [...retell.calls.keys()].at(-1)!;
-    const credits = async () =>
-      (
-        await db
-          .selectFrom("companies")
-          .select("current_credits")
-          .where("id", "=", tenant.companyId)
-          .executeTakeFirstOrThrow()
-      ).current_credits;
+    const credits = () => creditsOf(db, tenant.companyId);
     const before = await credits();
 
     retell.start(callId);
@@ -162,7 +140,7 @@ describe("AI calls through Retell", () => {
     await applyProviderEvents(engine, tenant.companyId);
     expect((await followupOf(tenant.companyId, debtId))[0]).toMatchObject({ status: "in_progress" });
 
-    retell.end(callId, analysed({ collection_outcome: "promise_to_pay", promise_to_pay_date: "2030-01-17" }));
+    retell.end(callId, analysedCall({ collection_outcome: "promise_to_pay", promise_to_pay_date: "2030-01-17" }));
     expect(await receive(tenant.companyId, callId, "call_ended")).toBe(1);
     await applyProviderEvents(engine, tenant.companyId);
     expect((await followupOf(tenant.companyId, debtId))[0]).toMatchObject({ status: "in_progress" });
@@ -248,7 +226,7 @@ describe("AI calls through Retell", () => {
     expect(polls).toHaveLength(1);
     expect(polls[0]!.headers.authorization).toBe(`Bearer ${retell.apiKey}`);
 
-    retell.end(callId, analysed({ collection_outcome: "refused" }, { duration_ms: 130_000 }));
+    retell.end(callId, analysedCall({ collection_outcome: "refused" }, { duration_ms: 130_000 }));
     clock.set(new Date(tuesdayMorning.getTime() + 1_202_000));
     await recoverStaleSends(engine);
     expect((await followupOf(tenant.companyId, debtId))[0]).toMatchObject({
@@ -285,7 +263,7 @@ describe("AI calls through Retell", () => {
     retell.start(callId);
     retell.end(
       callId,
-      analysed({
+      analysedCall({
         collection_outcome: "refused",
         debt_disputed: true,
         objection_raised: true,

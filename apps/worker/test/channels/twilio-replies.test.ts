@@ -5,10 +5,9 @@
  */
 import { storeProviderEvents } from "@dc/db";
 import type { TimelineDefinition } from "@dc/domain";
-import { providerSettingsOf, Twilio } from "@dc/providers";
+import { Twilio } from "@dc/providers";
 import { startFakeTwilio, useTestDatabase } from "@dc/testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeChannelAdapters } from "../../src/channels/adapters.ts";
 import { runBatch } from "../../src/engine/run-batch.ts";
 import { applyProviderEvents } from "../../src/provider-events/apply-provider-events.ts";
 import {
@@ -19,31 +18,15 @@ import {
   followupsOf,
   tuesdayMorning,
 } from "../engine/engine-fixtures.ts";
-import { testIds } from "../snapshot-fixtures.ts";
+import { TWILIO_SMS_FROM, twilioChannelAdapters } from "./channel-fixtures.ts";
 
 const { db } = await useTestDatabase();
 const account = { accountSid: "AC00000000000000000000000000000003", authToken: "twilio-replies-test-token" };
 const twilio = await startFakeTwilio(account);
 afterAll(() => twilio.close());
 
-const smsFrom = "+14155550100";
-const adapters = makeChannelAdapters(
-  db,
-  {
-    smtp: undefined,
-    providers: providerSettingsOf({
-      TWILIO_BASE_URL: twilio.baseUrl,
-      TWILIO_ACCOUNT_SID: account.accountSid,
-      TWILIO_AUTH_TOKEN: account.authToken,
-      TWILIO_SMS_FROM: smsFrom,
-      TWILIO_WHATSAPP_FROM: "+14155550111",
-      PROVIDER_SEND_RATE: 1000,
-    }),
-    publicBaseUrl: "https://collect.example",
-    sleep: () => Promise.resolve(),
-  },
-  testIds,
-);
+const smsFrom = TWILIO_SMS_FROM;
+const adapters = twilioChannelAdapters(db, twilio, account);
 /** Two SMS a day apart: the second shows what the first one's reply changed. */
 const twoSms: TimelineDefinition.Definition = {
   scheduling: { time_zone: "Europe/Paris", weekdays: [1, 2, 3, 4, 5], window: { start: "09:00", end: "19:00" } },

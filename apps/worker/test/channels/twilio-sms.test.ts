@@ -1,9 +1,7 @@
 import { storeProviderEvents } from "@dc/db";
 import type { TimelineDefinition } from "@dc/domain";
-import { providerSettingsOf } from "@dc/providers";
 import { startFakeTwilio, useTestDatabase } from "@dc/testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeChannelAdapters } from "../../src/channels/adapters.ts";
 import { runBatch } from "../../src/engine/run-batch.ts";
 import { applyProviderEvents } from "../../src/provider-events/apply-provider-events.ts";
 import { testIds } from "../snapshot-fixtures.ts";
@@ -14,34 +12,18 @@ import {
   followupsOf,
   tuesdayMorning,
 } from "../engine/engine-fixtures.ts";
+import { CALLBACK_ORIGIN, TWILIO_SMS_FROM, twilioChannelAdapters } from "./channel-fixtures.ts";
 
 const { db } = await useTestDatabase();
 const account = { accountSid: "AC00000000000000000000000000000002", authToken: "twilio-worker-test-token" };
 const twilio = await startFakeTwilio(account);
 afterAll(() => twilio.close());
 
-const publicBaseUrl = "https://collect.example";
 const waits: number[] = [];
-const adapters = makeChannelAdapters(
-  db,
-  {
-    smtp: undefined,
-    providers: providerSettingsOf({
-      TWILIO_BASE_URL: twilio.baseUrl,
-      TWILIO_ACCOUNT_SID: account.accountSid,
-      TWILIO_AUTH_TOKEN: account.authToken,
-      TWILIO_SMS_FROM: "+14155550100",
-      TWILIO_WHATSAPP_FROM: "+14155550111",
-      PROVIDER_SEND_RATE: 1000,
-    }),
-    publicBaseUrl,
-    sleep: (ms) => {
-      waits.push(ms);
-      return Promise.resolve();
-    },
-  },
-  testIds,
-);
+const adapters = twilioChannelAdapters(db, twilio, account, (ms) => {
+  waits.push(ms);
+  return Promise.resolve();
+});
 const smsFirst: TimelineDefinition.Definition = {
   scheduling: { time_zone: "Europe/Paris", weekdays: [1, 2, 3, 4, 5], window: { start: "09:00", end: "19:00" } },
   steps: [
@@ -80,9 +62,9 @@ describe("SMS through Twilio", () => {
     );
     expect(message.form).toEqual({
       To: "+33611111111",
-      From: "+14155550100",
+      From: TWILIO_SMS_FROM,
       Body: expect.stringContaining("120"),
-      StatusCallback: `${publicBaseUrl}/provider-callbacks/twilio/${testIds.encode("company", tenant.companyId)}/status`,
+      StatusCallback: `${CALLBACK_ORIGIN}/provider-callbacks/twilio/${testIds.encode("company", tenant.companyId)}/status`,
     });
     expect(message.idempotencyToken).toBe(`${testIds.encode("followup", followup.id)}:1`);
     expect(followup).toMatchObject({ status: "sent", provider_message_id: message.sid, recipient: "+33611111111" });

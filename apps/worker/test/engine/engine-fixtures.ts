@@ -13,7 +13,7 @@ import type { ChannelAdapters } from "../../src/channels/channel-adapter.ts";
 import { sandboxAdapter } from "../../src/channels/sandbox-adapter.ts";
 import type { EngineDependencies } from "../../src/engine/engine-dependencies.ts";
 import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from "../../src/engine/engine-settings.ts";
-import { testIds } from "../snapshot-fixtures.ts";
+import { testIds, testLinks } from "../snapshot-fixtures.ts";
 
 /** Tuesday 2030-01-08 10:00 in Paris: inside a weekday 09:00-19:00 window. */
 export const tuesdayMorning = new Date("2030-01-08T09:00:00Z");
@@ -118,7 +118,7 @@ export const engineDependencies = (
   db,
   clock: manualClock(start),
   logger: pino({ level: "silent" }),
-  ids: testIds,
+  ids: testIds, links: testLinks,
   adapters: sandboxEverywhere(db),
   engine: { ...DEFAULT_ENGINE_SETTINGS, ...settings },
 });

@@ -12,7 +12,7 @@ import { sql } from "kysely";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningWorker, startWorker } from "../../src/worker.ts";
-import { testIds } from "../snapshot-fixtures.ts";
+import { testIds, testLinks } from "../snapshot-fixtures.ts";
 import { waitFor } from "../wait-for.ts";
 import {
   createEngineTenant,
@@ -32,7 +32,7 @@ beforeAll(async () => {
     concurrency: 2,
     clock,
     logger: pino({ level: "silent" }),
-    ids: testIds,
+    ids: testIds, links: testLinks,
     engine: { adapters: sandboxEverywhere, settings: { idleSweepMs: 100 } },
   });
 });

@@ -12,7 +12,7 @@ import { fixedClock } from "@dc/runtime";
 import { describe, expect, it } from "vitest";
 import { sweepLive } from "../../src/engine/live-sweep.ts";
 import { runBatch } from "../../src/engine/run-batch.ts";
-import { insertCampaign, insertSnapshot, snapshotKey, testIds } from "../snapshot-fixtures.ts";
+import { insertCampaign, insertSnapshot, snapshotKey, testIds, testLinks } from "../snapshot-fixtures.ts";
 import {
   createEngineTenant,
   decisionsOf,
@@ -37,7 +37,7 @@ describe("a stopped debt", () => {
       { internal_id: "b", remaining_amount: 50, currency: "EUR", email: "b@example.com", lastname: "B" },
     ];
     const apply = async (id: number) =>
-      applySnapshot({ db, clock: fixedClock(tuesdayMorning), ids: testIds }, snapshotKey(id));
+      applySnapshot({ db, clock: fixedClock(tuesdayMorning), ids: testIds, links: testLinks }, snapshotKey(id));
     expect(await apply(await insertSnapshot(db, campaign, [rows(50)]))).toMatchObject({ outcome: "completed" });
     const debts = await db
       .selectFrom("debts")

@@ -8,6 +8,7 @@
  */
 import { debtTimelineErrorCodes, debtTimelineMessages, type Endpoints } from "@dc/contract";
 import { enrollDebts } from "@dc/db";
+import { debtLinkSigner } from "../../debtor-page/links.ts";
 import { Conflict } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { retriedTransaction } from "../../http/retried-transaction.ts";
@@ -19,6 +20,7 @@ export const restartDebtTimeline: HandlerOf<Endpoints["restartDebtTimeline"]> = 
   params,
   principal,
   services,
+  ctx,
 }) => {
   const { companyId } = principal;
   const debtId = debtKeyOf(services, params.id);
@@ -31,7 +33,7 @@ export const restartDebtTimeline: HandlerOf<Endpoints["restartDebtTimeline"]> = 
     if (enrolled.length === 0) {
       throw new Conflict({ errorCode: debtTimelineErrorCodes.debtClosed, message: debtTimelineMessages.debtClosed });
     }
-    await recordDebtEvents(trx, services.ids, companyId, "debt.updated", [debtId], now);
+    await recordDebtEvents(trx, services.ids, debtLinkSigner(services, ctx), companyId, "debt.updated", [debtId], now);
     return runOf(trx, services, companyId, debtId);
   });
   return {

@@ -9,7 +9,7 @@ import { findDebtView } from "@dc/db";
 import { Money } from "@dc/domain";
 import { Conflict, ValidationFailed } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
-import { debtLinkOf } from "../../debtor-page/links.ts";
+import { debtLinkSigner, readDebtLinks } from "../../debtor-page/links.ts";
 import { presentDebt } from "../../presenters/present-debt.ts";
 import { prepareDebts } from "./prepare-debts.ts";
 import { writeDebts } from "./write-debts.ts";
@@ -38,7 +38,7 @@ export const createDebt: HandlerOf<Endpoints["createDebt"]> = async ({
   // database going away) would answer 503 for a stored debt, whose retry then gets 409.
   // Built there too, for an Idempotency-Key records it with the write (docs/decisions/0024).
   return transaction(async (trx) => {
-    const [written] = await writeDebts(trx, services.ids, companyId, services.clock.now(), [outcome], null);
+    const [written] = await writeDebts(trx, services.ids, debtLinkSigner(services, ctx), companyId, services.clock.now(), [outcome], null);
     if (written === undefined || !written.inserted) throw duplicate();
     const found = await findDebtView(trx, companyId, written.debtId);
     if (found === undefined) throw new Error(`debt ${written.debtId} vanished after its creation`);
@@ -47,7 +47,7 @@ export const createDebt: HandlerOf<Endpoints["createDebt"]> = async ({
         error: false as const,
         message: debtMessages.created,
         data: {
-          ...presentDebt(services.ids, found.view, found.collectionAgency, debtLinkOf(services, ctx, companyId)),
+          ...presentDebt(services.ids, found.view, found.collectionAgency, readDebtLinks(services, ctx)),
           email_validation: outcome.emailValidation,
         },
       },

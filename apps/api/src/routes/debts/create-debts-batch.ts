@@ -10,6 +10,7 @@ import { BatchDebtEntry, debtMessages, type Endpoints } from "@dc/contract";
 import { insertImportBatch, recordImportSummary } from "@dc/db";
 import { Money } from "@dc/domain";
 import { Either, Schema } from "effect";
+import { debtLinkSigner } from "../../debtor-page/links.ts";
 import { issueDetails } from "../../http/decode.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { batchResult } from "./batch-result.ts";
@@ -28,6 +29,7 @@ export const createDebtsBatch: HandlerOf<Endpoints["createDebtsBatch"]> = async 
   rawBody,
   principal,
   services,
+  ctx,
   transaction,
 }) => {
   const { companyId } = principal;
@@ -71,7 +73,7 @@ export const createDebtsBatch: HandlerOf<Endpoints["createDebtsBatch"]> = async 
   return transaction(async (trx) => {
     await insertImportBatch(trx, { id: importId, companyId, batchName, now });
     const valid = outcomes.filter((outcome) => outcome.kind === "valid");
-    const written = await writeDebts(trx, services.ids, companyId, now, valid, importId);
+    const written = await writeDebts(trx, services.ids, debtLinkSigner(services, ctx), companyId, now, valid, importId);
     const result = batchResult(services.ids, { importId, batchName, total: body.debts.length }, outcomes, written);
     await recordImportSummary(trx, companyId, importId, result.summary);
     return { body: { error: false as const, message: debtMessages.batchProcessed, data: result } };

@@ -12,7 +12,7 @@ import { NotFound, ValidationFailed } from "../../http/api-error.ts";
 import { listWalk } from "../../http/list-walk.ts";
 import type { AppServices } from "../../services.ts";
 import type { Context } from "koa";
-import { debtLinkOf } from "../../debtor-page/links.ts";
+import { readDebtLinks } from "../../debtor-page/links.ts";
 import { presentDebt } from "../../presenters/present-debt.ts";
 
 export const filtersOf = (query: DebtListQuery): DebtFilters => {
@@ -47,7 +47,7 @@ export const debtListReply = async (
   notFoundMessage?: string,
 ) => {
   const filters = filtersOf(query);
-  const linkOf = debtLinkOf(services, ctx, companyId);
+  const links = readDebtLinks(services, ctx);
   const walk = listWalk(services, { companyId, list: "debts", filters: { scope, filters }, keyset: debtOrder }, query);
   const start = "after" in walk.request ? { after: walk.request.after } : { offset: (walk.request.page - 1) * walk.request.limit };
   const page = await listDebtPage(services.reads, { companyId, scope, filters, limit: query.limit, ...start });
@@ -55,7 +55,7 @@ export const debtListReply = async (
   return {
     body: {
       error: false as const,
-      data: page.rows.map((row) => presentDebt(services.ids, row, page.collectionAgency, linkOf)),
+      data: page.rows.map((row) => presentDebt(services.ids, row, page.collectionAgency, links)),
       pagination: walk.pagination(page),
     },
   };

@@ -3,7 +3,7 @@ import { debtMessages, type Endpoints, messages } from "@dc/contract";
 import { findDebtView } from "@dc/db";
 import { NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
-import { debtLinkOf } from "../../debtor-page/links.ts";
+import { readDebtLinks } from "../../debtor-page/links.ts";
 import { presentDebt } from "../../presenters/present-debt.ts";
 
 export const getDebt: HandlerOf<Endpoints["getDebt"]> = async ({ params, principal, services, ctx }) => {
@@ -15,7 +15,7 @@ export const getDebt: HandlerOf<Endpoints["getDebt"]> = async ({ params, princip
     body: {
       error: false,
       message: debtMessages.retrieved,
-      data: presentDebt(services.ids, found.view, found.collectionAgency, debtLinkOf(services, ctx, principal.companyId)),
+      data: presentDebt(services.ids, found.view, found.collectionAgency, readDebtLinks(services, ctx)),
     },
   };
 };

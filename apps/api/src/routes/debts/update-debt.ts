@@ -30,7 +30,7 @@ import { Conflict, NotFound, ValidationFailed } from "../../http/api-error.ts";
 import { retriedTransaction } from "../../http/retried-transaction.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { recordDebtEvents } from "./debt-events.ts";
-import { debtLinkOf } from "../../debtor-page/links.ts";
+import { debtLinkSigner, readDebtLinks } from "../../debtor-page/links.ts";
 import { presentDebt } from "../../presenters/present-debt.ts";
 import { messagesFor } from "./prepare-debts.ts";
 
@@ -140,7 +140,7 @@ export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({
       // An unchanged timeline enrolls a debt that has no enrollment yet and leaves a running one alone.
       await enrollDebts(trx, { companyId, debtIds: [debtId], now, restart: timelineKey !== current.timeline_id });
     }
-    await recordDebtEvents(trx, services.ids, companyId, "debt.updated", [debtId], now);
+    await recordDebtEvents(trx, services.ids, debtLinkSigner(services, ctx), companyId, "debt.updated", [debtId], now);
     const updated = await findDebtView(trx, companyId, debtId);
     if (updated === undefined) throw new Error(`debt ${debtId} updated but not found in the same transaction`);
     return updated;
@@ -149,7 +149,7 @@ export const updateDebt: HandlerOf<Endpoints["updateDebt"]> = async ({
     body: {
       error: false,
       message: debtMessages.updated,
-      data: presentDebt(services.ids, found.view, found.collectionAgency, debtLinkOf(services, ctx, companyId)),
+      data: presentDebt(services.ids, found.view, found.collectionAgency, readDebtLinks(services, ctx)),
     },
   };
 };

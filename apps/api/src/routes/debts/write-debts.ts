@@ -6,6 +6,7 @@
  * statement). An entry whose internal_id a concurrent request took in the
  * meantime is reported as not inserted, and has no event.
  */
+import type { DebtorLinkSigner } from "@dc/crypto";
 import { allocateDebtIds, type DbTransaction, enrollDebts, insertDebts, upsertDebtorsByReference } from "@dc/db";
 import type { DomainIds as Ids } from "@dc/db";
 import { recordDebtEvents } from "./debt-events.ts";
@@ -22,6 +23,7 @@ export interface Written {
 export const writeDebts = async (
   trx: DbTransaction,
   publicIds: Ids,
+  signer: DebtorLinkSigner,
   companyId: number,
   now: Date,
   valid: ReadonlyArray<Valid>,
@@ -51,6 +53,7 @@ export const writeDebts = async (
   await recordDebtEvents(
     trx,
     publicIds,
+    signer,
     companyId,
     "debt.created",
     rows.flatMap((row) => (inserted.has(row.id) ? [row.id] : [])),

@@ -5,6 +5,7 @@
  * to the debt's collection (`Review.effectOf`), and records the webhook
  * events, so a review and its effects commit together or not at all.
  */
+import type { DebtorLinkSigner } from "@dc/crypto";
 import { type Endpoints, messages, todoErrorCodes, todoMessages } from "@dc/contract";
 import {
   type DbTransaction,
@@ -29,6 +30,7 @@ import {
 } from "@dc/db";
 import { DebtStatus, Review } from "@dc/domain";
 import { Either } from "effect";
+import { debtLinkSigner } from "../../debtor-page/links.ts";
 import { Conflict, NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { retriedTransaction } from "../../http/retried-transaction.ts";
@@ -52,6 +54,8 @@ const todoKeyOf = (services: AppServices, id: string): TodoKey => {
 interface Scope {
   readonly trx: DbTransaction;
   readonly services: AppServices;
+  /** Signs the debtor page links of the debt.updated payload. */
+  readonly signer: DebtorLinkSigner;
   readonly companyId: number;
   readonly now: Date;
 }
@@ -102,9 +106,9 @@ const applyEffect = async (
 };
 
 const recordReviewEvents = async (scope: Scope, key: TodoKey, debtId: number, written: Written): Promise<void> => {
-  const { trx, services, companyId, now } = scope;
+  const { trx, services, signer, companyId, now } = scope;
   const subscribed = await subscribedWebhookEventTypes(trx, companyId);
-  if (written.debtChanged) await recordDebtEvents(trx, services.ids, companyId, "debt.updated", [debtId], now);
+  if (written.debtChanged) await recordDebtEvents(trx, services.ids, signer, companyId, "debt.updated", [debtId], now);
   const events: Array<WebhookEventInput> = [];
   if (written.plan !== undefined && subscribed.has("payment_plan.replaced")) {
     const [data] = await paymentPlanReplacedEventData(trx, services.ids, companyId, [{ debtId, ...written.plan }]);
@@ -121,7 +125,7 @@ const recordReviewEvents = async (scope: Scope, key: TodoKey, debtId: number, wr
 
 const reviewTodo =
   (decision: Review.Decision): HandlerOf<Endpoints["validateTodo"]> =>
-  async ({ params, body, principal, services }) => {
+  async ({ params, body, principal, services, ctx }) => {
     const { companyId } = principal;
     const key = todoKeyOf(services, params.id);
     const now = services.clock.now();
@@ -137,7 +141,7 @@ const reviewTodo =
       }
       const debt = await lockDebt(trx, companyId, todo.debt_id);
       if (debt === undefined) throw new NotFound({ message: messages.debtNotFound });
-      const scope = { trx, services, companyId, now };
+      const scope = { trx, services, signer: debtLinkSigner(services, ctx), companyId, now };
       const written = await applyEffect(scope, Review.effectOf(todo, decision), debt, {
         key,
         publicId: params.id,

@@ -6,7 +6,7 @@
  */
 import { DebtStatus, type Ids, Money } from "@dc/domain";
 import { type RawBuilder, sql } from "kysely";
-import type { IdCodec } from "@dc/crypto";
+import { debtPaymentLink, type DebtorLinkSigner, type IdCodec } from "@dc/crypto";
 import type { Debt } from "../../schema.ts";
 
 export interface DebtView extends Debt {
@@ -111,7 +111,7 @@ export interface DebtResource<Time> {
   readonly followups_count: number;
   readonly company?: string;
   readonly debtor_company: string | null;
-  readonly payment_link: string | null;
+  readonly payment_link: string;
   readonly metadata: Record<string, unknown>;
   readonly import_date: Time;
   readonly last_timeline_restart: Time | null;
@@ -123,12 +123,23 @@ export interface DebtResource<Time> {
   readonly updated_at: Time;
 }
 
+/**
+ * How a presenter fills `payment_link` (docs/decisions/0670): the process's
+ * signer and the time the platform links are signed at (the read's or the
+ * event's).
+ */
+export interface DebtLinks {
+  readonly signer: DebtorLinkSigner;
+  readonly now: Date;
+}
+
 /** The one presenter of a debt view: the api's responses and the webhook payloads both use it. */
 export const presentDebtView = <Time>(
   ids: IdCodec<Ids.Kind>,
   view: DebtView,
   collectionAgency: boolean,
   time: (date: Date) => Time,
+  links: DebtLinks,
 ): DebtResource<Time> => ({
   id: ids.encode("debt", view.id),
   creditor_id: ids.encode("creditor", view.creditor_id),
@@ -166,7 +177,7 @@ export const presentDebtView = <Time>(
   followups_count: view.followups_count,
   ...(collectionAgency ? { company: view.company ?? view.creditor_name } : {}),
   debtor_company: view.debtor_company,
-  payment_link: view.payment_link,
+  payment_link: debtPaymentLink(view.payment_link, links.signer, { companyId: view.company_id, debtId: view.id }, links.now),
   metadata: isPlainObject(view.metadata) ? view.metadata : {},
   import_date: time(view.import_date),
   last_timeline_restart: view.last_timeline_restart === null ? null : time(view.last_timeline_restart),

@@ -12,7 +12,7 @@
  */
 import { type Kysely, sql } from "kysely";
 import type { Database, Debt } from "../../../schema.ts";
-import { debtViewsOf, type RawDebtView, toDebtView } from "../../debts/debt-views.ts";
+import { type DebtLinks, debtViewsOf, type RawDebtView, toDebtView } from "../../debts/debt-views.ts";
 import { debtJson } from "./debt-data.ts";
 import type { EventIds } from "./wire.ts";
 
@@ -28,6 +28,7 @@ export const debtEventDataBatch = async (
   ids: EventIds,
   companyId: number,
   debtIds: ReadonlyArray<number>,
+  links: DebtLinks,
 ): Promise<Map<number, Record<string, unknown>>> => {
   if (debtIds.length === 0) return new Map();
   const idArray = [...debtIds];
@@ -59,8 +60,8 @@ export const debtEventDataBatch = async (
       payment_plan_active: plan !== undefined,
       plan_start_date: plan?.start_date ?? null,
     });
-    data.set(debt.id, debtJson(ids, view, collectionAgency));
+    data.set(debt.id, debtJson(ids, view, collectionAgency, links));
   }
-  for (const row of groupedViews) data.set(row.id, debtJson(ids, toDebtView(row), collectionAgency));
+  for (const row of groupedViews) data.set(row.id, debtJson(ids, toDebtView(row), collectionAgency, links));
   return data;
 };
