@@ -32,7 +32,7 @@ import { Either } from "effect";
 import { Conflict, NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { retriedTransaction } from "../../http/retried-transaction.ts";
-import { presentTodo } from "../../presenters/present-todo.ts";
+import { todoPresenter } from "../../presenters/present-todo.ts";
 import type { AppServices } from "../../services.ts";
 import { recordDebtEvents } from "../debts/debt-events.ts";
 
@@ -121,7 +121,7 @@ const recordReviewEvents = async (scope: Scope, key: TodoKey, debtId: number, wr
 
 const reviewTodo =
   (decision: Review.Decision): HandlerOf<Endpoints["validateTodo"]> =>
-  async ({ params, body, principal, services }) => {
+  async ({ params, body, principal, services, ctx }) => {
     const { companyId } = principal;
     const key = todoKeyOf(services, params.id);
     const now = services.clock.now();
@@ -150,7 +150,7 @@ const reviewTodo =
       return reviewed;
     });
     const message = decision === "validate" ? todoMessages.validated : todoMessages.rejected;
-    return { body: { error: false, message, data: presentTodo(services.ids, row) } };
+    return { body: { error: false, message, data: todoPresenter(services, ctx, companyId)(row) } };
   };
 
 export const validateTodo: HandlerOf<Endpoints["validateTodo"]> = reviewTodo("validate");
