@@ -24,6 +24,10 @@ export const tenantStatementExceptions: ReadonlyArray<TenantStatementException> 
     reason: "migration 0031 keeps one default timeline per company, across companies once (docs/decisions/0620)",
   },
   {
+    pattern: /^delete from stored_objects where debtor_request_id is not null$/,
+    reason: "migration 0041's undo removes every company's dispute attachments once, before followup_id is required again (docs/decisions/0674)",
+  },
+  {
     pattern: /^select "id" from "debts" where "id" = \$1$/,
     reason: "POST /followups answers 403, not 404, for a debt of another company (docs/decisions/0150)",
   },

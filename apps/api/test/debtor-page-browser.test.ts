@@ -4,10 +4,13 @@
  * e-mail is sent by the real worker process when the sandbox clock
  * advances, its link is read from GET /sandbox/messages, and the debtor
  * opens it, switches to English, passes the identity check, pays part
- * through the sandbox checkout, proposes a plan and disputes. The key pages
- * again on a 390x844 phone viewport, without sideways scrolling. axe-core
- * runs on each kind of page (identity check in French, debt, sandbox
- * checkout, debt with notices; on the phone the first three) and finds no
+ * through the sandbox checkout, proposes a plan and disputes with a PDF
+ * attached (docs/decisions/0674), which the company then downloads. The key
+ * pages again on a 390x844 phone viewport, without sideways scrolling,
+ * where a dispute's file that is none of the allowed types is refused by
+ * name before a photo is accepted. axe-core runs on each kind of page
+ * (identity check in French, debt, sandbox checkout, debt with notices; on
+ * the phone the first three and the debt with the refused file) and finds no
  * `serious` or `critical` violation (a planted nameless button shows it
  * would). Its source is evaluated through the DevTools protocol, which the
  * page's CSP does not govern, so the page is checked under its real policy.
@@ -61,6 +64,10 @@ const createDebt = async (email: string) => {
   expect(response.status, await response.clone().text()).toBe(201);
   return ((await response.json()) as Json)["data"]["id"] as string;
 };
+
+/** A receipt as a PDF and a photo as a PNG: their first bytes are what the page checks. */
+const RECEIPT = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
+const PHOTO = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1]);
 
 const axeSource = await readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
@@ -161,6 +168,7 @@ describe("the debtor page in chromium", { timeout: 60_000 }, () => {
 
     await page.getByLabel("Reason").selectOption("already_paid");
     await page.getByLabel("Details (optional)").fill("Paid the rest by bank transfer on 2 November.");
+    await page.getByLabel("Attachment (optional)").setInputFiles({ name: "transfer-receipt.pdf", mimeType: "application/pdf", buffer: RECEIPT });
     await submit(page, "Send my dispute");
     await page.getByRole("status").filter({ hasText: "Your dispute was sent" }).waitFor({ timeout: WAIT });
     expect(await page.getByRole("status").filter({ hasText: "Awaiting your creditor's review" }).innerText()).toContain(
@@ -179,10 +187,15 @@ describe("the debtor page in chromium", { timeout: 60_000 }, () => {
       ["payment_plan", "suggested"],
       ["portal_dispute", "suggested"],
     ]);
-    expect(todos.find((todo) => todo["type"] === "portal_dispute")).toMatchObject({
+    const dispute = todos.find((todo) => todo["type"] === "portal_dispute");
+    expect(dispute).toMatchObject({
       message: "Paid the rest by bank transfer on 2 November.",
       content: { reason: "already_paid" },
+      attachment: { name: "transfer-receipt.pdf", content_type: "application/pdf", size: RECEIPT.byteLength },
     });
+    const download = await fetch(dispute!["attachment"]["url"]);
+    expect(download.headers.get("content-type")).toBe("application/pdf");
+    expect(Buffer.from(await download.arrayBuffer()).equals(RECEIPT)).toBe(true);
   });
 
   it("reads and pays on a 390x844 phone without sideways scrolling", async () => {
@@ -204,6 +217,22 @@ describe("the debtor page in chromium", { timeout: 60_000 }, () => {
     await expectPage(page, "Amount due", false);
     expect(await page.locator(".big").innerText()).toBe("€199.75");
     expect(await fitsWidth()).toBe(true);
+
+    // A file that is no PDF, JPEG or PNG is refused by name, the dispute kept; a photo then goes through.
+    await page.getByLabel("Reason").selectOption("goods_or_service");
+    await page.getByLabel("Details (optional)").fill("The boiler was never repaired.");
+    await page.getByLabel("Attachment (optional)").setInputFiles({ name: "boiler.png", mimeType: "image/png", buffer: Buffer.from("MZ not an image") });
+    await submit(page, "Send my dispute");
+    await expectPage(page, "Amount due");
+    expect(await page.getByRole("alert").innerText()).toContain("is not a PDF, JPEG or PNG");
+    expect(await page.getByLabel("Details (optional)").inputValue()).toBe("The boiler was never repaired.");
+    expect(await page.getByLabel("Attachment (optional)").getAttribute("aria-invalid")).toBe("true");
+    expect(await fitsWidth()).toBe(true);
+    await page.getByLabel("Attachment (optional)").setInputFiles({ name: "boiler.png", mimeType: "image/png", buffer: PHOTO });
+    await submit(page, "Send my dispute");
+    await page.getByRole("status").filter({ hasText: "Your dispute was sent" }).waitFor({ timeout: WAIT });
+    const todos = ((await read("/external-api/v1/todos?limit=100"))["data"] as Json[]).filter((todo) => todo["debt_id"] === phoneDebt);
+    expect(todos.map((todo) => todo["attachment"])).toMatchObject([{ name: "boiler.png", content_type: "image/png", size: PHOTO.byteLength }]);
     // The check sees what it must: a button without a name is a critical violation.
     await page.evaluate("document.querySelector('main').append(document.createElement('button'))");
     expect((await seriousViolations(page)).map((violation) => violation.id)).toContain("button-name");

@@ -3,14 +3,19 @@
  * or expired, the identity check and its throttling, sessions bound to
  * their debt, anti-forgery tokens, the Stripe-compatible provider faked on
  * a socket (the session request's shape, signed webhooks: forged 403,
- * stale 400, replay recorded once), and the requests the forms record
- * with their `debtor_request.created` events.
+ * stale 400, replay recorded once), the requests the forms record
+ * with their `debtor_request.created` events, and a dispute's attachment
+ * (docs/decisions/0674): PDF or PNG stored with the dispute and downloaded
+ * by its company only; too large, of another type, or two files refused,
+ * naming the field in the debtor's language, with nothing written.
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { debtorLinks } from "@dc/crypto";
 import { afterAll, describe, expect, it } from "vitest";
+import { mediaSigner } from "../src/media/signed-urls.ts";
 import { startTestApi } from "./support/harness.ts";
+import { expectContract } from "./support/contract-validator.ts";
 import { jsonApi } from "./support/json-api.ts";
 import {
   checkoutCompleted,
@@ -271,5 +276,215 @@ describe("the debtor page", () => {
     expect(quiet).toEqual([{ quiet_start: "20:00", quiet_end: "09:00" }]);
     const page = await (await b.send(path)).text();
     expect(page).toContain("proposition d’échéancier");
+  });
+});
+
+/** The company's stored attachments and debtor requests of a debt: what a refused post must leave unchanged. */
+const writtenFor = async (debtId: string) => {
+  const companyId = api.services.ids.decode("company", tenant.company_id)!;
+  const id = api.services.ids.decode("debt", debtId)!;
+  const requests = await t.db
+    .selectFrom("debtor_requests")
+    .select(["id", "type"])
+    .where("company_id", "=", companyId)
+    .where("debt_id", "=", id)
+    .orderBy("id")
+    .execute();
+  const objects = await t.db
+    .selectFrom("stored_objects")
+    .select(["debtor_request_id", "file_name", "content_type"])
+    .where("company_id", "=", companyId)
+    .where("debtor_request_id", "in", [0, ...requests.map((request) => request.id)])
+    .orderBy("debtor_request_id")
+    .execute();
+  return { requests, objects };
+};
+
+const bytesOf = (text: string, size = text.length) => {
+  const bytes = new Uint8Array(size);
+  bytes.set(Buffer.from(text).subarray(0, size));
+  return bytes;
+};
+const PDF = bytesOf("%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n");
+const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+const EXE = bytesOf("MZ\x90\x00\x03\x00\x00\x00This program cannot be run in DOS mode.");
+const MiB = 1024 * 1024;
+
+const listTodosOf = async (accessToken: string, debtId: string) => {
+  const response = await json.get("/external-api/v1/todos?limit=100", accessToken);
+  const body = await expectContract<Json>(response, "get", "/external-api/v1/todos");
+  return (body["data"] as Json[]).filter((todo) => todo["debt_id"] === debtId);
+};
+
+describe("a dispute's attachment", () => {
+  it("stores a PDF with the dispute; its company reads and downloads it, another company never", async () => {
+    const debt = await createDebt(token);
+    const path = pathOf(debt["payment_link"]);
+    const { b, csrf, html } = await signIn(path);
+    expect(html).toContain('enctype="multipart/form-data"');
+    expect(html).toContain('<input id="attachment" name="attachment" type="file"');
+    const sent = await b.postMultipart(
+      path,
+      { csrf_token: csrf, action: "dispute", reason: "already_paid", message: "Receipt attached" },
+      [{ name: "reçu de mai.pdf", type: "application/pdf", bytes: PDF }],
+    );
+    expect(sent.status, await sent.clone().text()).toBe(303);
+    expect(sent.headers.get("location")).toContain("done=dispute");
+    const written = await writtenFor(debt["id"]);
+    expect(written.requests.map((request) => request.type)).toEqual(["portal_dispute"]);
+    expect(written.objects).toEqual([
+      { debtor_request_id: written.requests[0]!.id, file_name: "reçu de mai.pdf", content_type: "application/pdf" },
+    ]);
+
+    const [todo] = await listTodosOf(token, debt["id"]);
+    expect(todo).toMatchObject({
+      type: "portal_dispute",
+      message: "Receipt attached",
+      content: { reason: "already_paid" },
+      attachment: { name: "reçu de mai.pdf", content_type: "application/pdf", size: PDF.byteLength },
+    });
+    const { url } = todo!["attachment"] as Json;
+    expect(url).toMatch(new RegExp(`^${api.url}/external-api/v1/media/[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.attachment\\?expires=\\d+&signature=`));
+    expect(new Date(todo!["attachment"]["url_expires_at"]).getTime()).toBe(
+      Math.floor(t.clock.now().getTime() / 1000) * 1000 + 3600_000,
+    );
+    const download = await fetch(url);
+    expect(download.status).toBe(200);
+    expect(download.headers.get("content-type")).toBe("application/pdf");
+    expect(download.headers.get("content-disposition")).toBe(
+      `attachment; filename="re_u de mai.pdf"; filename*=UTF-8''re%C3%A7u%20de%20mai.pdf`,
+    );
+    expect(download.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(Buffer.from(await download.arrayBuffer()).equals(Buffer.from(PDF))).toBe(true);
+
+    // The `debtor_request.created` event names the file, without a link that would expire before a retry.
+    const companyId = api.services.ids.decode("company", tenant.company_id)!;
+    const [event] = await t.db
+      .selectFrom("webhook_events")
+      .select(["type", "payload"])
+      .where("company_id", "=", companyId)
+      .where("payload", "like", `%${todo!["id"]}%`)
+      .execute();
+    const payload = JSON.parse(event!.payload as string) as Json;
+    expectWebhookPayload(payload, event!.type);
+    expect(payload["data"]["attachment"]).toEqual({ name: "reçu de mai.pdf", content_type: "application/pdf", size: PDF.byteLength });
+
+    // Another company lists nothing of it, and cannot turn the link into one of its own.
+    expect(await listTodosOf(otherToken, debt["id"])).toEqual([]);
+    const otherListing = await (await json.get("/external-api/v1/todos?status=all&limit=100", otherToken)).text();
+    expect(otherListing).not.toContain(todo!["id"]);
+    const parsed = new URL(url);
+    const [, owner, kind] = decodeURIComponent(parsed.pathname.split("/").at(-1)!).split(".");
+    parsed.pathname = `/external-api/v1/media/${other.company_id}.${owner}.${kind}`;
+    const foreign = await fetch(parsed);
+    expect(foreign.status).toBe(403);
+    expect(await expectContract(foreign, "get", "/external-api/v1/media/{key}")).toEqual({
+      error: true,
+      code: 403,
+      message: "Invalid media signature",
+    });
+    const altered = new URL(url);
+    altered.searchParams.set("signature", `${altered.searchParams.get("signature")!.slice(0, -2)}AA`);
+    expect((await fetch(altered)).status).toBe(403);
+    // A link signed an hour ago has expired (signing at an earlier instant leaves the shared clock and tokens alone).
+    const debtorRequestId = api.services.ids.decode("debtor_request", todo!["id"])!;
+    const stale = mediaSigner(api.services.config.idEncryptionKey, api.services.ids).sign(
+      api.url,
+      { companyId, debtorRequestId, kind: "attachment" },
+      new Date(t.clock.now().getTime() - 3600_000),
+    );
+    const expired = await fetch(stale.url);
+    expect(expired.status).toBe(410);
+    expect(await expectContract(expired, "get", "/external-api/v1/media/{key}")).toEqual({
+      error: true,
+      code: 410,
+      message: "Media link expired",
+    });
+    // A fresh read signs a fresh link.
+    const [again] = await listTodosOf(token, debt["id"]);
+    expect((await fetch(again!["attachment"]["url"])).status).toBe(200);
+  });
+
+  it("takes a PNG by its content whatever its declared type, and a dispute without a file has none", async () => {
+    const debt = await createDebt(token);
+    const path = pathOf(debt["payment_link"]);
+    const { b, csrf } = await signIn(path);
+    const photo = await b.postMultipart(path, { csrf_token: csrf, action: "dispute", reason: "goods_or_service" }, [
+      { name: "photo", type: "application/octet-stream", bytes: PNG },
+    ]);
+    expect(photo.status, await photo.clone().text()).toBe(303);
+    const [todo] = await listTodosOf(token, debt["id"]);
+    expect(todo!["attachment"]).toMatchObject({ name: "photo", content_type: "image/png", size: PNG.byteLength });
+    const download = await fetch(todo!["attachment"]["url"]);
+    expect(download.headers.get("content-type")).toBe("image/png");
+    expect(Buffer.from(await download.arrayBuffer()).equals(Buffer.from(PNG))).toBe(true);
+
+    // A browser posts an empty, nameless file part when no file was chosen.
+    const fresh = await createDebt(token);
+    const freshPath = pathOf(fresh["payment_link"]);
+    const second = await signIn(freshPath);
+    const plain = await second.b.postMultipart(freshPath, { csrf_token: second.csrf, action: "dispute", reason: "not_mine" }, [
+      { name: "", type: "application/octet-stream", bytes: new Uint8Array(0) },
+    ]);
+    expect(plain.status, await plain.clone().text()).toBe(303);
+    expect((await listTodosOf(token, fresh["id"]))[0]).toMatchObject({ type: "portal_dispute", attachment: null });
+    expect((await writtenFor(fresh["id"])).objects).toEqual([]);
+  });
+
+  it("refuses a file too large, of another type, or two files, naming the field in the debtor's language; nothing is written", async () => {
+    const debt = await createDebt(token);
+    const path = pathOf(debt["payment_link"]);
+    const { b, csrf } = await signIn(path);
+    const dispute = { csrf_token: csrf, action: "dispute", reason: "wrong_amount", message: "The amount is 200" };
+    const refused = async (response: Response, status: number, words: string) => {
+      expect(response.status).toBe(status);
+      const html = await response.text();
+      expect(html).toContain(words);
+      // The dispute comes back as it was sent, the error beside the file.
+      expect(html).toContain('<option value="wrong_amount" selected>');
+      expect(html).toContain(">The amount is 200</textarea>");
+      expect(html).toContain('aria-invalid="true"');
+      expect(response.headers.get("content-security-policy")).toContain("script-src 'none'");
+    };
+
+    const justOver = bytesOf("%PDF-1.7\n", 5 * MiB + 1);
+    await refused(
+      await b.postMultipart(path, dispute, [{ name: "big.pdf", type: "application/pdf", bytes: justOver }]),
+      413,
+      "Le fichier du champ « Pièce jointe » dépasse 5 Mo.",
+    );
+    // The largest allowed file is accepted elsewhere below; one far past the post's limit is not read to its end.
+    const huge = bytesOf("%PDF-1.7\n", 12 * MiB);
+    await refused(
+      await b.postMultipart(path, { ...dispute, lang: "en" }, [{ name: "huge.pdf", type: "application/pdf", bytes: huge }]),
+      413,
+      "The file in “Attachment” is larger than 5 MB.",
+    );
+    await refused(
+      await b.postMultipart(path, { ...dispute, lang: "en" }, [{ name: "invoice.pdf", type: "application/pdf", bytes: EXE }]),
+      400,
+      "The file in “Attachment” is not a PDF, JPEG or PNG.",
+    );
+    await refused(
+      await b.postMultipart(path, dispute, [
+        { name: "one.pdf", type: "application/pdf", bytes: PDF },
+        { name: "two.png", type: "image/png", bytes: PNG },
+      ]),
+      400,
+      "Le champ « Pièce jointe » n’accepte qu’un seul fichier.",
+    );
+    await refused(
+      await b.postMultipart(path, { ...dispute, lang: "en" }, [{ name: "one.pdf", type: "application/pdf", bytes: PDF, field: "message_file" }]),
+      400,
+      "“Attachment” takes one file only.",
+    );
+    expect(await writtenFor(debt["id"])).toEqual({ requests: [], objects: [] });
+    expect(await listTodosOf(token, debt["id"])).toEqual([]);
+
+    // Exactly the limit is accepted.
+    const largest = bytesOf("%PDF-1.7\n", 5 * MiB);
+    const accepted = await b.postMultipart(path, dispute, [{ name: "largest.pdf", type: "application/pdf", bytes: largest }]);
+    expect(accepted.status, await accepted.clone().text()).toBe(303);
+    expect((await listTodosOf(token, debt["id"]))[0]!["attachment"]).toMatchObject({ size: 5 * MiB });
   });
 });

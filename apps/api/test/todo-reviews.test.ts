@@ -154,6 +154,7 @@ describe("POST /todos/{id}/validate", () => {
             { amount: 40, payment_date: "2027-01-01" },
           ],
         },
+        attachment: null,
         note: "Agreed on the phone",
         created_at: "2026-11-20T08:00:00+00:00",
         reviewed_at: "2026-11-21T10:00:00+00:00",

@@ -200,6 +200,16 @@ export interface Page<Query = unknown, Body = unknown> {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- schemas are invariant in their encoded type
     readonly schema: Schema.Schema<Body, any>;
     readonly maxBytes: number;
+    /**
+     * The same form may also come as `multipart/form-data` (a form with a
+     * file input): its schema (a file is a binary string), the bytes
+     * accepted, and each file field's accepted media types.
+     */
+    readonly multipart?: {
+      readonly schema: Schema.Schema.Any;
+      readonly maxBytes: number;
+      readonly files: Readonly<Record<string, ReadonlyArray<string>>>;
+    };
   };
   readonly responses: ReadonlyArray<PageResponse>;
   /**

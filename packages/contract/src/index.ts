@@ -17,7 +17,13 @@ export { Creditor, CreditorWithTotals, creditorMessages } from "./endpoints/cred
 export { civilities, CreatedDebt, type CreateDebtBody, Debt, EmailValidation, timelineStartModes } from "./endpoints/debt-fields.ts";
 export { BatchDebtEntry, type BatchResult, MAX_BATCH_SIZE } from "./endpoints/debt-batch.ts";
 export { type DebtListQuery, debtMessages } from "./endpoints/debts.ts";
-export { DEBTOR_PAGE_FORM_BYTES, PAYMENT_WEBHOOK_BYTES, StripeEvent } from "./endpoints/debtor-page.ts";
+export {
+  DEBTOR_PAGE_FORM_BYTES,
+  DEBTOR_PAGE_MULTIPART_BYTES,
+  DEBTOR_PAGE_MULTIPART_PARTS,
+  PAYMENT_WEBHOOK_BYTES,
+  StripeEvent,
+} from "./endpoints/debtor-page.ts";
 export { Payment } from "./endpoints/payments.ts";
 export {
   DebtTimeline,

@@ -239,12 +239,18 @@ export const buildOpenApiDocument = (
         { ...success, description: alternate.description },
       ]),
     );
-    const documents = Object.fromEntries(
-      (endpoint.documentReplies ?? []).map((reply) => [
-        String(reply.status),
-        { description: reply.description, content: { [reply.contentType]: { schema: { type: "string", format: "binary" } } } },
-      ]),
-    );
+    // Documents of one status (a PDF or an image) are one response with a content entry per media type.
+    const documents: Record<string, { description: string; content: Record<string, Json> }> = {};
+    for (const reply of endpoint.documentReplies ?? []) {
+      const known = documents[String(reply.status)];
+      const content = { schema: { type: "string", format: "binary" } };
+      if (known === undefined) {
+        documents[String(reply.status)] = { description: reply.description, content: { [reply.contentType]: content } };
+      } else {
+        known.description = `${known.description}; ${reply.description}`;
+        known.content[reply.contentType] = content;
+      }
+    }
     return {
       operationId: endpoint.operationId,
       summary: endpoint.summary,
@@ -314,12 +320,25 @@ export const buildOpenApiDocument = (
       ? {
           requestBody: {
             required: true,
-            description: `At most ${page.body.maxBytes} bytes.`,
+            description:
+              page.body.multipart === undefined
+                ? `At most ${page.body.maxBytes} bytes.`
+                : `At most ${page.body.maxBytes} bytes; as \`multipart/form-data\`, at most ${page.body.multipart.maxBytes}.`,
             content: {
               [page.body.contentType]: {
                 schema: toJsonSchema(page.body.schema.ast),
                 ...(pageExamples[page.operationId]?.request === undefined ? {} : { example: pageExamples[page.operationId]?.request }),
               },
+              ...(page.body.multipart === undefined
+                ? {}
+                : {
+                    "multipart/form-data": {
+                      schema: toJsonSchema(page.body.multipart.schema.ast),
+                      encoding: Object.fromEntries(
+                        Object.entries(page.body.multipart.files).map(([name, types]) => [name, { contentType: types.join(", ") }]),
+                      ),
+                    },
+                  }),
             },
           },
         }

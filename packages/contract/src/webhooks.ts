@@ -10,7 +10,7 @@ import { Debt } from "./endpoints/debt-fields.ts";
 import { Followup } from "./endpoints/followup-fields.ts";
 import { Payment } from "./endpoints/payments.ts";
 import { SnapshotAcknowledgement } from "./endpoints/snapshot-fields.ts";
-import { TodoItem } from "./endpoints/todos.ts";
+import { TodoItem, todoAttachmentFields } from "./endpoints/todos.ts";
 import { IsoOffsetDateTime, PlainDate } from "./formats.ts";
 import { EncryptedId } from "./ids.ts";
 
@@ -26,6 +26,20 @@ export const WebhookFollowup = Schema.Struct({
 }).annotations({
   identifier: "WebhookFollowup",
   description: "The followup as the API returns it, without the one-hour media links",
+});
+
+/** A todo in an event: its attachment without the one-hour link (GET /todos gives a fresh one). */
+export const WebhookTodo = Schema.Struct({
+  ...TodoItem.fields,
+  attachment: Schema.NullOr(
+    Schema.Struct(todoAttachmentFields).annotations({
+      identifier: "WebhookTodoAttachment",
+      description: "The file the debtor attached to a dispute: GET /todos returns it with a fresh `url`",
+    }),
+  ),
+}).annotations({
+  identifier: "WebhookTodo",
+  description: "The todo as the API returns it, without the attachment's one-hour link",
 });
 
 export const DeletedDebt = Schema.Struct({
@@ -130,8 +144,8 @@ export const webhookEvents = {
     summary: "A debtor asked something on the debtor's page",
     description:
       "A dispute, a hardship declaration or a payment plan proposal arrived in the review queue as `suggested`. " +
-      "`data` is the todo as GET /todos returns it.",
-    data: TodoItem,
+      "`data` is the todo as GET /todos returns it, a dispute's attachment without its one-hour `url`.",
+    data: WebhookTodo,
   },
   "todo.reviewed": {
     summary: "A todo was validated or rejected",
@@ -139,7 +153,7 @@ export const webhookEvents = {
       "POST /todos/{id}/validate or /reject. `data` is the todo after the review (`review_status`, `note`, " +
       "`reviewed_at`). A validated plan proposal also sends `payment_plan.replaced`, a validated blocking dispute " +
       "`debt.updated`.",
-    data: TodoItem,
+    data: WebhookTodo,
   },
 } as const satisfies Record<string, EventDeclaration>;
 

@@ -42,6 +42,7 @@ import * as emailOutcomes from "./migrations/0036-email-outcomes.ts";
 import * as debtorPage from "./migrations/0037-debtor-page.ts";
 import * as reviewQueue from "./migrations/0038-review-queue.ts";
 import * as engineImpliedKeys from "./migrations/0040-engine-implied-keys.ts";
+import * as debtorRequestAttachments from "./migrations/0041-debtor-request-attachments.ts";
 import { MigrationFailed, migrationFailedMessage, MigrationLockUnavailable } from "./migration-failures.ts";
 import { type MigrationLockPolicy, type MigrationPosition, withLockRetries } from "./migration-locks.ts";
 
@@ -81,6 +82,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0037-debtor-page": debtorPage,
   "0038-review-queue": reviewQueue,
   "0040-engine-implied-keys": engineImpliedKeys,
+  "0041-debtor-request-attachments": debtorRequestAttachments,
 };
 
 /**

@@ -274,12 +274,19 @@ export interface EmailClicksTable {
   clicked_at: Timestamp;
 }
 
-/** An object the platform stores itself: a letter's PDF (migration 0035, docs/decisions/0650). */
+/**
+ * An object the platform stores itself: a letter's PDF (migration 0035,
+ * docs/decisions/0650) or a dispute's attachment (migration 0041,
+ * docs/decisions/0674); exactly one of `followup_id` and `debtor_request_id` is set.
+ */
 export interface StoredObjectsTable {
   company_id: number;
-  /** What a followup's `pdf_object_key` holds. */
+  /** What a followup's `pdf_object_key` holds; `debtor-request-<id>` for an attachment. */
   key: string;
-  followup_id: number;
+  followup_id: number | null;
+  debtor_request_id: number | null;
+  /** The attachment's name as the debtor's browser gave it; null for a letter. */
+  file_name: string | null;
   content_type: string;
   body: Buffer;
   created_at: DefaultTimestamp;

@@ -9,6 +9,7 @@ export * as ComplianceSettings from "./ComplianceSettings.ts";
 export * as Contact from "./Contact.ts";
 export * as DailyWindow from "./DailyWindow.ts";
 export * as DebtorLanguage from "./DebtorLanguage.ts";
+export * as DisputeAttachment from "./DisputeAttachment.ts";
 export * as Dates from "./Dates.ts";
 export * as DebtorTimeZone from "./DebtorTimeZone.ts";
 export * as DebtStatus from "./DebtStatus.ts";

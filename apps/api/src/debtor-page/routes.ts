@@ -5,17 +5,15 @@
  * sandbox checkout's sandbox_complete and sandbox_cancel). Every post must
  * carry the browser's anti-forgery token; every action but `verify` needs a
  * passed identity check. Forms answer 303 back to the page, which shows
- * what happened (`?done=`).
+ * what happened (`?done=`). The dispute form posts as multipart with an
+ * optional attachment (docs/decisions/0674), stored with the dispute.
  */
 import { randomBytes } from "node:crypto";
-import { DEBTOR_PAGE_FORM_BYTES } from "@dc/contract";
 import { saveDebtorPreferences } from "@dc/db";
-import { Channel, DebtStatus, Money, PlanProposal } from "@dc/domain";
+import { Channel, DebtStatus, DisputeAttachment, Money, PlanProposal } from "@dc/domain";
 import { Either } from "effect";
 import type { Context } from "koa";
-import { PayloadTooLarge, ValidationFailed } from "../http/api-error.ts";
 import { publicBaseUrl } from "../http/public-base-url.ts";
-import { mediaType, parseForm, readRawBody } from "../http/read-body.ts";
 import { exhaustedSubject, failureRules, recordFailure, subjectKey } from "../oauth/failure-throttle.ts";
 import type { AppServices } from "../services.ts";
 import { identityMatches, secondFactOf } from "./identity.ts";
@@ -24,6 +22,7 @@ import { createStripeCheckout, ProviderUnavailable } from "./payment-provider.ts
 import { type PageState, pageState } from "./page-state.ts";
 import { sendDebtorPage, sendSeeOther } from "./page-response.ts";
 import { recordCompletedPayment } from "./record-payment.ts";
+import { type AttachmentProblem, readPageForm } from "./read-page-form.ts";
 import { recordDebtorRequest } from "./record-request.ts";
 import { formToken, formTokenMatches, hasSession, startSession } from "./session.ts";
 import { debtPage, messagePage, sandboxCheckoutPage, verifyPage } from "./views.ts";
@@ -74,7 +73,20 @@ const doneNotice = (state: Found, done: string | undefined): string | undefined 
   }
 };
 
-const showDebt = (ctx: Context, services: AppServices, state: Found, status: number, extra: { notice?: string; error?: string }) => {
+/** What the dispute form sent, shown again with its error when its attachment is refused. */
+interface DisputeDraft {
+  readonly reason: string | undefined;
+  readonly message: string | undefined;
+  readonly error: string;
+}
+
+const showDebt = (
+  ctx: Context,
+  services: AppServices,
+  state: Found,
+  status: number,
+  extra: { notice?: string; error?: string; dispute?: DisputeDraft },
+) => {
   const { view } = state;
   const limits = PlanProposal.limitsOf(view.plan_rules);
   const firstDate = new Date(view.now.getTime() + 7 * 86_400_000).toISOString().slice(0, 10);
@@ -178,13 +190,18 @@ const sandboxSession = (services: AppServices, state: Found, text: string) => {
   return { id: `cs_sandbox_${nonce}`, amountMinor: Number(amount) };
 };
 
-const readForm = async (ctx: Context) => {
-  if (mediaType(ctx.get("content-type")) !== "application/x-www-form-urlencoded") return undefined;
-  try {
-    return parseForm(await readRawBody(ctx.req, DEBTOR_PAGE_FORM_BYTES)).fields;
-  } catch (error) {
-    if (error instanceof PayloadTooLarge || error instanceof ValidationFailed) return undefined;
-    throw error;
+const attachmentMegabytes = DisputeAttachment.maxBytes / (1024 * 1024);
+
+/** The status and the words of a refused attachment: the page names the field. */
+const attachmentRefusal = (state: Found, problem: AttachmentProblem) => {
+  const t = state.texts;
+  switch (problem) {
+    case "too_large":
+      return { status: 413, error: t.attachmentTooLarge(attachmentMegabytes) };
+    case "type":
+      return { status: 400, error: t.attachmentType };
+    case "count":
+      return { status: 400, error: t.attachmentCount };
   }
 };
 
@@ -195,7 +212,10 @@ const text = (value: string | undefined, max: number) => {
 
 /** POST /pay/{token}. */
 export const submitDebtorPage = (services: AppServices) => async (ctx: Context & { params: { token: string } }) => {
-  const fields = await readForm(ctx);
+  const form = await readPageForm(ctx);
+  // Reading stopped short of the end of the post: the rest is not read, the connection not kept.
+  if (form?.unread === true) ctx.set("Connection", "close");
+  const fields = form?.fields;
   const state = await pageState(ctx, services, ctx.params.token, fields?.["lang"]);
   if (state.kind !== "found") return refuseLink(ctx, services, state);
   if (fields === undefined) return sendDebtorPage(ctx, services, 400, messagePage(state.shell, state.texts.forbidden));
@@ -209,6 +229,14 @@ export const submitDebtorPage = (services: AppServices) => async (ctx: Context &
   const now = services.clock.now();
   const t = state.texts;
   const bad = (field: string) => showDebt(ctx, services, state, 400, { error: t.badInput(field) });
+  if (form?.problem !== undefined) {
+    // Nothing is written: a file only ever comes with a dispute, shown again as it was sent.
+    const refusal = attachmentRefusal(state, form.problem);
+    return showDebt(ctx, services, state, refusal.status, {
+      error: refusal.error,
+      dispute: { reason: fields["reason"], message: fields["message"], error: refusal.error },
+    });
+  }
   switch (action) {
     case "pay": {
       if (!canPay(services, state)) return showDebt(ctx, services, state, 409, { error: t.payUnavailable });
@@ -288,6 +316,7 @@ export const submitDebtorPage = (services: AppServices) => async (ctx: Context &
         message: text(fields["message"], MESSAGE_MAX),
         content: { reason },
         now: state.view.now,
+        attachment: form?.attachment,
       });
       return backTo(ctx, services, state, "dispute");
     }

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { escape } from "../consent/html.ts";
-import { Channel, type DebtorLanguage } from "@dc/domain";
+import { Channel, type DebtorLanguage, DisputeAttachment } from "@dc/domain";
 import type { Texts } from "./texts.ts";
 
 const stylesheet = `
@@ -33,9 +33,13 @@ input:focus, select:focus, textarea:focus, button:focus, a:focus { outline: 3px 
 .notice { padding: .75rem 1rem; border-radius: .375rem; margin-bottom: 1rem; background: var(--ok-bg); color: var(--ok); }
 .error { background: var(--bad-bg); color: var(--bad); }
 .hint { color: var(--muted); font-size: .95rem; margin: .25rem 0 0; }
+.hint.field-error { color: var(--bad); font-weight: 600; }
+input[type=file] { padding: .4rem; }
 .big { font-size: 1.6rem; }
 footer { color: var(--muted); font-size: .9rem; }
 `;
+
+const attachmentMegabytes = DisputeAttachment.maxBytes / (1024 * 1024);
 
 /** The CSP source of the stylesheet. */
 export const stylesheetHash = `'sha256-${createHash("sha256").update(stylesheet).digest("base64")}'`;
@@ -130,10 +134,12 @@ export interface DebtView {
   readonly quiet: { readonly start: string; readonly end: string } | null;
   readonly notice?: string;
   readonly error?: string;
+  /** The dispute as it was sent, when its attachment was refused: filled in again, the error beside the file. */
+  readonly dispute?: { readonly reason: string | undefined; readonly message: string | undefined; readonly error: string };
 }
 
-const form = (shell: Shell, csrf: string, action: string, body: string, button: string, secondary = false) =>
-  `<form method="post" action="${escape(shell.path)}">
+const form = (shell: Shell, csrf: string, action: string, body: string, button: string, secondary = false, multipart = false) =>
+  `<form method="post" action="${escape(shell.path)}"${multipart ? ' enctype="multipart/form-data"' : ""}>
       ${hidden("csrf_token", csrf)}${hidden("action", action)}${hidden("lang", shell.language)}
       ${body}
       <button type="submit"${secondary ? ' class="secondary"' : ""}>${escape(button)}</button>
@@ -196,11 +202,17 @@ export const debtPage = (shell: Shell, view: DebtView): string => {
         "dispute",
         `<label for="reason">${escape(t.disputeReason)}</label>
       <select id="reason" name="reason" required>${Object.entries(t.reasons)
-        .map(([code, label]) => `<option value="${code}">${escape(label)}</option>`)
+        .map(([code, label]) => `<option value="${code}"${view.dispute?.reason === code ? " selected" : ""}>${escape(label)}</option>`)
         .join("")}</select>
       <label for="dispute-message">${escape(t.details)}</label>
-      <textarea id="dispute-message" name="message" rows="3" maxlength="2000"></textarea>`,
+      <textarea id="dispute-message" name="message" rows="3" maxlength="2000">${escape(view.dispute?.message ?? "")}</textarea>
+      <label for="attachment">${escape(t.attachment)}</label>
+      <input id="attachment" name="attachment" type="file" accept=".pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png" aria-describedby="attachment-hint${view.dispute === undefined ? "" : " attachment-error"}"${view.dispute === undefined ? "" : ' aria-invalid="true"'}>
+      <p class="hint" id="attachment-hint">${escape(t.attachmentHint(attachmentMegabytes))}</p>${
+        view.dispute === undefined ? "" : `<p class="hint field-error" id="attachment-error">${escape(view.dispute.error)}</p>`
+      }`,
         t.disputeButton,
+        true,
         true,
       )}</section>
   <section aria-labelledby="hardship-title"><h2 id="hardship-title">${escape(t.hardshipTitle)}</h2>${form(

@@ -1,6 +1,7 @@
 /**
  * Pre-signed media links (docs/decisions/0153). A followup's recording or
- * document is served through `GET /external-api/v1/media/{key}`, where the
+ * document, and a dispute's attachment (docs/decisions/0674), are served
+ * through `GET /external-api/v1/media/{key}`, where the
  * link carries its expiry and an HMAC-SHA256 over (key, expiry). The MAC key
  * is derived with HKDF from the id encryption secret under its own salt and
  * info, so it is independent of the id keys and rotates with the secret.
@@ -9,7 +10,7 @@ import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { API_PREFIX, MEDIA_URL_TTL_SECONDS } from "@dc/contract";
 import type { DomainIds as Ids } from "@dc/db";
 
-export type MediaKind = "audio" | "pdf";
+export type FollowupMediaKind = "audio" | "pdf";
 
 export interface SignedMediaUrl {
   readonly url: string;
@@ -19,30 +20,39 @@ export interface SignedMediaUrl {
 export type Verification = "valid" | "invalid" | "expired";
 
 export interface MediaSigner {
-  /** A link to the `kind` media of a followup, valid for 1 hour from `now`. */
+  /** A link to one media object, valid for 1 hour from `now`. */
   readonly sign: (baseUrl: string, media: MediaRef, now: Date) => SignedMediaUrl;
   /** Checks a link's signature first (constant time), then its expiry against `now`. */
   readonly verify: (key: string, expires: number, signature: string, now: Date) => Verification;
 }
 
-/** One media object: its company (every tenant lookup carries it), followup and kind. */
-export interface MediaRef {
-  readonly companyId: number;
-  readonly followupId: number;
-  readonly kind: MediaKind;
-}
+/**
+ * One media object and its company (every tenant lookup carries it): a
+ * followup's recording or PDF, or a debtor request's attachment.
+ */
+export type MediaRef =
+  | { readonly companyId: number; readonly followupId: number; readonly kind: FollowupMediaKind }
+  | { readonly companyId: number; readonly debtorRequestId: number; readonly kind: "attachment" };
 
-/** `<company id>.<followup id>.<kind>`, ids encrypted: base64url has no dot. */
-const mediaKey = (ids: Ids, media: MediaRef): string =>
-  `${ids.encode("company", media.companyId)}.${ids.encode("followup", media.followupId)}.${media.kind}`;
+/** `<company id>.<followup or debtor request id>.<kind>`, ids encrypted: base64url has no dot. */
+const mediaKey = (ids: Ids, media: MediaRef): string => {
+  const owner =
+    media.kind === "attachment" ? ids.encode("debtor_request", media.debtorRequestId) : ids.encode("followup", media.followupId);
+  return `${ids.encode("company", media.companyId)}.${owner}.${media.kind}`;
+};
 
 /** The media a key names, or undefined for a key that names none. */
 export const parseMediaKey = (ids: Ids, key: string): MediaRef | undefined => {
-  const [company = "", followup = "", kind, ...rest] = key.split(".");
-  if (rest.length > 0 || (kind !== "audio" && kind !== "pdf")) return undefined;
+  const [company = "", owner = "", kind, ...rest] = key.split(".");
   const companyId = ids.decode("company", company);
-  const followupId = ids.decode("followup", followup);
-  return companyId === undefined || followupId === undefined ? undefined : { companyId, followupId, kind };
+  if (rest.length > 0 || companyId === undefined) return undefined;
+  if (kind === "attachment") {
+    const debtorRequestId = ids.decode("debtor_request", owner);
+    return debtorRequestId === undefined ? undefined : { companyId, debtorRequestId, kind };
+  }
+  if (kind !== "audio" && kind !== "pdf") return undefined;
+  const followupId = ids.decode("followup", owner);
+  return followupId === undefined ? undefined : { companyId, followupId, kind };
 };
 
 const signers = new WeakMap<Uint8Array, MediaSigner>();

@@ -126,8 +126,23 @@ export const debtorBrowser = (request: Send) => {
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams(fields).toString(),
     });
-  return { jar, cookie, send, post };
+  /** Posts as a browser posts a form with a file input: multipart, each file a named part. */
+  const postMultipart = (path: string, fields: Record<string, string>, files: ReadonlyArray<Upload> = []) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    for (const file of files) form.append(file.field ?? "attachment", new Blob([file.bytes], { type: file.type }), file.name);
+    return send(path, { method: "POST", body: form });
+  };
+  return { jar, cookie, send, post, postMultipart };
 };
+
+/** A file a debtor attaches to a form; `field` defaults to the dispute's `attachment`. */
+export interface Upload {
+  readonly name: string;
+  readonly type: string;
+  readonly bytes: Uint8Array<ArrayBuffer>;
+  readonly field?: string;
+}
 
 /** The anti-forgery token of a debtor page's forms. */
 export const csrfOf = (html: string): string => /name="csrf_token" value="([^"]+)"/.exec(html)?.[1] ?? "";

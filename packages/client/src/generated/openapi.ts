@@ -266,7 +266,7 @@ export interface paths {
         };
         /**
          * Follow a pre-signed media link
-         * @description Redirects (302) to the stored recording or document while the link's signature is valid and it has not expired; a letter the platform printed itself is answered directly (200, `application/pdf`). A changed key, expiry or signature is 403; a link past its expiry is 410.
+         * @description Redirects (302) to the stored recording or document while the link's signature is valid and it has not expired; a letter the platform printed itself is answered directly (200, `application/pdf`), and so is a dispute's attachment (200, its type, `Content-Disposition: attachment` with its name). A changed key, expiry or signature is 403; a link past its expiry is 410.
          */
         get: operations["getMedia"];
         put?: never;
@@ -1194,7 +1194,7 @@ export interface paths {
         put?: never;
         /**
          * The forms of the debtor page
-         * @description Every form posts here with its `action` and the page's anti-forgery token. `verify` opens a 30-minute session (HttpOnly, SameSite=Lax cookie); failed checks are limited to 5 per link and 20 per address in 15 minutes. `pay` redirects to the payment provider's checkout (the sandbox provider's page for sandbox companies); `plan`, `dispute` and `hardship` record a debtor request awaiting review, which holds the debt's timeline; `preferences` records refused channels and quiet hours, which the timeline's guard obeys.
+         * @description Every form posts here with its `action` and the page's anti-forgery token. `verify` opens a 30-minute session (HttpOnly, SameSite=Lax cookie); failed checks are limited to 5 per link and 20 per address in 15 minutes. `pay` redirects to the payment provider's checkout (the sandbox provider's page for sandbox companies); `plan`, `dispute` and `hardship` record a debtor request awaiting review, which holds the debt's timeline; `preferences` records refused channels and quiet hours, which the timeline's guard obeys. The dispute form posts as `multipart/form-data` with an optional `attachment` (PDF, JPEG or PNG, at most 5 MiB), stored with the dispute in one transaction and shown to the company on its todo; any form may post that way.
          */
         post: operations["submitDebtorPage"];
         delete?: never;
@@ -1536,7 +1536,7 @@ export interface webhooks {
         put?: never;
         /**
          * A debtor asked something on the debtor's page
-         * @description A dispute, a hardship declaration or a payment plan proposal arrived in the review queue as `suggested`. `data` is the todo as GET /todos returns it.
+         * @description A dispute, a hardship declaration or a payment plan proposal arrived in the review queue as `suggested`. `data` is the todo as GET /todos returns it, a dispute's attachment without its one-hour `url`.
          *
          *     Sent as `POST` to every enabled endpoint subscribed to `debtor_request.created`, signed per Standard Webhooks v1. Any 2xx acknowledges; 410 disables the endpoint; anything else, a redirect or no answer within 10 seconds is retried for about three and a half days (docs/webhooks.md).
          */
@@ -2298,7 +2298,37 @@ export interface components {
             /** @description `sandbox_complete`: the sandbox checkout session */
             session?: string;
         };
-        /** @description A dispute, a hardship declaration or a payment plan proposal arrived in the review queue as `suggested`. `data` is the todo as GET /todos returns it. */
+        DebtorPageMultipartForm: {
+            /** @description The anti-forgery token of the page, bound to the browser's cookie and the link */
+            csrf_token?: string;
+            /** @description `verify`, `pay`, `plan`, `dispute`, `hardship`, `preferences`, `sandbox_complete` or `sandbox_cancel` */
+            action?: string;
+            /** @description `en` or `fr` */
+            lang?: string;
+            /** @description `verify`: the debtor's last name (or the debtor company's name) */
+            name?: string;
+            /** @description `verify`: the postal code, or the date of birth (`YYYY-MM-DD`) when the debt has no postal code */
+            second?: string;
+            /** @description `pay`: the amount, in the debt's currency, between one unit (or the balance when less) and the balance */
+            amount?: string;
+            /** @description `plan`: number of monthly installments */
+            count?: string;
+            /** @description `plan`: first installment's date, `YYYY-MM-DD` */
+            first_date?: string;
+            /** @description `dispute`: `not_mine`, `already_paid`, `wrong_amount`, `goods_or_service` or `other` */
+            reason?: string;
+            /** @description `dispute` and `hardship`: free text, at most 2,000 characters */
+            message?: string;
+            /** @description `preferences`: start of the debtor's quiet hours, `HH:MM` */
+            quiet_start?: string;
+            /** @description `preferences`: end of the debtor's quiet hours, `HH:MM` */
+            quiet_end?: string;
+            /** @description `sandbox_complete`: the sandbox checkout session */
+            session?: string;
+            /** Format: binary */
+            attachment?: string;
+        };
+        /** @description A dispute, a hardship declaration or a payment plan proposal arrived in the review queue as `suggested`. `data` is the todo as GET /todos returns it, a dispute's attachment without its one-hour `url`. */
         DebtorRequestCreatedEvent: {
             /** @enum {string} */
             type: "debtor_request.created";
@@ -2307,7 +2337,7 @@ export interface components {
              * @example 2026-11-21T16:03:18.123Z
              */
             timestamp: string;
-            data: components["schemas"]["TodoItem"];
+            data: components["schemas"]["WebhookTodo"];
         };
         DebtorResponse: {
             /** @enum {boolean} */
@@ -3116,6 +3146,25 @@ export interface components {
             position: components["schemas"]["Int"];
             actions: components["schemas"]["TimelineAction"][];
         };
+        /** @description The file the debtor attached to a dispute (docs/decisions/0674) */
+        TodoAttachment: {
+            /** @description The file's name as the debtor's browser gave it (without path, at most 200 characters) */
+            name: string;
+            /**
+             * @description The file's type, as its content shows it (not as the browser declared it)
+             * @enum {string}
+             */
+            content_type: "application/pdf" | "image/jpeg" | "image/png";
+            /** @description Bytes, at most 5242880 */
+            size: number;
+            /** @description Pre-signed URL of this service that downloads the file, valid for 1 hour: read the todo again for a fresh one */
+            url: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:03:18+00:00
+             */
+            url_expires_at: string;
+        };
         TodoItem: {
             /**
              * @description Encrypted debtor request or AI detection id (opaque, URL-safe)
@@ -3141,6 +3190,8 @@ export interface components {
             content: {
                 [key: string]: unknown;
             } | null;
+            /** @description The file the debtor attached to a `portal_dispute`; null when none */
+            attachment: components["schemas"]["TodoAttachment"] | null;
             /** @description The company's note of its review */
             note: string | null;
             /**
@@ -3174,7 +3225,7 @@ export interface components {
              * @example 2026-11-21T16:03:18.123Z
              */
             timestamp: string;
-            data: components["schemas"]["TodoItem"];
+            data: components["schemas"]["WebhookTodo"];
         };
         /** @enum {string} */
         TodoReviewStatus: "suggested" | "validated" | "rejected";
@@ -3569,6 +3620,55 @@ export interface components {
             error: false;
             message: string;
             data: components["schemas"]["WebhookReplay"];
+        };
+        /** @description The todo as the API returns it, without the attachment's one-hour link */
+        WebhookTodo: {
+            /**
+             * @description Encrypted debtor request or AI detection id (opaque, URL-safe)
+             * @example kT3x9bq2Zr1YhVdQ0aWmE8sJ4LcPfNuGoXi
+             */
+            id: string;
+            /** @enum {string} */
+            source: "debtor_request" | "ai_detection";
+            type: components["schemas"]["TodoType"];
+            review_status: components["schemas"]["TodoReviewStatus"];
+            /** @description A blocking item holds the debt's timeline while it is `suggested`; a validated blocking dispute stops it */
+            blocking: boolean;
+            /**
+             * @description Encrypted debt id (opaque, URL-safe)
+             * @example kT3x9bq2Zr1YhVdQ0aWmE8sJ4LcPfNuGoXi
+             */
+            debt_id: string;
+            /** @description The followup an AI detection came from */
+            followup_id: string | null;
+            /** @description The debtor's message, or the detected excerpt */
+            message: string | null;
+            /** @description What the debtor's page recorded beside the message: for `payment_plan`, the proposed schedule `{currency, installments: [{amount, payment_date}]}` (amounts in major units); for a dispute, its `reason`. Null for an AI detection */
+            content: {
+                [key: string]: unknown;
+            } | null;
+            attachment: components["schemas"]["WebhookTodoAttachment"] | null;
+            /** @description The company's note of its review */
+            note: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:03:18+00:00
+             */
+            created_at: string;
+            /** @description When it was validated or rejected */
+            reviewed_at: string | null;
+        };
+        /** @description The file the debtor attached to a dispute: GET /todos returns it with a fresh `url` */
+        WebhookTodoAttachment: {
+            /** @description The file's name as the debtor's browser gave it (without path, at most 200 characters) */
+            name: string;
+            /**
+             * @description The file's type, as its content shows it (not as the browser declared it)
+             * @enum {string}
+             */
+            content_type: "application/pdf" | "image/jpeg" | "image/png";
+            /** @description Bytes, at most 5242880 */
+            size: number;
         };
     };
     responses: never;
@@ -5459,20 +5559,22 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Media key: `<encrypted company id>.<encrypted followup id>.audio` (or `.pdf`) */
+                /** @description Media key: `<encrypted company id>.<encrypted followup id>.audio` (or `.pdf`), or `<encrypted company id>.<encrypted todo id>.attachment` for a dispute's attachment */
                 key: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The letter's PDF, as it was printed and mailed */
+            /** @description The letter's PDF, as it was printed and mailed, or a dispute's attachment that is a PDF; a dispute's attachment that is a JPEG image; a dispute's attachment that is a PNG image */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/pdf": string;
+                    "image/jpeg": string;
+                    "image/png": string;
                 };
             };
             /** @description Redirect to the media; `Location` holds its address */
@@ -5512,7 +5614,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Media not found: The followup or its media no longer exists */
+            /** @description Media not found: The followup or its media, or the todo or its attachment, no longer exists */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5761,6 +5863,7 @@ export interface operations {
                      *               }
                      *             ]
                      *           },
+                     *           "attachment": null,
                      *           "note": null,
                      *           "created_at": "2026-11-20T17:42:00+00:00",
                      *           "reviewed_at": null
@@ -5913,6 +6016,7 @@ export interface operations {
                      *             }
                      *           ]
                      *         },
+                     *         "attachment": null,
                      *         "note": "Agreed on the phone",
                      *         "created_at": "2026-11-20T17:42:00+00:00",
                      *         "reviewed_at": "2026-11-21T09:15:00+00:00"
@@ -6107,6 +6211,7 @@ export interface operations {
                      *             }
                      *           ]
                      *         },
+                     *         "attachment": null,
                      *         "note": "Three months is too long for this amount",
                      *         "created_at": "2026-11-20T17:42:00+00:00",
                      *         "reviewed_at": "2026-11-21T09:15:00+00:00"
@@ -13908,10 +14013,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description At most 16384 bytes. */
+        /** @description At most 16384 bytes; as `multipart/form-data`, at most 5263360. */
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["DebtorPageForm"];
+                "multipart/form-data": components["schemas"]["DebtorPageMultipartForm"];
             };
         };
         responses: {
@@ -13924,7 +14030,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A field is invalid: the page names it; nothing was written */
+            /** @description A field is invalid (an attachment that is not a PDF, JPEG or PNG, or more than one file, included): the page names it in the debtor's language; nothing was written */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13971,6 +14077,15 @@ export interface operations {
             };
             /** @description The link expired (links live 90 to 180 days; every new message carries a fresh one) */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The attachment is larger than 5 MiB (or the post larger than its limit): the page names the field; nothing was written */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15267,6 +15382,7 @@ export interface operations {
                  *             }
                  *           ]
                  *         },
+                 *         "attachment": null,
                  *         "note": null,
                  *         "created_at": "2026-11-20T17:42:00+00:00",
                  *         "reviewed_at": null
@@ -15346,6 +15462,7 @@ export interface operations {
                  *             }
                  *           ]
                  *         },
+                 *         "attachment": null,
                  *         "note": "Agreed on the phone",
                  *         "created_at": "2026-11-20T17:42:00+00:00",
                  *         "reviewed_at": "2026-11-21T09:15:00+00:00"

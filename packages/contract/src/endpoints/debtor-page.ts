@@ -4,12 +4,20 @@
  * bearer-token api. The link's token is the credential of the pages; the
  * `Stripe-Signature` header is the webhook's.
  */
+import { DisputeAttachment } from "@dc/domain";
 import { Schema } from "effect";
 import { failurePages, page } from "../endpoint.ts";
 import { failureErrors } from "../errors.ts";
 
 /** Largest form a debtor page accepts (a dispute's text is at most 2,000 characters). */
 export const DEBTOR_PAGE_FORM_BYTES = 16 * 1024;
+/**
+ * Largest `multipart/form-data` post: the form's fields and one attachment of
+ * at most `DisputeAttachment.maxBytes`, with room for the parts' headers.
+ */
+export const DEBTOR_PAGE_MULTIPART_BYTES = DisputeAttachment.maxBytes + DEBTOR_PAGE_FORM_BYTES + 4 * 1024;
+/** Most parts a multipart post may have: every field of the form once, and the file. */
+export const DEBTOR_PAGE_MULTIPART_PARTS = 16;
 /** Largest provider notification accepted. */
 export const PAYMENT_WEBHOOK_BYTES = 256 * 1024;
 
@@ -40,6 +48,21 @@ export const DebtorPageForm = Schema.Struct({
   quiet_end: field("`preferences`: end of the debtor's quiet hours, `HH:MM`"),
   session: field("`sandbox_complete`: the sandbox checkout session"),
 }).annotations({ identifier: "DebtorPageForm" });
+
+const attachmentLimit = `${DisputeAttachment.maxBytes / (1024 * 1024)} MiB`;
+
+/** The dispute form as `multipart/form-data`: the fields above and an optional file. */
+export const DebtorPageMultipartForm = Schema.Struct({
+  ...DebtorPageForm.fields,
+  attachment: Schema.optional(
+    Schema.String.annotations({
+      description:
+        `\`dispute\`: one optional file, a PDF, JPEG or PNG (told by its content, not its name or declared type) of ` +
+        `at most ${attachmentLimit}; an empty file part (no file chosen) is no attachment`,
+      jsonSchema: { type: "string", format: "binary" },
+    }),
+  ),
+}).annotations({ identifier: "DebtorPageMultipartForm" });
 
 const linkErrors = [
   { status: 404, html: true, description: "The link is forged, altered, or its debt is gone" },
@@ -73,15 +96,37 @@ export const submitDebtorPage = page({
     "(HttpOnly, SameSite=Lax cookie); failed checks are limited to 5 per link and 20 per address in 15 minutes. " +
     "`pay` redirects to the payment provider's checkout (the sandbox provider's page for sandbox companies); `plan`, " +
     "`dispute` and `hardship` record a debtor request awaiting review, which holds the debt's timeline; `preferences` " +
-    "records refused channels and quiet hours, which the timeline's guard obeys.",
+    "records refused channels and quiet hours, which the timeline's guard obeys. The dispute form posts as " +
+    "`multipart/form-data` with an optional `attachment` (PDF, JPEG or PNG, at most " + attachmentLimit + "), stored " +
+    "with the dispute in one transaction and shown to the company on its todo; any form may post that way.",
   params: PagePath,
-  body: { contentType: "application/x-www-form-urlencoded", schema: DebtorPageForm, maxBytes: DEBTOR_PAGE_FORM_BYTES },
+  body: {
+    contentType: "application/x-www-form-urlencoded",
+    schema: DebtorPageForm,
+    maxBytes: DEBTOR_PAGE_FORM_BYTES,
+    multipart: {
+      schema: DebtorPageMultipartForm,
+      maxBytes: DEBTOR_PAGE_MULTIPART_BYTES,
+      files: { attachment: DisputeAttachment.types },
+    },
+  },
   responses: [
     { status: 303, html: false, description: "Done: back to the page with `done`, or on to the checkout", headers: { Location: "Where to go next" } },
-    { status: 400, html: true, description: "A field is invalid: the page names it; nothing was written" },
+    {
+      status: 400,
+      html: true,
+      description:
+        "A field is invalid (an attachment that is not a PDF, JPEG or PNG, or more than one file, included): the " +
+        "page names it in the debtor's language; nothing was written",
+    },
     { status: 401, html: true, description: "The identity check failed, or the session is missing or expired" },
     { status: 403, html: true, description: "The anti-forgery token is missing or not this browser's for this link" },
     { status: 409, html: true, description: "The debt cannot be paid online (settled, cancelled, or no provider configured)" },
+    {
+      status: 413,
+      html: true,
+      description: `The attachment is larger than ${attachmentLimit} (or the post larger than its limit): the page names the field; nothing was written`,
+    },
     { status: 422, html: true, description: "The plan proposal breaks the creditor's rules" },
     { status: 429, html: true, description: "Too many failed identity checks; `Retry-After` says when to try again" },
     { status: 502, html: true, description: "The payment provider could not be reached" },

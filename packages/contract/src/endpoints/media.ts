@@ -1,8 +1,9 @@
 /**
  * Pre-signed media links (contract 2.4 and part 8): followup reads return
- * `audio_url` and `pdf_url` as links to this operation, signed with
- * HMAC-SHA256 and valid for 1 hour (docs/decisions/0153). The signature is
- * the credential: no bearer token is needed.
+ * `audio_url` and `pdf_url`, todo reads a dispute's `attachment.url`, as
+ * links to this operation, signed with HMAC-SHA256 and valid for 1 hour
+ * (docs/decisions/0153, 0674). The signature is the credential: no bearer
+ * token is needed.
  */
 import { Schema } from "effect";
 import { PlainNumberString } from "../pagination.ts";
@@ -24,7 +25,9 @@ export const mediaMessages = {
 const MediaParams = pathParams(
   Schema.Struct({
     key: Schema.String.annotations({
-      description: "Media key: `<encrypted company id>.<encrypted followup id>.audio` (or `.pdf`)",
+      description:
+        "Media key: `<encrypted company id>.<encrypted followup id>.audio` (or `.pdf`), or " +
+        "`<encrypted company id>.<encrypted todo id>.attachment` for a dispute's attachment",
     }),
   }),
 );
@@ -59,8 +62,9 @@ export const getMedia = endpoint({
   summary: "Follow a pre-signed media link",
   description:
     "Redirects (302) to the stored recording or document while the link's signature is valid and it has not " +
-    "expired; a letter the platform printed itself is answered directly (200, `application/pdf`). A changed " +
-    "key, expiry or signature is 403; a link past its expiry is 410.",
+    "expired; a letter the platform printed itself is answered directly (200, `application/pdf`), and so is a " +
+    "dispute's attachment (200, its type, `Content-Disposition: attachment` with its name). A changed key, expiry " +
+    "or signature is 403; a link past its expiry is 410.",
   params: MediaParams,
   query: MediaQuery,
   success: {
@@ -71,12 +75,18 @@ export const getMedia = endpoint({
     replyHeaders: { Location: "The media's address in storage" },
   },
   documentReplies: [
-    { status: 200, contentType: "application/pdf", description: "The letter's PDF, as it was printed and mailed" },
+    {
+      status: 200,
+      contentType: "application/pdf",
+      description: "The letter's PDF, as it was printed and mailed, or a dispute's attachment that is a PDF",
+    },
+    { status: 200, contentType: "image/jpeg", description: "a dispute's attachment that is a JPEG image" },
+    { status: 200, contentType: "image/png", description: "a dispute's attachment that is a PNG image" },
   ],
   errors: [
     errorCases.validation,
     api(403, mediaMessages.invalidSignature, "The key, expiry or signature was altered"),
-    api(404, mediaMessages.notFound, "The followup or its media no longer exists"),
+    api(404, mediaMessages.notFound, "The followup or its media, or the todo or its attachment, no longer exists"),
     api(410, mediaMessages.expired, "The link is older than 1 hour; read the followup again for a fresh one"),
     errorCases.internal,
     errorCases.serviceUnavailable,

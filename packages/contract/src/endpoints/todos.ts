@@ -4,7 +4,7 @@
  * (validate or reject). Periods and counting rules: docs/decisions/0156;
  * the queue and what a review does: docs/decisions/0680.
  */
-import { Review } from "@dc/domain";
+import { DisputeAttachment, Review } from "@dc/domain";
 import { Schema } from "effect";
 import { API_PREFIX, DEFAULT_JSON_BODY_BYTES, endpoint, type ErrorCase } from "../endpoint.ts";
 import { DataEnvelope, ListEnvelope } from "../envelopes.ts";
@@ -130,6 +130,28 @@ export const ListTodosQuery = queryParams(
 );
 export type ListTodosQuery = typeof ListTodosQuery.Type;
 
+/** What a dispute's attachment is: the part of it webhook events carry too. */
+export const todoAttachmentFields = {
+  name: Schema.String.annotations({
+    description: `The file's name as the debtor's browser gave it (without path, at most ${DisputeAttachment.maxNameLength} characters)`,
+  }),
+  content_type: Schema.Literal(...DisputeAttachment.types).annotations({
+    description: "The file's type, as its content shows it (not as the browser declared it)",
+  }),
+  size: Schema.Int.annotations({ description: `Bytes, at most ${DisputeAttachment.maxBytes}` }),
+};
+
+export const TodoAttachment = Schema.Struct({
+  ...todoAttachmentFields,
+  url: Schema.String.annotations({
+    description: "Pre-signed URL of this service that downloads the file, valid for 1 hour: read the todo again for a fresh one",
+  }),
+  url_expires_at: IsoOffsetDateTime.annotations({ description: "When `url` stops working" }),
+}).annotations({
+  identifier: "TodoAttachment",
+  description: "The file the debtor attached to a dispute (docs/decisions/0674)",
+});
+
 /** A debtor request or an AI detection in the review queue. */
 export const TodoItem = Schema.Struct({
   id: EncryptedId("debtor request or AI detection"),
@@ -150,6 +172,9 @@ export const TodoItem = Schema.Struct({
       "What the debtor's page recorded beside the message: for `payment_plan`, the proposed schedule " +
       "`{currency, installments: [{amount, payment_date}]}` (amounts in major units); for a dispute, its `reason`. " +
       "Null for an AI detection",
+  }),
+  attachment: Schema.NullOr(TodoAttachment).annotations({
+    description: "The file the debtor attached to a `portal_dispute`; null when none",
   }),
   note: Schema.NullOr(Schema.String).annotations({ description: "The company's note of its review" }),
   created_at: IsoOffsetDateTime,

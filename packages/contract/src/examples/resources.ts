@@ -272,6 +272,7 @@ export const todo = {
       { amount: 40.5, payment_date: "2027-02-05" },
     ],
   },
+  attachment: null,
   note: null,
   created_at: "2026-11-20T17:42:00+00:00",
   reviewed_at: null,

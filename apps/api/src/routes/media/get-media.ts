@@ -5,7 +5,7 @@
  * URL is redirected to, an object the platform stores is answered itself.
  */
 import { type Endpoints, mediaMessages } from "@dc/contract";
-import { findFollowupMedia, findStoredObject } from "@dc/db";
+import { findDebtorRequestAttachment, findFollowupMedia, findStoredObject } from "@dc/db";
 import { AccessDenied, Gone, NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { mediaSigner, parseMediaKey } from "../../media/signed-urls.ts";
@@ -17,6 +17,21 @@ export const getMedia: HandlerOf<Endpoints["getMedia"]> = async ({ params, query
   if (verdict === "expired") throw new Gone({ message: mediaMessages.expired });
   const media = parseMediaKey(services.ids, params.key);
   if (media === undefined) throw new NotFound({ message: mediaMessages.notFound });
+  if (media.kind === "attachment") {
+    // A dispute's attachment (docs/decisions/0674): a download under its own name, never rendered on our origin.
+    const attachment = await findDebtorRequestAttachment(services.db, media.companyId, media.debtorRequestId);
+    if (attachment === undefined) throw new NotFound({ message: mediaMessages.notFound });
+    return {
+      status: 200,
+      body: { error: false, message: mediaMessages.redirect },
+      headers: {
+        "Content-Disposition": contentDisposition(attachment.file_name ?? "attachment"),
+        "Content-Security-Policy": "default-src 'none'; sandbox",
+        "X-Content-Type-Options": "nosniff",
+      },
+      document: { contentType: attachment.content_type, bytes: attachment.body },
+    };
+  }
   const row = await findFollowupMedia(services.db, media.companyId, media.followupId);
   const stored = media.kind === "audio" ? row?.audio_object_key : row?.pdf_object_key;
   const location = httpUrl(stored);
@@ -53,4 +68,14 @@ const httpUrl = (stored: string | null | undefined): string | undefined => {
   } catch {
     return undefined;
   }
+};
+
+/**
+ * `attachment` with the file's name: an ASCII fallback (quotes, backslashes
+ * and anything outside printable ASCII as `_`) and the exact name in RFC 8187
+ * form, so a header never carries what it may not.
+ */
+const contentDisposition = (name: string): string => {
+  const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 };

@@ -34,7 +34,7 @@ import { debtLinkSigner } from "../../debtor-page/links.ts";
 import { Conflict, NotFound } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
 import { retriedTransaction } from "../../http/retried-transaction.ts";
-import { presentTodo } from "../../presenters/present-todo.ts";
+import { todoPresenter } from "../../presenters/present-todo.ts";
 import type { AppServices } from "../../services.ts";
 import { recordDebtEvents } from "../debts/debt-events.ts";
 
@@ -154,7 +154,7 @@ const reviewTodo =
       return reviewed;
     });
     const message = decision === "validate" ? todoMessages.validated : todoMessages.rejected;
-    return { body: { error: false, message, data: presentTodo(services.ids, row) } };
+    return { body: { error: false, message, data: todoPresenter(services, ctx, companyId)(row) } };
   };
 
 export const validateTodo: HandlerOf<Endpoints["validateTodo"]> = reviewTodo("validate");

@@ -2,10 +2,10 @@
  * The rows of the review queue: debtor requests and AI detections as one
  * relation (their union), each with the columns a todo's public shape needs,
  * the debt's currency included (a plan proposal's amounts are in its minor
- * units). The list, the reads after a review and the webhook payloads all
+ * units), and a dispute's attachment's name, type and size (docs/decisions/0674). The list, the reads after a review and the webhook payloads all
  * select from here.
  */
-import type { Review } from "@dc/domain";
+import type { DisputeAttachment, Review } from "@dc/domain";
 import { sql } from "kysely";
 import { integerArray } from "../array-literals.ts";
 import type { Db } from "../executor.ts";
@@ -47,6 +47,9 @@ export const todoUnion = (db: Db, companyId: number, filters: TodoFilters) => {
   const requests = db
     .selectFrom("debtor_requests as r")
     .innerJoin("debts as d", (join) => join.onRef("d.company_id", "=", "r.company_id").onRef("d.id", "=", "r.debt_id"))
+    .leftJoin("stored_objects as o", (join) =>
+      join.onRef("o.company_id", "=", "r.company_id").onRef("o.debtor_request_id", "=", "r.id"),
+    )
     .select((eb) => [
       eb.val<Review.Source>("debtor_request").as("source"),
       "r.id",
@@ -61,6 +64,10 @@ export const todoUnion = (db: Db, companyId: number, filters: TodoFilters) => {
       "r.created_at",
       "r.reviewed_at",
       "d.currency",
+      "o.file_name as attachment_name",
+      eb.ref("o.content_type").$castTo<DisputeAttachment.Type | null>().as("attachment_type"),
+      // octet_length of a bytea reads its stored length without fetching the bytes.
+      sql<number | null>`octet_length(o.body)`.as("attachment_size"),
     ])
     .where("r.company_id", "=", companyId)
     .$if(filters.status !== undefined, (q) => q.where("r.review_status", "=", filters.status!))
@@ -84,6 +91,9 @@ export const todoUnion = (db: Db, companyId: number, filters: TodoFilters) => {
       "a.created_at",
       "a.reviewed_at",
       "d.currency",
+      eb.cast<string | null>(eb.val(null), "text").as("attachment_name"),
+      eb.cast<DisputeAttachment.Type | null>(eb.val(null), "text").as("attachment_type"),
+      eb.cast<number | null>(eb.val(null), "int4").as("attachment_size"),
     ])
     .where("a.company_id", "=", companyId)
     .$if(filters.status !== undefined, (q) => q.where("a.review_status", "=", filters.status!))

@@ -3,7 +3,10 @@
  * queue, docs/decisions/0680), shared by the api's responses and the `data`
  * of `debtor_request.created` and `todo.reviewed`. A plan proposal's
  * `content` is shown in major units of the debt's currency, as every amount
- * of the api; any other content as the debtor's page recorded it.
+ * of the api; any other content as the debtor's page recorded it. A
+ * dispute's attachment is named, typed and sized here; the api adds its
+ * one-hour link, which a webhook event does not carry (it could expire
+ * before a retry).
  */
 import { Either, Schema } from "effect";
 import { Money, Review } from "@dc/domain";
@@ -41,6 +44,10 @@ export const presentTodoRow = <Time>(ids: EventIds, row: TodoRow, time: (date: D
   followup_id: row.followup_id === null ? null : ids.encode("followup", row.followup_id),
   message: row.message,
   content: contentOf(row) as Readonly<Record<string, unknown>> | null,
+  attachment:
+    row.attachment_name === null || row.attachment_type === null || row.attachment_size === null
+      ? null
+      : { name: row.attachment_name, content_type: row.attachment_type, size: row.attachment_size },
   note: row.review_note,
   created_at: time(row.created_at),
   reviewed_at: row.reviewed_at === null ? null : time(row.reviewed_at),
