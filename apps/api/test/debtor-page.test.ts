@@ -8,9 +8,11 @@
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { stripeWebhookMessages } from "@dc/contract";
 import { debtorLinks } from "@dc/crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { stripeSignatureHeader } from "../src/debtor-page/stripe-signature.ts";
+import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";
 import { jsonApi } from "./support/json-api.ts";
 import { expectWebhookPayload } from "./support/webhooks-support.ts";
@@ -214,15 +216,19 @@ describe("the debtor page", () => {
     const now = Math.floor(t.clock.now().getTime() / 1000);
     const deliver = (signature: string) =>
       request("/payments/stripe/webhook", { method: "POST", headers: { "content-type": "application/json", "stripe-signature": signature }, body: event });
-    expect((await deliver(stripeSignatureHeader("whsec_wrong_secret", event, now))).status).toBe(403);
-    expect((await deliver(stripeSignatureHeader(WEBHOOK_SECRET, event, now - 301))).status).toBe(400);
-    expect((await deliver("")).status).toBe(400);
+    const webhookAnswer = async (response: Response, status: number, message: string) => {
+      expect(response.status).toBe(status);
+      expect(await expectContract(response, "post", "/payments/stripe/webhook")).toEqual(
+        status >= 400 ? { error: true, message, code: status } : { error: false, message },
+      );
+    };
+    const answers = stripeWebhookMessages;
+    await webhookAnswer(await deliver(stripeSignatureHeader("whsec_wrong_secret", event, now)), 403, answers.signatureMismatch);
+    await webhookAnswer(await deliver(stripeSignatureHeader(WEBHOOK_SECRET, event, now - 301)), 400, answers.missingSignature);
+    await webhookAnswer(await deliver(""), 400, answers.missingSignature);
     expect(await paymentsOf(debt["id"])).toEqual([]);
-    const first = await deliver(stripeSignatureHeader(WEBHOOK_SECRET, event, now));
-    expect(first.status).toBe(200);
-    expect(await first.json()).toEqual({ received: true, message: "Recorded" });
-    const replay = await deliver(stripeSignatureHeader(WEBHOOK_SECRET, event, now + 10));
-    expect(await replay.json()).toEqual({ received: true, message: "Already recorded" });
+    await webhookAnswer(await deliver(stripeSignatureHeader(WEBHOOK_SECRET, event, now)), 200, answers.recorded);
+    await webhookAnswer(await deliver(stripeSignatureHeader(WEBHOOK_SECRET, event, now + 10)), 200, answers.alreadyRecorded);
     const payments = await paymentsOf(debt["id"]);
     expect(payments).toMatchObject([{ provider: "stripe", external_payment_id: "pi_123", amount: 100.5, status: "succeeded" }]);
     const read = await json.get(`/external-api/v1/debts/${debt["id"]}`, token);

@@ -17,7 +17,7 @@ export { Creditor, CreditorWithTotals, creditorMessages } from "./endpoints/cred
 export { civilities, CreatedDebt, type CreateDebtBody, Debt, EmailValidation, timelineStartModes } from "./endpoints/debt-fields.ts";
 export { BatchDebtEntry, type BatchResult, MAX_BATCH_SIZE } from "./endpoints/debt-batch.ts";
 export { type DebtListQuery, debtMessages } from "./endpoints/debts.ts";
-export { DEBTOR_PAGE_FORM_BYTES, PAYMENT_WEBHOOK_BYTES, StripeEvent } from "./endpoints/debtor-page.ts";
+export { DEBTOR_PAGE_FORM_BYTES, PAYMENT_WEBHOOK_BYTES, StripeEvent, stripeWebhookMessages } from "./endpoints/debtor-page.ts";
 export { Payment } from "./endpoints/payments.ts";
 export {
   DebtTimeline,
@@ -40,7 +40,12 @@ export { companyMessages } from "./endpoints/company.ts";
 export { debtorMessages } from "./endpoints/debtors.ts";
 export { followupMessages } from "./endpoints/followups.ts";
 export { MEDIA_URL_TTL_SECONDS, mediaMessages } from "./endpoints/media.ts";
-export { EMAIL_FORM_BODY_BYTES, EMAIL_WEBHOOK_BODY_BYTES, emailTrackingPaths } from "./endpoints/email-tracking.ts";
+export {
+  EMAIL_FORM_BODY_BYTES,
+  EMAIL_WEBHOOK_BODY_BYTES,
+  emailTrackingPaths,
+  postmarkWebhookMessages,
+} from "./endpoints/email-tracking.ts";
 export { type ListTodosQuery, todoErrorCodes, todoMessages, todoPeriods, type TodoPeriod } from "./endpoints/todos.ts";
 export {
   AuthorizationForm,

@@ -6,6 +6,7 @@
  */
 import { Schema } from "effect";
 import { page } from "../endpoint.ts";
+import { payloadTooLargeMessage } from "../errors.ts";
 
 /** Largest form a debtor page accepts (a dispute's text is at most 2,000 characters). */
 export const DEBTOR_PAGE_FORM_BYTES = 16 * 1024;
@@ -103,6 +104,20 @@ export const StripeEvent = Schema.Struct({
   }),
 }).annotations({ identifier: "StripeEvent" });
 
+/** The answers of the payment provider's webhook, in the API's envelopes. */
+export const stripeWebhookMessages = {
+  recorded: "Recorded",
+  alreadyRecorded: "Already recorded",
+  ignored: "Ignored",
+  missingSignature: "Missing or stale Stripe-Signature",
+  notEvent: "The body is not a Stripe event",
+  noAmount: "The session has no amount",
+  signatureMismatch: "Stripe-Signature does not match the body",
+  unknownDebt: "Unknown debt",
+  tooLarge: payloadTooLargeMessage(PAYMENT_WEBHOOK_BYTES),
+  notConfigured: "No payment provider is configured",
+} as const;
+
 export const receiveStripeWebhook = page({
   operationId: "receiveStripeWebhook",
   method: "post",
@@ -117,10 +132,26 @@ export const receiveStripeWebhook = page({
     "nothing more. No bearer token: the signature is the credential.",
   body: { contentType: "application/json", schema: StripeEvent, maxBytes: PAYMENT_WEBHOOK_BYTES },
   responses: [
-    { status: 200, html: false, description: "Acknowledged (recorded, already recorded, or an event type not handled)" },
-    { status: 400, html: false, description: "The signature is missing, malformed or stale, or the body is not an event" },
-    { status: 403, html: false, description: "The signature does not match" },
-    { status: 404, html: false, description: "The debt the metadata names is not known" },
-    { status: 503, html: false, description: "No webhook secret is configured" },
+    {
+      status: 200,
+      html: false,
+      description: "Acknowledged (recorded, already recorded, or an event type not handled)",
+      messages: [stripeWebhookMessages.recorded, stripeWebhookMessages.alreadyRecorded, stripeWebhookMessages.ignored],
+    },
+    {
+      status: 400,
+      html: false,
+      description: "The signature is missing or stale, or the body is not a paid session's event: nothing is recorded",
+      messages: [stripeWebhookMessages.missingSignature, stripeWebhookMessages.notEvent, stripeWebhookMessages.noAmount],
+    },
+    { status: 403, html: false, description: "The signature does not match", messages: [stripeWebhookMessages.signatureMismatch] },
+    { status: 404, html: false, description: "The debt the metadata names is not known", messages: [stripeWebhookMessages.unknownDebt] },
+    { status: 413, html: false, description: "The body is larger than 256 KiB", messages: [stripeWebhookMessages.tooLarge], errorCode: "payload_too_large" },
+    {
+      status: 503,
+      html: false,
+      description: "No webhook secret is configured: the provider retries later",
+      messages: [stripeWebhookMessages.notConfigured],
+    },
   ],
 });
