@@ -170,6 +170,27 @@ describe("the debtor page", () => {
     expect(shown).toContain("Page Collections Receivables");
   });
 
+  it("ignores a query parameter sent twice: the page shows as without it, in the country's language", async () => {
+    const debt = await createDebt(token);
+    const path = pathOf(debt["payment_link"]);
+    const english = await request(`${path}?lang=en`);
+    expect(english.status).toBe(200);
+    expect(await english.text()).toContain('lang="en"');
+    for (const query of ["lang=en&lang=en", "lang=en&lang=fr"]) {
+      const twice = await request(`${path}?${query}`);
+      expect(twice.status).toBe(200);
+      expect(twice.headers.get("content-type")).toContain("text/html");
+      expect(await twice.text()).toContain('lang="fr"');
+    }
+    const { b } = await signIn(path);
+    expect(await (await b.send(`${path}?done=plan`)).text()).toContain('role="status"');
+    const twice = await b.send(`${path}?done=plan&done=plan`);
+    expect(twice.status).toBe(200);
+    const html = await twice.text();
+    expect(html).toContain("250,00");
+    expect(html).not.toContain('role="status"');
+  });
+
   it("never shows another debt or another company's debt to a session", async () => {
     const mine = await createDebt(token);
     const theirs = await createDebt(otherToken, { lastname: "Lefèvre-Dupont" });

@@ -148,6 +148,40 @@ describe("unsubscribe", () => {
   });
 });
 
+describe("a token sent twice", () => {
+  it("is a bad link: the pixel is served and counts nothing, the links answer their 404 page and change nothing", async () => {
+    const other = await rows.debt(acme, { email: "twice@example.fr" });
+    const followup = await rows.followup(acme, other, { type: "email", status: "sent" });
+    const email = { companyId: acmeId, followupId: followup };
+    const twice = (path: string, token: string, init: RequestInit = {}) =>
+      fetch(`${api.url}${path}?t=${token}&t=${token}`, { redirect: "manual", ...init, headers: { ...person, ...init.headers } });
+    const pixel = await twice("/email/open", tokens.sign("open", email));
+    expect(pixel.status).toBe(200);
+    expect(Buffer.from(await pixel.arrayBuffer())).toEqual(PIXEL);
+    const clickToken = tokens.sign("click", email, "https://pay.example/twice");
+    const unsubscribeToken = tokens.sign("unsubscribe", email);
+    for (const response of [
+      await twice("/email/click", clickToken),
+      await twice("/email/unsubscribe", unsubscribeToken),
+      await twice("/email/unsubscribe", unsubscribeToken, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "List-Unsubscribe=One-Click",
+      }),
+    ]) {
+      expect(response.status).toBe(404);
+      expect(response.headers.get("content-type")).toContain("text/html");
+      expect(response.headers.get("location")).toBeNull();
+      expect(await response.text()).toContain("Link not found");
+    }
+    expect(await followupRow(followup)).toMatchObject({ email_open_count: 0, email_click_count: 0, email_first_opened_at: null });
+    const optOuts = await t.db.selectFrom("channel_opt_outs").selectAll().where("company_id", "=", acmeId).where("debt_id", "=", other).execute();
+    expect(optOuts).toEqual([]);
+    // Sent once, the same token is good: what is refused is the repetition.
+    expect((await at("/email/click", clickToken, { headers: person })).status).toBe(302);
+  });
+});
+
 describe("the Postmark bounce webhook", () => {
   const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toString("base64")}`;
   const post = (body: unknown, credentials = CREDENTIALS) =>

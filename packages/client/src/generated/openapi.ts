@@ -1188,7 +1188,7 @@ export interface paths {
         };
         /**
          * The debtor page of a debt
-         * @description Without a session: the identity check (last name, and the postal code, or the date of birth when the debt has no postal code). With one: the creditor, what the debt is for, the balance and currency, the due date, the active plan's installments, the payments made, and the forms to pay, propose a plan, dispute, declare hardship and set contact preferences. English or French by the debtor's country; `lang` overrides. No scripts; a strict CSP.
+         * @description Without a session: the identity check (last name, and the postal code, or the date of birth when the debt has no postal code). With one: the creditor, what the debt is for, the balance and currency, the due date, the active plan's installments, the payments made, and the forms to pay, propose a plan, dispute, declare hardship and set contact preferences. English or French by the debtor's country; `lang` overrides. A query parameter sent twice is ignored, as an unknown value is: the page shows as without it (`lang` twice: the country's language). No scripts; a strict CSP.
          */
         get: operations["showDebtorPage"];
         put?: never;
@@ -13575,7 +13575,7 @@ export interface operations {
     openEmailPixel: {
         parameters: {
             query?: {
-                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup */
+                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup. Sent twice, it is a bad link like a forged one: the pixel is still served and nothing is counted; the links answer their 404 page */
                 t?: string;
             };
             header?: never;
@@ -13602,7 +13602,7 @@ export interface operations {
     followEmailLink: {
         parameters: {
             query?: {
-                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup */
+                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup. Sent twice, it is a bad link like a forged one: the pixel is still served and nothing is counted; the links answer their 404 page */
                 t?: string;
             };
             header?: never;
@@ -13636,7 +13636,7 @@ export interface operations {
     showEmailUnsubscribe: {
         parameters: {
             query?: {
-                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup */
+                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup. Sent twice, it is a bad link like a forged one: the pixel is still served and nothing is counted; the links answer their 404 page */
                 t?: string;
             };
             header?: never;
@@ -13668,7 +13668,7 @@ export interface operations {
     unsubscribeFromEmail: {
         parameters: {
             query?: {
-                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup */
+                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup. Sent twice, it is a bad link like a forged one: the pixel is still served and nothing is counted; the links answer their 404 page */
                 t?: string;
             };
             header?: never;

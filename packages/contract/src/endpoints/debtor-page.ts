@@ -56,7 +56,9 @@ export const showDebtorPage = page({
     "Without a session: the identity check (last name, and the postal code, or the date of birth when the debt has no " +
     "postal code). With one: the creditor, what the debt is for, the balance and currency, the due date, the active " +
     "plan's installments, the payments made, and the forms to pay, propose a plan, dispute, declare hardship and set " +
-    "contact preferences. English or French by the debtor's country; `lang` overrides. No scripts; a strict CSP.",
+    "contact preferences. English or French by the debtor's country; `lang` overrides. A query parameter sent twice " +
+    "is ignored, as an unknown value is: the page shows as without it (`lang` twice: the country's language). No " +
+    "scripts; a strict CSP.",
   params: PagePath,
   query: PageQuery,
   responses: [{ status: 200, html: true, description: "The identity check, or the debt once checked" }, ...linkErrors],

@@ -26,7 +26,10 @@ export const emailTrackingPaths = {
 const TokenQuery = Schema.Struct({
   t: Schema.optional(
     Schema.String.annotations({
-      description: "The token the platform signed into the e-mail (lower-case base32): names the company and the followup",
+      description:
+        "The token the platform signed into the e-mail (lower-case base32): names the company and the followup. " +
+        "Sent twice, it is a bad link like a forged one: the pixel is still served and nothing is counted; the " +
+        "links answer their 404 page",
     }),
   ),
 });
