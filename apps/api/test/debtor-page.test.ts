@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { stripeSignatureHeader } from "../src/debtor-page/stripe-signature.ts";
 import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";
+import { fingerprint } from "./support/isolation/fingerprint.ts";
 import { jsonApi } from "./support/json-api.ts";
 import { expectWebhookPayload } from "./support/webhooks-support.ts";
 
@@ -199,6 +200,41 @@ describe("the debtor page", () => {
     const html = await foreign.text();
     expect(html).toContain('name="action" value="verify"');
     expect(html).not.toContain("250,00");
+  });
+
+  it("shows and takes nothing through a link re-signed for another debt: another key, another company, altered bits", async () => {
+    const mine = await createDebt(token);
+    const sibling = await createDebt(token, { amount: 412, object: "Sibling invoice" });
+    const theirs = await createDebt(otherToken, { lastname: "Lefèvre-Dupont", amount: 731, object: "Their own invoice" });
+    const companies = [tenant, other].map((company) => api.services.ids.decode("company", company.company_id)!);
+    const [mineId, siblingId, theirsId] = [mine, sibling, theirs].map((debt) => api.services.ids.decode("debt", debt["id"])!);
+    const now = t.clock.now();
+    // Their debt, signed with a key that is not the platform's.
+    const otherKey = debtorLinks(Buffer.alloc(32, 7)).token({ companyId: companies[1]!, debtId: theirsId! }, now);
+    // Signed by the platform, but naming their debt under this company: the link binds the pair.
+    const crossed = debtorLinks(api.services.config.idEncryptionKey).token({ companyId: companies[0]!, debtId: theirsId! }, now);
+    // This debt's link with the encrypted debt id's bits flipped to its sibling's (AES-CTR is malleable; the MAC is not).
+    const bytes = Buffer.from(pathOf(mine["payment_link"]).split("/").at(-1)!, "base64url");
+    bytes.writeBigUInt64BE(bytes.readBigUInt64BE(16 + 9) ^ BigInt(mineId!) ^ BigInt(siblingId!), 16 + 9);
+    const flipped = bytes.toString("base64url");
+
+    const { b, csrf } = await signIn(pathOf(mine["payment_link"]));
+    const before = await fingerprint(t.db, companies);
+    for (const forged of [otherKey, crossed, flipped]) {
+      const path = `/pay/${forged}`;
+      const shown = await b.send(path);
+      expect(shown.status, forged).toBe(404);
+      const posted = await b.post(path, { csrf_token: csrf, action: "dispute", reason: "not_mine", message: "not mine" });
+      expect(posted.status, forged).toBe(404);
+      const verify = await browser().post(path, { csrf_token: csrf, action: "verify", name: "lefevre dupont", second: "75011" });
+      expect(verify.status, forged).toBe(404);
+      for (const html of [await shown.text(), await posted.text(), await verify.text()]) {
+        for (const trace of ["731,00", "Their own invoice", "Other Collections", "412,00", "Sibling invoice", "250,00"]) {
+          expect(html).not.toContain(trace);
+        }
+      }
+    }
+    expect(await fingerprint(t.db, companies)).toEqual(before);
   });
 
   it("pays part through the Stripe-compatible provider; the signed webhook records it once", async () => {
