@@ -60,6 +60,8 @@ export interface FakeRetell {
     event: "call_started" | "call_ended" | "call_analyzed",
     signedAt?: number,
   ) => Promise<DeliveredWebhook>;
+  /** Signs any body as Retell signs its webhooks (now, or at `signedAt`): a payload a test altered, say. */
+  readonly sign: (rawBody: string, signedAt?: number) => Promise<string>;
   /** Posts a prepared body and signature again (a replay or a forgery). */
   readonly post: (webhookUrl: string, rawBody: string, signature: string | undefined) => Promise<number>;
   readonly close: () => Promise<void>;
@@ -162,6 +164,8 @@ export const startFakeRetell = async (apiKey = `key_${randomBytes(12).toString("
     return response.status;
   };
 
+  const sign: FakeRetell["sign"] = (rawBody, signedAt) => symmetric.sign(rawBody, apiKey, signedAt ?? Date.now());
+
   const webhook: FakeRetell["webhook"] = async (callId, event, signedAt) => {
     const call = callOf(callId);
     const { agent_override: _override, ...visible } = call;
@@ -169,8 +173,7 @@ export const startFakeRetell = async (apiKey = `key_${randomBytes(12).toString("
     const payload =
       event === "call_analyzed" && analysis !== undefined ? { ...visible, call_analysis: analysis } : visible;
     const rawBody = JSON.stringify({ event, call: payload });
-    const signature = await symmetric.sign(rawBody, apiKey, signedAt ?? Date.now());
-    return { url: webhookUrlOf(call), rawBody, signature };
+    return { url: webhookUrlOf(call), rawBody, signature: await sign(rawBody, signedAt) };
   };
 
   return {
@@ -206,6 +209,7 @@ export const startFakeRetell = async (apiKey = `key_${randomBytes(12).toString("
       if (end.call_analysis !== undefined) analyses.set(callId, end.call_analysis);
     },
     webhook,
+    sign,
     deliver: async (callId, event, signedAt) => {
       const { url, rawBody, signature } = await webhook(callId, event, signedAt);
       return { status: await post(url, rawBody, signature), rawBody, signature };

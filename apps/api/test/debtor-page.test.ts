@@ -11,11 +11,13 @@
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { stripeWebhookMessages } from "@dc/contract";
 import { debtorLinks } from "@dc/crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { mediaSigner } from "../src/media/signed-urls.ts";
-import { startTestApi } from "./support/harness.ts";
 import { expectContract } from "./support/contract-validator.ts";
+import { startTestApi } from "./support/harness.ts";
+import { fingerprint } from "./support/isolation/fingerprint.ts";
 import { jsonApi } from "./support/json-api.ts";
 import {
   checkoutCompleted,
@@ -147,6 +149,27 @@ describe("the debtor page", () => {
     expect(shown).toContain("Page Collections Receivables");
   });
 
+  it("ignores a query parameter sent twice: the page shows as without it, in the country's language", async () => {
+    const debt = await createDebt(token);
+    const path = pathOf(debt["payment_link"]);
+    const english = await request(`${path}?lang=en`);
+    expect(english.status).toBe(200);
+    expect(await english.text()).toContain('lang="en"');
+    for (const query of ["lang=en&lang=en", "lang=en&lang=fr"]) {
+      const twice = await request(`${path}?${query}`);
+      expect(twice.status).toBe(200);
+      expect(twice.headers.get("content-type")).toContain("text/html");
+      expect(await twice.text()).toContain('lang="fr"');
+    }
+    const { b } = await signIn(path);
+    expect(await (await b.send(`${path}?done=plan`)).text()).toContain('role="status"');
+    const twice = await b.send(`${path}?done=plan&done=plan`);
+    expect(twice.status).toBe(200);
+    const html = await twice.text();
+    expect(html).toContain("250,00");
+    expect(html).not.toContain('role="status"');
+  });
+
   it("never shows another debt or another company's debt to a session", async () => {
     const mine = await createDebt(token);
     const theirs = await createDebt(otherToken, { lastname: "Lefèvre-Dupont" });
@@ -155,6 +178,41 @@ describe("the debtor page", () => {
     const html = await foreign.text();
     expect(html).toContain('name="action" value="verify"');
     expect(html).not.toContain("250,00");
+  });
+
+  it("shows and takes nothing through a link re-signed for another debt: another key, another company, altered bits", async () => {
+    const mine = await createDebt(token);
+    const sibling = await createDebt(token, { amount: 412, object: "Sibling invoice" });
+    const theirs = await createDebt(otherToken, { lastname: "Lefèvre-Dupont", amount: 731, object: "Their own invoice" });
+    const companies = [tenant, other].map((company) => api.services.ids.decode("company", company.company_id)!);
+    const [mineId, siblingId, theirsId] = [mine, sibling, theirs].map((debt) => api.services.ids.decode("debt", debt["id"])!);
+    const now = t.clock.now();
+    // Their debt, signed with a key that is not the platform's.
+    const otherKey = debtorLinks(Buffer.alloc(32, 7)).token({ companyId: companies[1]!, debtId: theirsId! }, now);
+    // Signed by the platform, but naming their debt under this company: the link binds the pair.
+    const crossed = debtorLinks(api.services.config.idEncryptionKey).token({ companyId: companies[0]!, debtId: theirsId! }, now);
+    // This debt's link with the encrypted debt id's bits flipped to its sibling's (AES-CTR is malleable; the MAC is not).
+    const bytes = Buffer.from(pathOf(mine["payment_link"]).split("/").at(-1)!, "base64url");
+    bytes.writeBigUInt64BE(bytes.readBigUInt64BE(16 + 9) ^ BigInt(mineId!) ^ BigInt(siblingId!), 16 + 9);
+    const flipped = bytes.toString("base64url");
+
+    const { b, csrf } = await signIn(pathOf(mine["payment_link"]));
+    const before = await fingerprint(t.db, companies);
+    for (const forged of [otherKey, crossed, flipped]) {
+      const path = `/pay/${forged}`;
+      const shown = await b.send(path);
+      expect(shown.status, forged).toBe(404);
+      const posted = await b.post(path, { csrf_token: csrf, action: "dispute", reason: "not_mine", message: "not mine" });
+      expect(posted.status, forged).toBe(404);
+      const verify = await browser().post(path, { csrf_token: csrf, action: "verify", name: "lefevre dupont", second: "75011" });
+      expect(verify.status, forged).toBe(404);
+      for (const html of [await shown.text(), await posted.text(), await verify.text()]) {
+        for (const trace of ["731,00", "Their own invoice", "Other Collections", "412,00", "Sibling invoice", "250,00"]) {
+          expect(html).not.toContain(trace);
+        }
+      }
+    }
+    expect(await fingerprint(t.db, companies)).toEqual(before);
   });
 
   it("pays part through the Stripe-compatible provider; the signed webhook records it once", async () => {
@@ -186,15 +244,19 @@ describe("the debtor page", () => {
     const now = t.clock.now();
     const seconds = (offset: number) => new Date(now.getTime() + offset * 1000);
     const deliver = (headers: Record<string, string>) => request("/payments/stripe/webhook", { method: "POST", headers, body: event });
-    expect((await deliver(stripeNotificationHeaders(event, now, "whsec_wrong_secret"))).status).toBe(403);
-    expect((await deliver(stripeNotificationHeaders(event, seconds(-301)))).status).toBe(400);
-    expect((await deliver({ "content-type": "application/json", "stripe-signature": "" })).status).toBe(400);
+    const webhookAnswer = async (response: Response, status: number, message: string) => {
+      expect(response.status).toBe(status);
+      expect(await expectContract(response, "post", "/payments/stripe/webhook")).toEqual(
+        status >= 400 ? { error: true, message, code: status } : { error: false, message },
+      );
+    };
+    const answers = stripeWebhookMessages;
+    await webhookAnswer(await deliver(stripeNotificationHeaders(event, now, "whsec_wrong_secret")), 403, answers.signatureMismatch);
+    await webhookAnswer(await deliver(stripeNotificationHeaders(event, seconds(-301))), 400, answers.missingSignature);
+    await webhookAnswer(await deliver({ "content-type": "application/json", "stripe-signature": "" }), 400, answers.missingSignature);
     expect(await paymentsOf(debt["id"])).toEqual([]);
-    const first = await deliver(stripeNotificationHeaders(event, now));
-    expect(first.status).toBe(200);
-    expect(await first.json()).toEqual({ received: true, message: "Recorded" });
-    const replay = await deliver(stripeNotificationHeaders(event, seconds(10)));
-    expect(await replay.json()).toEqual({ received: true, message: "Already recorded" });
+    await webhookAnswer(await deliver(stripeNotificationHeaders(event, now)), 200, answers.recorded);
+    await webhookAnswer(await deliver(stripeNotificationHeaders(event, seconds(10))), 200, answers.alreadyRecorded);
     const payments = await paymentsOf(debt["id"]);
     expect(payments).toMatchObject([{ provider: "stripe", external_payment_id: "pi_123", amount: 100.5, status: "succeeded" }]);
     const read = await json.get(`/external-api/v1/debts/${debt["id"]}`, token);

@@ -1,9 +1,11 @@
+import { EMAIL_WEBHOOK_BODY_BYTES, postmarkWebhookMessages } from "@dc/contract";
 import { emailTrackingTokens } from "@dc/crypto";
 import { markTriggeringFollowups, TRIGGER_WINDOW_HOURS } from "@dc/db";
 import { afterAll, describe, expect, it } from "vitest";
 import { recordCompletedPayment } from "../src/debtor-page/record-payment.ts";
 import { PIXEL } from "../src/email/tracking-routes.ts";
 import { collectionRows } from "./support/collection-rows.ts";
+import { expectContract } from "./support/contract-validator.ts";
 import { startTestApi } from "./support/harness.ts";
 import { basicAuthorization, POSTMARK_CREDENTIALS as CREDENTIALS, postmarkHardBounce } from "./support/public-requests.ts";
 
@@ -146,6 +148,40 @@ describe("unsubscribe", () => {
   });
 });
 
+describe("a token sent twice", () => {
+  it("is a bad link: the pixel is served and counts nothing, the links answer their 404 page and change nothing", async () => {
+    const other = await rows.debt(acme, { email: "twice@example.fr" });
+    const followup = await rows.followup(acme, other, { type: "email", status: "sent" });
+    const email = { companyId: acmeId, followupId: followup };
+    const twice = (path: string, token: string, init: RequestInit = {}) =>
+      fetch(`${api.url}${path}?t=${token}&t=${token}`, { redirect: "manual", ...init, headers: { ...person, ...init.headers } });
+    const pixel = await twice("/email/open", tokens.sign("open", email));
+    expect(pixel.status).toBe(200);
+    expect(Buffer.from(await pixel.arrayBuffer())).toEqual(PIXEL);
+    const clickToken = tokens.sign("click", email, "https://pay.example/twice");
+    const unsubscribeToken = tokens.sign("unsubscribe", email);
+    for (const response of [
+      await twice("/email/click", clickToken),
+      await twice("/email/unsubscribe", unsubscribeToken),
+      await twice("/email/unsubscribe", unsubscribeToken, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "List-Unsubscribe=One-Click",
+      }),
+    ]) {
+      expect(response.status).toBe(404);
+      expect(response.headers.get("content-type")).toContain("text/html");
+      expect(response.headers.get("location")).toBeNull();
+      expect(await response.text()).toContain("Link not found");
+    }
+    expect(await followupRow(followup)).toMatchObject({ email_open_count: 0, email_click_count: 0, email_first_opened_at: null });
+    const optOuts = await t.db.selectFrom("channel_opt_outs").selectAll().where("company_id", "=", acmeId).where("debt_id", "=", other).execute();
+    expect(optOuts).toEqual([]);
+    // Sent once, the same token is good: what is refused is the repetition.
+    expect((await at("/email/click", clickToken, { headers: person })).status).toBe(302);
+  });
+});
+
 describe("the Postmark bounce webhook", () => {
   const post = (body: unknown, credentials = CREDENTIALS) =>
     fetch(`${api.url}/email/webhooks/postmark`, {
@@ -155,15 +191,21 @@ describe("the Postmark bounce webhook", () => {
     });
   const hardBounce = (followupId: number, email: string) =>
     postmarkHardBounce(tokens.sign("bounce", { companyId: acmeId, followupId }), email);
+  const expectAnswer = async (response: Response, status: number, message: string) => {
+    expect(response.status).toBe(status);
+    expect(await expectContract(response, "post", "/email/webhooks/postmark")).toEqual(
+      status >= 400 ? { error: true, message, code: status } : { error: false, message },
+    );
+  };
   const undeliverable = () => t.db.selectFrom("email_undeliverable_addresses").selectAll().where("company_id", "=", acmeId).execute();
 
   it("refuses wrong or missing credentials with 401 and records nothing", async () => {
     const followup = await rows.followup(acme, debt, { type: "email", status: "sent" });
     const response = await post(hardBounce(followup, "Jean.Dupont@Example.fr"), "postmark:wrong-password-0123456789");
-    expect(response.status).toBe(401);
+    await expectAnswer(response, 401, postmarkWebhookMessages.invalidCredentials);
     expect(response.headers.get("www-authenticate")).toBe('Basic realm="email-webhooks"');
     const anonymous = await fetch(`${api.url}/email/webhooks/postmark`, { method: "POST", body: "{}" });
-    expect(anonymous.status).toBe(401);
+    await expectAnswer(anonymous, 401, postmarkWebhookMessages.invalidCredentials);
     expect(await undeliverable()).toEqual([]);
     expect((await followupRow(followup)).status).toBe("sent");
   });
@@ -172,16 +214,14 @@ describe("the Postmark bounce webhook", () => {
     const followup = await rows.followup(acme, debt, { type: "email", status: "sent" });
     const record = { ...hardBounce(followup, "Jean.Dupont@Example.fr"), Metadata: { "dc-bounce": forger.sign("bounce", { companyId: acmeId, followupId: followup }) } };
     const response = await post(record);
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ error: false, message: "Ignored" });
+    await expectAnswer(response, 200, postmarkWebhookMessages.ignored);
     expect(await undeliverable()).toEqual([]);
   });
 
   it("marks the address undeliverable and fails the sent followup on a hard bounce", async () => {
     const followup = await rows.followup(acme, debt, { type: "email", status: "sent" });
     const response = await post(hardBounce(followup, "Jean.Dupont@Example.fr"));
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ error: false, message: "Recorded" });
+    await expectAnswer(response, 200, postmarkWebhookMessages.recorded);
     expect(await undeliverable()).toMatchObject([{ address: "jean.dupont@example.fr", kind: "bounce", source: "postmark" }]);
     const row = await followupRow(followup);
     expect(row.status).toBe("failed");
@@ -189,13 +229,33 @@ describe("the Postmark bounce webhook", () => {
     expect(await readFollowup(followup)).toMatchObject({ status: "failed" });
   });
 
-  it("answers 400 to a body that is not a JSON object", async () => {
-    const response = await fetch(`${api.url}/email/webhooks/postmark`, {
+  it("answers 400 to a body that is not a JSON object, 413 to one over the limit, in the API's envelope", async () => {
+    const before = await undeliverable();
+    for (const body of ["[1,2", "[]", '"text"', "null", ""]) {
+      const response = await fetch(`${api.url}/email/webhooks/postmark`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: basicAuthorization(CREDENTIALS) },
+        body,
+      });
+      await expectAnswer(response, 400, postmarkWebhookMessages.notObject);
+    }
+    const tooLarge = await post({ RecordType: "Bounce", Details: "x".repeat(EMAIL_WEBHOOK_BODY_BYTES) });
+    expect(tooLarge.status).toBe(413);
+    expect(await expectContract(tooLarge, "post", "/email/webhooks/postmark")).toMatchObject({
+      error: true,
+      message: postmarkWebhookMessages.tooLarge,
+      code: 413,
+    });
+    expect(await undeliverable()).toEqual(before);
+  });
+
+  it("answers 404 in the API's envelope where no credentials are configured", async () => {
+    const response = await fetch(`${t.api.url}/email/webhooks/postmark`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: basicAuthorization(CREDENTIALS) },
-      body: "[1,2",
+      body: "{}",
     });
-    expect(response.status).toBe(400);
+    await expectAnswer(response, 404, postmarkWebhookMessages.disabled);
   });
 });
 

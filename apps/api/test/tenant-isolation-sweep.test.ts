@@ -124,7 +124,31 @@ const exceptions: Readonly<Record<string, ForeignOutcome & { readonly why: strin
   },
 };
 
-const operations = idBearingOperations();
+/**
+ * Id-bearing operations that no company's token authenticates, so "company B
+ * with company A's ids" has no B to call them: the credential is the request
+ * itself, and their isolation is tested where that credential is checked
+ * (docs/decisions/0686). Each must be public in the document: this set
+ * cannot take a token-authenticated operation out of the sweep.
+ */
+const publicCredentialOperations: Readonly<Record<string, string>> = {
+  showDebtorPage:
+    "the link's token names one company's debt and is the credential; a token signed with another key, naming " +
+    "another company's debt, or with altered bits shows nothing: debtor-page.test.ts",
+  submitDebtorPage: "as showDebtorPage: a forged token takes no form and writes nothing: debtor-page.test.ts",
+  twilioMessageStatus:
+    "Twilio's signature authenticates the platform's provider, the path names the company; a signed status on B's " +
+    "path naming A's MessageSid changes nothing of A: apps/worker/test/channels/callback-isolation.test.ts",
+  twilioIncomingMessage:
+    "as twilioMessageStatus; a reply on B's path from A's debtor's number changes nothing of A: " +
+    "apps/worker/test/channels/callback-isolation.test.ts",
+  retellCallEvents:
+    "Retell's signature authenticates the provider; a call's outcome on B's path naming A's call_id or followup " +
+    "changes nothing of A: apps/worker/test/channels/callback-isolation.test.ts; one whose metadata names " +
+    "another company than its path is refused: retell-callbacks.test.ts",
+};
+
+const operations = idBearingOperations().filter((operation) => !(operation.operationId in publicCredentialOperations));
 
 const expectedFor = (operation: DocumentedOperation): ForeignOutcome =>
   documentedForeignOutcome(operation) ?? exceptions[operation.operationId]!;
@@ -178,6 +202,11 @@ describe("the sweep covers the document", () => {
       ];
     });
     expect(gaps).toEqual([]);
+    for (const operationId of Object.keys(publicCredentialOperations)) {
+      const operation = idBearingOperations().find((candidate) => candidate.operationId === operationId);
+      expect(operation, `${operationId} is left out of the sweep but is not an id-bearing operation`).toBeDefined();
+      expect(operation!.operation.security, `${operationId} is left out of the sweep but takes a token`).toEqual([]);
+    }
     for (const [operationId, exception] of Object.entries(exceptions)) {
       const operation = operations.find((candidate) => candidate.operationId === operationId);
       expect(operation, `exception for ${operationId}, which is not swept`).toBeDefined();

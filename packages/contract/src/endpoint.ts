@@ -175,6 +175,14 @@ export interface PageResponse {
   readonly contentType?: string;
   /** Response header name -> what it carries (e.g. `Location`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * A JSON answer in the API's envelopes with one of these messages:
+   * `{error:true, message, code}` for an error status, `{error:false, message}`
+   * for a success (the JSON webhooks a provider calls).
+   */
+  readonly messages?: ReadonlyArray<string>;
+  /** The `error_code` the error envelope of these messages carries, where it has one. */
+  readonly errorCode?: string;
 }
 
 /**

@@ -23,6 +23,7 @@ export {
   DEBTOR_PAGE_MULTIPART_PARTS,
   PAYMENT_WEBHOOK_BYTES,
   StripeEvent,
+  stripeWebhookMessages,
 } from "./endpoints/debtor-page.ts";
 export { Payment } from "./endpoints/payments.ts";
 export {
@@ -46,7 +47,12 @@ export { companyMessages } from "./endpoints/company.ts";
 export { debtorMessages } from "./endpoints/debtors.ts";
 export { followupMessages } from "./endpoints/followups.ts";
 export { MEDIA_URL_TTL_SECONDS, mediaMessages } from "./endpoints/media.ts";
-export { EMAIL_FORM_BODY_BYTES, EMAIL_WEBHOOK_BODY_BYTES, emailTrackingPaths } from "./endpoints/email-tracking.ts";
+export {
+  EMAIL_FORM_BODY_BYTES,
+  EMAIL_WEBHOOK_BODY_BYTES,
+  emailTrackingPaths,
+  postmarkWebhookMessages,
+} from "./endpoints/email-tracking.ts";
 export { type ListTodosQuery, todoErrorCodes, todoMessages, todoPeriods, type TodoPeriod } from "./endpoints/todos.ts";
 export {
   AuthorizationForm,

@@ -16,7 +16,7 @@ import {
 } from "./endpoint.ts";
 import { INVALID_SIGNATURE_MESSAGE, type ProviderCallback } from "./callbacks.ts";
 import { clientCodeSample } from "./code-samples.ts";
-import { ErrorEnvelope, OAuthError } from "./envelopes.ts";
+import { ErrorEnvelope, MessageEnvelope, OAuthError } from "./envelopes.ts";
 import { failureErrors } from "./errors.ts";
 import type { OperationExample } from "./examples/operations.ts";
 import { rateLimits, rateLimitSubject } from "./rate-limits.ts";
@@ -308,7 +308,24 @@ export const buildOpenApiDocument = (
     };
   };
 
-  // Pages answer HTML or redirects: no JSON schema; the envelope only for the failures a webhook page declares.
+  /** A page's JSON answer in the API's envelopes: the error envelope, or `{error:false, message}` for a success. */
+  const envelopeContent = (status: number, answers: ReadonlyArray<string>, errorCode: string | undefined): Json => ({
+    schema: status >= 400 ? errorRef("api") : toJsonSchema(MessageEnvelope.ast),
+    examples: Object.fromEntries(
+      answers.map((message, index) => [
+        `${status}_${index}`,
+        {
+          summary: message,
+          value:
+            status >= 400
+              ? { error: true, message, code: status, ...(errorCode === undefined ? {} : { error_code: errorCode }) }
+              : { error: false, message },
+        },
+      ]),
+    ),
+  });
+
+  // Pages answer HTML or redirects, or (the JSON webhooks a provider calls) the API's envelopes.
   const pageOperation = (page: AnyPage): Json => ({
     operationId: page.operationId,
     summary: page.summary,
@@ -358,7 +375,9 @@ export const buildOpenApiDocument = (
               : {}),
             ...(response.html
               ? { content: { "text/html": { schema: { type: "string" } } } }
-              : response.contentType === undefined
+              : response.messages !== undefined
+                ? { content: { "application/json": envelopeContent(response.status, response.messages, response.errorCode) } }
+                : response.contentType === undefined
                 ? {}
                 : { content: { [response.contentType]: { schema: { type: "string" } } } }),
           },

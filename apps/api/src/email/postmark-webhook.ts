@@ -12,11 +12,11 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { emailTrackingTokens } from "@dc/crypto";
-import { EMAIL_WEBHOOK_BODY_BYTES, pages } from "@dc/contract";
+import { EMAIL_WEBHOOK_BODY_BYTES, pages, postmarkWebhookMessages as answers } from "@dc/contract";
 import { type EmailBounce, recordEmailBounces } from "@dc/db";
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { PayloadTooLarge } from "../http/api-error.ts";
+import { envelope } from "../http/api-error.ts";
 import { mountPage } from "../http/page-routes.ts";
 import { readRawBody } from "../http/read-body.ts";
 import type { AppServices } from "../services.ts";
@@ -35,10 +35,10 @@ const authorized = (header: string | undefined, credentials: string): boolean =>
   return timingSafeEqual(digest(Buffer.from(match[1]!, "base64").toString("utf8")), digest(credentials));
 };
 
-const json = (ctx: Context, status: number, body: unknown): void => {
+/** Answers in the API's envelopes (the contract's `receivePostmarkWebhook`). */
+const reply = (ctx: Context, status: number, message: string): void => {
   ctx.status = status;
-  ctx.type = "application/json";
-  ctx.body = JSON.stringify(body);
+  ctx.body = status >= 400 ? envelope(status, message) : { error: false, message };
 };
 
 const text = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value.trim() : undefined);
@@ -72,18 +72,13 @@ export const mountPostmarkWebhook = (router: Router, services: AppServices): voi
   const tokens = emailTrackingTokens(services.config.idEncryptionKey);
   mountPage(router, services, pages.receivePostmarkWebhook, async (ctx) => {
     const credentials = services.config.postmarkWebhookCredentials;
-    if (credentials === undefined) return json(ctx, 404, { error: true, message: "Not found" });
+    if (credentials === undefined) return reply(ctx, 404, answers.disabled);
     if (!authorized(ctx.get("authorization"), credentials)) {
       ctx.set("WWW-Authenticate", 'Basic realm="email-webhooks"');
-      return json(ctx, 401, { error: true, message: "Invalid webhook credentials" });
+      return reply(ctx, 401, answers.invalidCredentials);
     }
-    let raw: Buffer;
-    try {
-      raw = await readRawBody(ctx.req, EMAIL_WEBHOOK_BODY_BYTES);
-    } catch (error) {
-      if (error instanceof PayloadTooLarge) return json(ctx, 413, { error: true, message: "Payload too large" });
-      throw error;
-    }
+    // A body over the limit is the API's 413 envelope, from the error middleware.
+    const raw = await readRawBody(ctx.req, EMAIL_WEBHOOK_BODY_BYTES);
     let record: unknown;
     try {
       record = JSON.parse(raw.toString("utf8"));
@@ -91,10 +86,10 @@ export const mountPostmarkWebhook = (router: Router, services: AppServices): voi
       record = undefined;
     }
     if (typeof record !== "object" || record === null || Array.isArray(record)) {
-      return json(ctx, 400, { error: true, message: "The body must be a JSON object" });
+      return reply(ctx, 400, answers.notObject);
     }
     const bounce = bounceOfPostmarkRecord(record as Record<string, unknown>, (token) => tokens.verify("bounce", token));
     const recorded = bounce === undefined ? undefined : await recordEmailBounces(services.db, [bounce], services.clock.now());
-    json(ctx, 200, { error: false, message: recorded === undefined ? "Ignored" : "Recorded" });
+    reply(ctx, 200, recorded === undefined ? answers.ignored : answers.recorded);
   });
 };

@@ -2,8 +2,9 @@
  * Final outcomes that arrive by provider callback (an AI call's result,
  * docs/decisions/0630) go through the same outcome transaction as a send's
  * answer (record-outcomes.ts): counters, credits, next step, webhooks, in
- * one place. The followups are re-read as the recovery reads them; one
- * no longer `in_progress` (already recorded) is left alone.
+ * one place. The followups are re-read as the recovery reads them, each
+ * by its company and id; one no longer `in_progress` (already recorded) is
+ * left alone.
  */
 import { type DbTransaction, loadSendContexts } from "@dc/db";
 import type { FinalOutcome } from "../channels/channel-adapter.ts";
@@ -18,14 +19,18 @@ export interface CallbackOutcome {
   readonly outcome: FinalOutcome;
 }
 
-/** Returns the followups whose outcome was applied. */
+/**
+ * Returns the followups found: those of the outcomes that are their
+ * company's (an outcome naming another company's followup finds none), its
+ * outcome applied when it was still `in_progress`.
+ */
 export const recordCallbackOutcomes = async (
   trx: DbTransaction,
   dependencies: Pick<EngineDependencies, "ids" | "links" | "engine">,
   outcomes: ReadonlyArray<CallbackOutcome>,
   now: Date,
-): Promise<number> => {
-  if (outcomes.length === 0) return 0;
+): Promise<ReadonlySet<number>> => {
+  if (outcomes.length === 0) return new Set();
   const contexts = await loadSendContexts(
     trx,
     outcomes.map(({ companyId, followupId }) => ({ companyId, followupId })),
@@ -41,5 +46,6 @@ export const recordCallbackOutcomes = async (
     const recipient = context.recipient ?? recipientOf(context, decoded.step.channel);
     answered.push({ send: { context, decoded, ...messageOf(dependencies.ids, dependencies.links, context, decoded, recipient) }, outcome });
   }
-  return recordOutcomes(trx, dependencies, answered, now);
+  await recordOutcomes(trx, dependencies, answered, now);
+  return new Set(contexts.map((context) => context.id));
 };

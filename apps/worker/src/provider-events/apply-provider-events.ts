@@ -167,15 +167,17 @@ const applyFinalOutcomes = async (
     events.map(({ event }) => event.providerMessageId),
   );
   const byMessage = new Map(followups.map((followup) => [followup.provider_message_id, followup.id]));
-  const outcomes: CallbackOutcome[] = [];
+  const outcomes: Array<CallbackOutcome & { readonly eventId: number }> = [];
   for (const { row, event } of events) {
+    // The call's id, once the send recorded it; before that, the followup our metadata names.
     const followupId =
-      (event.followupPublicId === null ? undefined : dependencies.ids.decode("followup", event.followupPublicId)) ??
-      byMessage.get(event.providerMessageId);
+      byMessage.get(event.providerMessageId) ??
+      (event.followupPublicId === null ? undefined : dependencies.ids.decode("followup", event.followupPublicId));
     if (followupId === undefined) continue;
-    done.set(row.id, followupId);
-    outcomes.push({ companyId, followupId, outcome: finalOutcomeOf(event.outcome, event.providerMessageId) });
+    outcomes.push({ eventId: row.id, companyId, followupId, outcome: finalOutcomeOf(event.outcome, event.providerMessageId) });
   }
-  await recordCallbackOutcomes(trx, dependencies, outcomes, now);
+  // A followup that is not the company's (metadata naming another company's) is not found: its event waits, then is dropped.
+  const found = await recordCallbackOutcomes(trx, dependencies, outcomes, now);
+  for (const { eventId, followupId } of outcomes) if (found.has(followupId)) done.set(eventId, followupId);
   return done;
 };

@@ -1188,7 +1188,7 @@ export interface paths {
         };
         /**
          * The debtor page of a debt
-         * @description Without a session: the identity check (last name, and the postal code, or the date of birth when the debt has no postal code). With one: the creditor, what the debt is for, the balance and currency, the due date, the active plan's installments, the payments made, and the forms to pay, propose a plan, dispute, declare hardship and set contact preferences. English or French by the debtor's country; `lang` overrides. No scripts; a strict CSP.
+         * @description Without a session: the identity check (last name, and the postal code, or the date of birth when the debt has no postal code). With one: the creditor, what the debt is for, the balance and currency, the due date, the active plan's installments, the payments made, and the forms to pay, propose a plan, dispute, declare hardship and set contact preferences. English or French by the debtor's country; `lang` overrides. A query parameter sent twice is ignored, as an unknown value is: the page shows as without it (`lang` twice: the country's language). No scripts; a strict CSP.
          */
         get: operations["showDebtorPage"];
         put?: never;
@@ -13680,7 +13680,7 @@ export interface operations {
     openEmailPixel: {
         parameters: {
             query?: {
-                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup */
+                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup. Sent twice, it is a bad link like a forged one: the pixel is still served and nothing is counted; the links answer their 404 page */
                 t?: string;
             };
             header?: never;
@@ -13707,7 +13707,7 @@ export interface operations {
     followEmailLink: {
         parameters: {
             query?: {
-                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup */
+                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup. Sent twice, it is a bad link like a forged one: the pixel is still served and nothing is counted; the links answer their 404 page */
                 t?: string;
             };
             header?: never;
@@ -13741,7 +13741,7 @@ export interface operations {
     showEmailUnsubscribe: {
         parameters: {
             query?: {
-                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup */
+                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup. Sent twice, it is a bad link like a forged one: the pixel is still served and nothing is counted; the links answer their 404 page */
                 t?: string;
             };
             header?: never;
@@ -13793,7 +13793,7 @@ export interface operations {
     unsubscribeFromEmail: {
         parameters: {
             query?: {
-                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup */
+                /** @description The token the platform signed into the e-mail (lower-case base32): names the company and the followup. Sent twice, it is a bad link like a forged one: the pixel is still served and nothing is counted; the links answer their 404 page */
                 t?: string;
             };
             header?: never;
@@ -13879,16 +13879,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": components["schemas"]["MessageEnvelope"];
                 };
             };
-            /** @description The body is not a JSON object */
+            /** @description The body is not a JSON object: nothing is recorded */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing or wrong Basic credentials: nothing is recorded */
@@ -13898,21 +13898,27 @@ export interface operations {
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
             /** @description `POSTMARK_WEBHOOK_CREDENTIALS` is not set: the webhook is disabled */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
             /** @description The body is larger than 256 KiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {
@@ -14161,28 +14167,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["MessageEnvelope"];
+                };
             };
-            /** @description The signature is missing, malformed or stale, or the body is not an event */
+            /** @description The signature is missing or stale, or the body is not a paid session's event: nothing is recorded */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
             /** @description The signature does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
-            /** @description The debt the metadata names is not known, or no webhook secret is configured */
+            /** @description The debt the metadata names is not known, or no webhook secret is configured: nothing is recorded */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
             /** @description Internal server error: Unexpected server failure (the response carries no internals) */
             500: {

@@ -7,7 +7,7 @@
 import { DisputeAttachment } from "@dc/domain";
 import { Schema } from "effect";
 import { failurePages, page } from "../endpoint.ts";
-import { failureErrors } from "../errors.ts";
+import { failureErrors, payloadTooLargeMessage } from "../errors.ts";
 
 /** Largest form a debtor page accepts (a dispute's text is at most 2,000 characters). */
 export const DEBTOR_PAGE_FORM_BYTES = 16 * 1024;
@@ -79,7 +79,9 @@ export const showDebtorPage = page({
     "Without a session: the identity check (last name, and the postal code, or the date of birth when the debt has no " +
     "postal code). With one: the creditor, what the debt is for, the balance and currency, the due date, the active " +
     "plan's installments, the payments made, and the forms to pay, propose a plan, dispute, declare hardship and set " +
-    "contact preferences. English or French by the debtor's country; `lang` overrides. No scripts; a strict CSP.",
+    "contact preferences. English or French by the debtor's country; `lang` overrides. A query parameter sent twice " +
+    "is ignored, as an unknown value is: the page shows as without it (`lang` twice: the country's language). No " +
+    "scripts; a strict CSP.",
   params: PagePath,
   query: PageQuery,
   responses: [{ status: 200, html: true, description: "The identity check, or the debt once checked" }, ...linkErrors, ...failurePages],
@@ -150,6 +152,20 @@ export const StripeEvent = Schema.Struct({
   }),
 }).annotations({ identifier: "StripeEvent" });
 
+/** The answers of the payment provider's webhook, in the API's envelopes. */
+export const stripeWebhookMessages = {
+  recorded: "Recorded",
+  alreadyRecorded: "Already recorded",
+  ignored: "Ignored",
+  missingSignature: "Missing or stale Stripe-Signature",
+  notEvent: "The body is not a Stripe event",
+  noAmount: "The session has no amount",
+  signatureMismatch: "Stripe-Signature does not match the body",
+  unknownDebt: "Unknown debt",
+  tooLarge: payloadTooLargeMessage(PAYMENT_WEBHOOK_BYTES),
+  notConfigured: "No payment provider is configured",
+} as const;
+
 export const receiveStripeWebhook = page({
   operationId: "receiveStripeWebhook",
   method: "post",
@@ -166,10 +182,26 @@ export const receiveStripeWebhook = page({
     "delivers it again.",
   body: { contentType: "application/json", schema: StripeEvent, maxBytes: PAYMENT_WEBHOOK_BYTES },
   responses: [
-    { status: 200, html: false, description: "Acknowledged (recorded, already recorded, or an event type not handled)" },
-    { status: 400, html: false, description: "The signature is missing, malformed or stale, or the body is not an event" },
-    { status: 403, html: false, description: "The signature does not match" },
-    { status: 404, html: false, description: "The debt the metadata names is not known, or no webhook secret is configured" },
+    {
+      status: 200,
+      html: false,
+      description: "Acknowledged (recorded, already recorded, or an event type not handled)",
+      messages: [stripeWebhookMessages.recorded, stripeWebhookMessages.alreadyRecorded, stripeWebhookMessages.ignored],
+    },
+    {
+      status: 400,
+      html: false,
+      description: "The signature is missing or stale, or the body is not a paid session's event: nothing is recorded",
+      messages: [stripeWebhookMessages.missingSignature, stripeWebhookMessages.notEvent, stripeWebhookMessages.noAmount],
+    },
+    { status: 403, html: false, description: "The signature does not match", messages: [stripeWebhookMessages.signatureMismatch] },
+    {
+      status: 404,
+      html: false,
+      description: "The debt the metadata names is not known, or no webhook secret is configured: nothing is recorded",
+      messages: [stripeWebhookMessages.unknownDebt, stripeWebhookMessages.notConfigured],
+    },
+    { status: 413, html: false, description: "The body is larger than 256 KiB", messages: [stripeWebhookMessages.tooLarge], errorCode: "payload_too_large" },
   ],
   errors: failureErrors,
 });

@@ -9,7 +9,7 @@
  */
 import { Schema } from "effect";
 import { failurePages, page, type PageResponse } from "../endpoint.ts";
-import { failureErrors } from "../errors.ts";
+import { failureErrors, payloadTooLargeMessage } from "../errors.ts";
 
 /** The largest body the unsubscribe post and the provider webhook read. */
 export const EMAIL_FORM_BODY_BYTES = 4 * 1024;
@@ -26,7 +26,10 @@ export const emailTrackingPaths = {
 const TokenQuery = Schema.Struct({
   t: Schema.optional(
     Schema.String.annotations({
-      description: "The token the platform signed into the e-mail (lower-case base32): names the company and the followup",
+      description:
+        "The token the platform signed into the e-mail (lower-case base32): names the company and the followup. " +
+        "Sent twice, it is a bad link like a forged one: the pixel is still served and nothing is counted; the " +
+        "links answer their 404 page",
     }),
   ),
 });
@@ -130,6 +133,16 @@ export const unsubscribeFromEmail = page({
   ],
 });
 
+/** The answers of the Postmark webhook, in the API's envelopes. */
+export const postmarkWebhookMessages = {
+  recorded: "Recorded",
+  ignored: "Ignored",
+  notObject: "The body must be a JSON object",
+  invalidCredentials: "Invalid webhook credentials",
+  disabled: "The Postmark webhook is not enabled",
+  tooLarge: payloadTooLargeMessage(EMAIL_WEBHOOK_BODY_BYTES),
+} as const;
+
 const PostmarkEvent = Schema.Struct({
   RecordType: Schema.String.annotations({ description: "`Bounce` or `SpamComplaint`; other records are acknowledged and ignored" }),
   Type: Schema.optional(Schema.String.annotations({ description: "Bounce type: `HardBounce`, `SoftBounce`, `SpamComplaint`..." })),
@@ -162,16 +175,32 @@ export const receivePostmarkWebhook = page({
     "nothing recorded, so Postmark delivers it again.",
   body: { contentType: "application/json", schema: PostmarkEvent, maxBytes: EMAIL_WEBHOOK_BODY_BYTES },
   responses: [
-    { status: 200, html: false, contentType: "application/json", description: "Received (recorded, or ignored when it names no e-mail of ours)" },
+    {
+      status: 200,
+      html: false,
+      description: "Received (recorded, or ignored when it names no e-mail of ours)",
+      messages: [postmarkWebhookMessages.recorded, postmarkWebhookMessages.ignored],
+    },
+    {
+      status: 400,
+      html: false,
+      description: "The body is not a JSON object: nothing is recorded",
+      messages: [postmarkWebhookMessages.notObject],
+    },
     {
       status: 401,
       html: false,
       description: "Missing or wrong Basic credentials: nothing is recorded",
       headers: { "WWW-Authenticate": '`Basic realm="email-webhooks"`' },
+      messages: [postmarkWebhookMessages.invalidCredentials],
     },
-    { status: 400, html: false, contentType: "application/json", description: "The body is not a JSON object" },
-    { status: 404, html: false, description: "`POSTMARK_WEBHOOK_CREDENTIALS` is not set: the webhook is disabled" },
-    { status: 413, html: false, description: "The body is larger than 256 KiB" },
+    {
+      status: 404,
+      html: false,
+      description: "`POSTMARK_WEBHOOK_CREDENTIALS` is not set: the webhook is disabled",
+      messages: [postmarkWebhookMessages.disabled],
+    },
+    { status: 413, html: false, description: "The body is larger than 256 KiB", messages: [postmarkWebhookMessages.tooLarge], errorCode: "payload_too_large" },
   ],
   errors: failureErrors,
 });

@@ -71,6 +71,14 @@ const all: ReadonlyArray<DocumentedOperation> = Object.entries(document.paths).f
 /** Every operation of the document. */
 export const documentedOperations = (): ReadonlyArray<DocumentedOperation> => all;
 
+/**
+ * Whether the operation answers JSON: some response of the document is
+ * `application/json`. The pages that answer browsers and mail clients
+ * (HTML, images, redirects) declare none.
+ */
+export const answersJson = (entry: DocumentedOperation): boolean =>
+  Object.values(entry.operation.responses).some((response) => response.content?.["application/json"] !== undefined);
+
 /** Every operation with at least one path parameter: the sweep's subjects. */
 export const idBearingOperations = (): ReadonlyArray<DocumentedOperation> =>
   all.filter((entry) => entry.pathParameters.length > 0);
