@@ -1,10 +1,10 @@
 /**
- * Sending the authorization pages and their redirects with the headers that
- * make them safe to show: a Content-Security-Policy without scripts and with
- * `frame-ancestors 'none'`, X-Frame-Options, no referrer, no caching, and no
- * CORS headers at all.
+ * Sending the authorization pages and their redirects under their policy
+ * (../http/page-response.ts): no scripts, our stylesheet, forms to our
+ * origin and the client's redirect URI's.
  */
 import type { Context } from "koa";
+import { type PagePolicy, sendHtmlPage, sendPageRedirect } from "../http/page-response.ts";
 import { stylesheetHash } from "./styles.ts";
 
 /**
@@ -22,40 +22,18 @@ const formTarget = (redirectUri: string | undefined): string => {
   }
 };
 
-const setPageHeaders = (ctx: Context, redirectUri?: string) => {
-  ctx.set(
-    "Content-Security-Policy",
-    [
-      "default-src 'self'",
-      "script-src 'none'",
-      `style-src ${stylesheetHash}`,
-      "img-src 'self' data:",
-      `form-action 'self'${formTarget(redirectUri)}`,
-      "frame-ancestors 'none'",
-      "base-uri 'none'",
-      "object-src 'none'",
-    ].join("; "),
-  );
-  ctx.set("X-Frame-Options", "DENY");
-  ctx.set("Referrer-Policy", "no-referrer");
-  ctx.set("Cross-Origin-Opener-Policy", "same-origin");
-  ctx.set("Cross-Origin-Resource-Policy", "same-origin");
-  ctx.set("Cache-Control", "no-store");
-  ctx.set("Pragma", "no-cache");
-};
+/** The authorization pages' policy: forms may lead to the client's redirect URI's origin. */
+const consentPolicy = (redirectUri?: string): PagePolicy => ({
+  defaultSrc: "'self'",
+  styleSrc: stylesheetHash,
+  imgSrc: "'self' data:",
+  formTargets: formTarget(redirectUri),
+});
 
 /** Answers with an HTML page. `redirectUri` is the validated client redirect URI the page's forms may lead to. */
-export const sendPage = (ctx: Context, status: number, html: string, redirectUri?: string): void => {
-  setPageHeaders(ctx, redirectUri);
-  ctx.status = status;
-  ctx.type = "text/html; charset=utf-8";
-  ctx.body = html;
-};
+export const sendPage = (ctx: Context, status: number, html: string, redirectUri?: string): void =>
+  sendHtmlPage(ctx, consentPolicy(redirectUri), status, html);
 
 /** Answers with a redirect: 302 from the GET endpoint, 303 after a form post (RFC 9700 4.12). */
-export const sendRedirect = (ctx: Context, status: 302 | 303, location: string): void => {
-  setPageHeaders(ctx);
-  ctx.status = status;
-  ctx.set("Location", location);
-  ctx.body = "";
-};
+export const sendRedirect = (ctx: Context, status: 302 | 303, location: string): void =>
+  sendPageRedirect(ctx, consentPolicy(), status, location);
