@@ -4,7 +4,7 @@
  * a step whose time passed at the next allowed instant); an active run is
  * left as it is; a stopped or completed one is refused. It also lifts the
  * holds of the debt's AI-detected disputes awaiting review
- * (docs/decisions/0641), until the review operations decide them.
+ * (docs/decisions/0641): they stay in the review queue, no longer blocking.
  */
 import { debtTimelineMessages, type Endpoints } from "@dc/contract";
 import { liftDetectionHolds, resumeEnrollments } from "@dc/db";
