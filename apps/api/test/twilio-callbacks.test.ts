@@ -1,7 +1,7 @@
 import { startFakeTwilio } from "@dc/testing";
-import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { startTestApi } from "./support/harness.ts";
+import { providerInbox } from "./support/public-requests.ts";
 
 const t = await startTestApi();
 const account = { accountSid: "AC00000000000000000000000000000001", authToken: "twilio-test-auth-token" };
@@ -26,18 +26,7 @@ const delivered = {
   To: "+33612345678",
 };
 
-const stored = async () =>
-  (
-    await sql<{ provider: string; event_key: string; payload: unknown }>`
-      select provider, event_key, payload from provider_events where company_id = ${acmeKey} order by id`.execute(t.db)
-  ).rows;
-const jobs = async () =>
-  Number(
-    (
-      await sql<{ count: string }>`select count(*) from graphile_worker.jobs
-        where task_identifier = 'process_provider_events' and key = ${`provider-events:${acmeKey}`}`.execute(t.db)
-    ).rows[0]?.count,
-  );
+const { stored, jobs } = providerInbox(t.db, acmeKey);
 
 describe("Twilio callbacks", () => {
   it("refuses an unsigned, forged or tampered callback with 403 and writes nothing", async () => {

@@ -6,8 +6,10 @@
  * Lob sign (their fakes in @dc/testing do the signing). Shared by the
  * routes' own tests and the statement-failure sweep.
  */
+import type { Database } from "@dc/db";
 import { Retell } from "@dc/providers";
 import type { FakeRetell, LobLetter } from "@dc/testing";
+import { type Kysely, sql } from "kysely";
 import { expect } from "vitest";
 import { stripeSignatureHeader } from "../../src/debtor-page/stripe-signature.ts";
 
@@ -162,3 +164,19 @@ export const signInOnDebtorPage = async (request: Send, path: string, name: stri
   const html = await shown.text();
   return { b, html, csrf: csrfOf(html) };
 };
+
+/** What a company's provider callbacks left: its stored provider events in order, and its processing jobs. */
+export const providerInbox = (db: Kysely<Database>, companyKey: number) => ({
+  stored: async () =>
+    (
+      await sql<{ provider: string; event_key: string; payload: unknown }>`
+        select provider, event_key, payload from provider_events where company_id = ${companyKey} order by id`.execute(db)
+    ).rows,
+  jobs: async () =>
+    Number(
+      (
+        await sql<{ count: string }>`select count(*) from graphile_worker.jobs
+          where task_identifier = 'process_provider_events' and key = ${`provider-events:${companyKey}`}`.execute(db)
+      ).rows[0]?.count,
+    ),
+});
