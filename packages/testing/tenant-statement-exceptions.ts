@@ -25,7 +25,7 @@ export const tenantStatementExceptions: ReadonlyArray<TenantStatementException> 
   },
   {
     pattern: /^delete from stored_objects where debtor_request_id is not null$/,
-    reason: "migration 0041's undo removes every company's dispute attachments once, before followup_id is required again (docs/decisions/0674)",
+    reason: "migration 0046's undo removes every company's dispute attachments once, before followup_id is required again (docs/decisions/0674)",
   },
   {
     pattern: /^select "id" from "debts" where "id" = \$1$/,

@@ -36,13 +36,13 @@ import * as sandboxMessageKeys from "./migrations/0029-sandbox-message-keys.ts";
 import * as providerAcknowledgements from "./migrations/0030-provider-acknowledgements.ts";
 import * as timelineAuthoring from "./migrations/0031-timeline-authoring.ts";
 import * as workerLeases from "./migrations/0032-worker-leases.ts";
-import * as providerEvents from "./migrations/0033-provider-events.ts";
-import * as storedObjects from "./migrations/0035-stored-objects.ts";
-import * as emailOutcomes from "./migrations/0036-email-outcomes.ts";
-import * as debtorPage from "./migrations/0037-debtor-page.ts";
-import * as reviewQueue from "./migrations/0038-review-queue.ts";
 import * as engineImpliedKeys from "./migrations/0040-engine-implied-keys.ts";
-import * as debtorRequestAttachments from "./migrations/0041-debtor-request-attachments.ts";
+import * as providerEvents from "./migrations/0041-provider-events.ts";
+import * as storedObjects from "./migrations/0042-stored-objects.ts";
+import * as emailOutcomes from "./migrations/0043-email-outcomes.ts";
+import * as debtorPage from "./migrations/0044-debtor-page.ts";
+import * as reviewQueue from "./migrations/0045-review-queue.ts";
+import * as debtorRequestAttachments from "./migrations/0046-debtor-request-attachments.ts";
 import { MigrationFailed, migrationFailedMessage, MigrationLockUnavailable } from "./migration-failures.ts";
 import { type MigrationLockPolicy, type MigrationPosition, withLockRetries } from "./migration-locks.ts";
 
@@ -76,13 +76,13 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0030-provider-acknowledgements": providerAcknowledgements,
   "0031-timeline-authoring": timelineAuthoring,
   "0032-worker-leases": workerLeases,
-  "0033-provider-events": providerEvents,
-  "0035-stored-objects": storedObjects,
-  "0036-email-outcomes": emailOutcomes,
-  "0037-debtor-page": debtorPage,
-  "0038-review-queue": reviewQueue,
   "0040-engine-implied-keys": engineImpliedKeys,
-  "0041-debtor-request-attachments": debtorRequestAttachments,
+  "0041-provider-events": providerEvents,
+  "0042-stored-objects": storedObjects,
+  "0043-email-outcomes": emailOutcomes,
+  "0044-debtor-page": debtorPage,
+  "0045-review-queue": reviewQueue,
+  "0046-debtor-request-attachments": debtorRequestAttachments,
 };
 
 /**

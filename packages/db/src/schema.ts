@@ -216,7 +216,7 @@ export interface ChannelOptOutsTable {
   created_at: DefaultTimestamp;
 }
 
-/** Quiet hours a debtor chose on the debtor page, added to the company's by the guard (migration 0037). */
+/** Quiet hours a debtor chose on the debtor page, added to the company's by the guard (migration 0044). */
 export interface DebtorPreferencesTable {
   company_id: number;
   debt_id: number;
@@ -255,7 +255,7 @@ export interface ProviderAcknowledgementsTable {
   acknowledged_at: DefaultTimestamp;
 }
 
-/** Addresses the engine no longer writes to: a hard bounce or a complaint (migration 0036). Lower case. */
+/** Addresses the engine no longer writes to: a hard bounce or a complaint (migration 0043). Lower case. */
 export interface EmailUndeliverableAddressesTable {
   company_id: number;
   address: string;
@@ -266,7 +266,7 @@ export interface EmailUndeliverableAddressesTable {
   recorded_at: DefaultTimestamp;
 }
 
-/** A person's click on a tracked link of an e-mail (migration 0036); automated fetches are not kept. */
+/** A person's click on a tracked link of an e-mail (migration 0043); automated fetches are not kept. */
 export interface EmailClicksTable {
   company_id: number;
   followup_id: number;
@@ -275,8 +275,8 @@ export interface EmailClicksTable {
 }
 
 /**
- * An object the platform stores itself: a letter's PDF (migration 0035,
- * docs/decisions/0650) or a dispute's attachment (migration 0041,
+ * An object the platform stores itself: a letter's PDF (migration 0042,
+ * docs/decisions/0650) or a dispute's attachment (migration 0046,
  * docs/decisions/0674); exactly one of `followup_id` and `debtor_request_id` is set.
  */
 export interface StoredObjectsTable {
@@ -479,7 +479,7 @@ export interface FollowupsTable {
   email_open_count: Generated<number>;
   email_first_opened_at: Timestamp | null;
   email_click_count: Generated<number>;
-  /** Whether an automated open (an image proxy) or click (a link scanner) was already counted (migration 0036). */
+  /** Whether an automated open (an image proxy) or click (a link scanner) was already counted (migration 0043). */
   email_automated_open: Generated<boolean>;
   email_automated_click: Generated<boolean>;
   credits_charged: Generated<number>;
@@ -510,7 +510,7 @@ export interface CreditTransactionsTable {
   created_at: DefaultTimestamp;
 }
 
-/** A provider's verified callback, stored once per key and applied by the worker (migration 0033, docs/decisions/0630). */
+/** A provider's verified callback, stored once per key and applied by the worker (migration 0041, docs/decisions/0630). */
 export interface ProviderEventsTable {
   company_id: number;
   id: Id;
@@ -530,13 +530,13 @@ interface ReviewColumns {
   blocking: Generated<boolean>;
   created_at: DefaultTimestamp;
   reviewed_at: Timestamp | null;
-  /** The company's note of its review (migration 0038). */
+  /** The company's note of its review (migration 0045). */
   review_note: string | null;
 }
 export interface DebtorRequestsTable extends ReviewColumns {
   type: "portal_dispute" | "hardship" | "payment_plan";
   message: string | null;
-  /** What the debtor's page recorded: a plan proposal's schedule, a dispute's reason (migrations 0037, 0038). */
+  /** What the debtor's page recorded: a plan proposal's schedule, a dispute's reason (migrations 0044, 0045). */
   content: JsonDefault;
 }
 export interface AiDetectionsTable extends ReviewColumns {

@@ -76,7 +76,7 @@ export interface SendContext {
   readonly engine_settings: unknown;
   readonly current_credits: number;
   readonly opt_outs: ReadonlyArray<string>;
-  /** Why the debt's e-mail address is undeliverable (a hard bounce or a complaint, migration 0036), or null. */
+  /** Why the debt's e-mail address is undeliverable (a hard bounce or a complaint, migration 0043), or null. */
   readonly email_undeliverable: string | null;
   /** The quiet hours the debtor chose on the debtor page (`HH:MM`), or null. */
   readonly debtor_quiet_start: string | null;
