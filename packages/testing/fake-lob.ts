@@ -50,6 +50,8 @@ export interface FakeLob {
   readonly letters: ReadonlyMap<string, LobLetter>;
   /** The next `count` creates answer `status` (with `Retry-After` when given) and create nothing. */
   readonly fail: (count: number, status: number, retryAfterSeconds?: number) => void;
+  /** The next `count` creates make their letter, then close the connection unanswered (the answer is lost). */
+  readonly loseNextAnswers: (count: number) => void;
   /**
    * A Lob event for a letter (`letter.delivered`, `letter.returned_to_sender`...),
    * signed with `secret` at `at` (default now); `id` fixes the event's id (a redelivery).
@@ -76,6 +78,7 @@ export const startFakeLob = async (options: { readonly apiKey: string }): Promis
   const letters = new Map<string, LobLetter>();
   const byKey = new Map<string, LobLetter>();
   const outages: Array<{ status: number; retryAfter: number | undefined }> = [];
+  let answersToLose = 0;
   const expected = `Basic ${Buffer.from(`${options.apiKey}:`).toString("base64")}`;
 
   const header = (request: ProviderRequestSeen, name: string): string | undefined => {
@@ -139,6 +142,10 @@ export const startFakeLob = async (options: { readonly apiKey: string }): Promis
     };
     letters.set(id, letter);
     if (idempotencyKey !== undefined) byKey.set(idempotencyKey, letter);
+    if (answersToLose > 0) {
+      answersToLose -= 1;
+      return { status: 200, drop: true };
+    }
     return { status: 200, body: letter };
   };
 
@@ -169,6 +176,9 @@ export const startFakeLob = async (options: { readonly apiKey: string }): Promis
     letters,
     fail: (count, status, retryAfterSeconds) => {
       for (let index = 0; index < count; index++) outages.push({ status, retryAfter: retryAfterSeconds });
+    },
+    loseNextAnswers: (count) => {
+      answersToLose += count;
     },
     event: (letter, type, secret, eventOptions = {}) => {
       const at = eventOptions.at ?? new Date();

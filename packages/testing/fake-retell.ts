@@ -44,6 +44,8 @@ export interface FakeRetell {
   readonly calls: ReadonlyMap<string, Record<string, unknown>>;
   /** The next `count` API requests are answered `status` (with `Retry-After` when given), before any other handling. */
   readonly failNext: (count: number, status: number, retryAfterSeconds?: number) => void;
+  /** The next `count` creates place their call, then close the connection unanswered (the answer is lost). */
+  readonly loseNextAnswers: (count: number) => void;
   /** Marks the call ongoing (as after `call_started`). */
   readonly start: (callId: string) => void;
   /** Ends the call as `end` says. */
@@ -84,6 +86,7 @@ export const startFakeRetell = async (apiKey = `key_${randomBytes(12).toString("
   const calls = new Map<string, Record<string, unknown>>();
   const analyses = new Map<string, Record<string, unknown>>();
   const failures: Array<{ status: number; retryAfter: number | undefined }> = [];
+  let answersToLose = 0;
 
   const answer = (status: number, body: unknown, headers: Record<string, string> = {}): ProviderReply => ({
     status,
@@ -124,6 +127,10 @@ export const startFakeRetell = async (apiKey = `key_${randomBytes(12).toString("
         agent_override: input["agent_override"],
       };
       calls.set(callId, call);
+      if (answersToLose > 0) {
+        answersToLose -= 1;
+        return { status: 201, drop: true };
+      }
       const { agent_override: _override, ...visible } = call;
       return answer(201, visible);
     }
@@ -183,6 +190,9 @@ export const startFakeRetell = async (apiKey = `key_${randomBytes(12).toString("
     calls,
     failNext: (count, status, retryAfterSeconds) => {
       for (let i = 0; i < count; i++) failures.push({ status, retryAfter: retryAfterSeconds });
+    },
+    loseNextAnswers: (count) => {
+      answersToLose += count;
     },
     start: (callId) => {
       const call = callOf(callId);

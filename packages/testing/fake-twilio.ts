@@ -4,8 +4,8 @@
  * HTTP Basic auth (account SID, auth token) and a form body (`To`, `From`,
  * `Body`, `StatusCallback`), answered 201 with the message resource
  * (`sid`, `status: "queued"`), 401 `{code: 20003}` for wrong credentials and
- * 400 `{code: 21604}` without `To`. A create repeated with the same
- * `I-Twilio-Idempotency-Token` answers the first message again. It signs
+ * 400 `{code: 21604}` without `To`. Like Twilio, it takes no idempotency
+ * key: every create it accepts is a new message, a repeated one included. It signs
  * the webhooks it posts (`X-Twilio-Signature`: base64 HMAC-SHA1 of the URL
  * and the sorted parameters, keyed by the auth token), computed here on the
  * provider's side, independently of the platform's verifier.
@@ -17,16 +17,17 @@ export interface FakeTwilioMessage {
   readonly sid: string;
   readonly form: Readonly<Record<string, string>>;
   readonly authorization: string | undefined;
-  readonly idempotencyToken: string | undefined;
 }
 
 export interface FakeTwilio {
   readonly server: ProviderServer;
   readonly baseUrl: string;
-  /** Messages created, in order (a create repeated under one idempotency token is one message). */
+  /** Messages created, in order: what the debtors' phones receive. */
   readonly messages: ReadonlyArray<FakeTwilioMessage>;
   /** Answers the next create requests with these replies first (an outage, a rate limit, a refusal). */
   readonly failNext: (...replies: ReadonlyArray<ProviderReply>) => void;
+  /** The next `count` creates make their message, then close the connection unanswered (the answer is lost). */
+  readonly loseNextAnswers: (count: number) => void;
   /**
    * The parameters of Twilio's incoming-message webhook for a message a
    * debtor sent from `from` to our number `to` (a WhatsApp one prefixed
@@ -54,8 +55,8 @@ export const startFakeTwilio = async (account: {
   readonly authToken: string;
 }): Promise<FakeTwilio> => {
   const messages: FakeTwilioMessage[] = [];
-  const byToken = new Map<string, FakeTwilioMessage>();
   const pending: ProviderReply[] = [];
+  let answersToLose = 0;
   const expectedAuth = `Basic ${Buffer.from(`${account.accountSid}:${account.authToken}`).toString("base64")}`;
   const path = `/2010-04-01/Accounts/${account.accountSid}/Messages.json`;
   const resource = (message: FakeTwilioMessage) => ({
@@ -82,13 +83,12 @@ export const startFakeTwilio = async (account: {
     if (form["To"] === undefined) {
       return { status: 400, body: { code: 21604, message: "A 'To' phone number is required.", status: 400 } };
     }
-    const header = request.headers["i-twilio-idempotency-token"];
-    const idempotencyToken = typeof header === "string" ? header : undefined;
-    const earlier = idempotencyToken === undefined ? undefined : byToken.get(idempotencyToken);
-    if (earlier !== undefined) return { status: 201, body: resource(earlier) };
-    const message = { sid: `SM${randomBytes(16).toString("hex")}`, form, authorization, idempotencyToken };
+    const message = { sid: `SM${randomBytes(16).toString("hex")}`, form, authorization };
     messages.push(message);
-    if (idempotencyToken !== undefined) byToken.set(idempotencyToken, message);
+    if (answersToLose > 0) {
+      answersToLose -= 1;
+      return { status: 201, drop: true };
+    }
     return { status: 201, body: resource(message) };
   });
   const sign = (url: string, params: Readonly<Record<string, string>>): string =>
@@ -105,6 +105,9 @@ export const startFakeTwilio = async (account: {
     baseUrl: server.baseUrl,
     messages,
     failNext: (...replies) => pending.push(...replies),
+    loseNextAnswers: (count) => {
+      answersToLose += count;
+    },
     incoming: ({ from, to, body, channel = "sms" }) => {
       const sid = `SM${randomBytes(16).toString("hex")}`;
       const prefix = channel === "whatsapp" ? "whatsapp:" : "";

@@ -3,7 +3,8 @@
  * the test support of the channel adapters (docs/decisions/0630). Each fake
  * provider (twilio, retell, lob) is its own module speaking its provider's
  * documented API through this: it sees every request as the provider would
- * (method, path, headers, body bytes) and answers it. The server keeps the
+ * (method, path, headers, body bytes) and answers it, or closes the
+ * connection unanswered (a lost answer). The server keeps the
  * requests it received, in order, for the test to assert on.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
@@ -22,6 +23,8 @@ export interface ProviderReply {
   readonly headers?: Readonly<Record<string, string>>;
   /** An object is sent as JSON. */
   readonly body?: unknown;
+  /** Close the connection without answering: the answer lost after the provider acted on the request. */
+  readonly drop?: boolean;
 }
 
 export interface ProviderServer {
@@ -45,6 +48,10 @@ export const startProviderServer = async (
         .then(() => handle(seen))
         .then(
           (reply) => {
+            if (reply.drop === true) {
+              req.socket.destroy();
+              return;
+            }
             const json = reply.body !== undefined && typeof reply.body !== "string";
             res.writeHead(reply.status, { ...(json ? { "content-type": "application/json" } : {}), ...reply.headers });
             res.end(reply.body === undefined ? undefined : json ? JSON.stringify(reply.body) : String(reply.body));

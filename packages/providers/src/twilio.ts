@@ -11,8 +11,6 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { DeliveryStatus, ProviderEvent, ReceivedCallback } from "./events.ts";
 
 export const TWILIO_SIGNATURE_HEADER = "x-twilio-signature";
-/** Twilio's idempotency header: a retried create with the same token is not a second message. */
-export const TWILIO_IDEMPOTENCY_HEADER = "I-Twilio-Idempotency-Token";
 
 export type TwilioChannel = "sms" | "whatsapp";
 

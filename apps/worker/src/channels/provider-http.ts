@@ -1,11 +1,19 @@
 /**
  * The one HTTP client of the channel providers (docs/decisions/0630): per
- * provider account a send rate and a concurrency limit, retries of a 429, a
- * 5xx and a network error with exponential backoff that honours
- * `Retry-After`, a bounded number of attempts, then a failure with the
- * reason. Our idempotency key goes in the provider's idempotency header on
- * every attempt, so a retried request is never a second send. A 4xx other
- * than 429 is permanent: no retry, the provider's answer kept.
+ * provider account a send rate and a concurrency limit, retries with
+ * exponential backoff that honours `Retry-After`, a bounded number of
+ * attempts, then a failure with the reason. A 4xx other than 429 is
+ * permanent: no retry, the provider's answer kept.
+ *
+ * What is retried depends on whether a repeat can be a second send. A read
+ * (`GET`) and a create carrying an idempotency key the provider honours
+ * (Lob's `Idempotency-Key`) are retried on a 429, a 5xx and a network
+ * error. A create the provider cannot deduplicate (Twilio's message,
+ * Retell's call) is retried only when the provider certainly did not act:
+ * a 429 or a 503 (it refused the request) or a connection never made. A
+ * timeout, a connection dropped before the answer, or another 5xx may come
+ * after the provider sent the message: the request ends at once as
+ * `unknown`, and the adapter fails it for good instead of sending again.
  */
 
 export interface ProviderHttpSettings {
@@ -39,16 +47,22 @@ export interface ProviderRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** Text (a form, JSON) or bytes (a multipart upload such as a letter's PDF). */
   readonly body?: string | Uint8Array;
-  /** The provider's idempotency header and our key: sent on every attempt. */
+  /** The idempotency header the provider honours and our key: sent on every attempt; a create without one is retried only when nothing was sent. */
   readonly idempotency?: { readonly header: string; readonly key: string };
 }
 
 export type ProviderResponse =
   | { readonly ok: true; readonly status: number; readonly body: unknown }
-  /** `permanent`: a 4xx the provider will answer again; otherwise the attempts ran out (the last status, if any). */
+  /**
+   * `permanent`: a 4xx the provider will answer again. `unknown`: a create
+   * the provider cannot deduplicate whose answer was lost or ambiguous, so
+   * it may have been sent; not retried. Neither: the attempts ran out (the
+   * last status, if any).
+   */
   | {
       readonly ok: false;
       readonly permanent: boolean;
+      readonly unknown: boolean;
       readonly status: number | null;
       readonly body: unknown;
       readonly reason: string;
@@ -102,6 +116,14 @@ class AccountGate {
   }
 }
 
+/** Connection errors raised before any byte of the request reached the provider. */
+const notConnected = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+
+const errorCode = (error: unknown): string | undefined => {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  return typeof cause?.code === "string" ? cause.code : undefined;
+};
+
 const readBody = async (response: Response): Promise<unknown> => {
   const text = await response.text();
   if (text === "") return null;
@@ -127,7 +149,15 @@ export const createProviderHttp = (settings: ProviderHttpSettings, sleep: Sleep 
   const request = async (request: ProviderRequest): Promise<ProviderResponse> => {
     const headers: Record<string, string> = { ...request.headers };
     if (request.idempotency !== undefined) headers[request.idempotency.header] = request.idempotency.key;
-    let last: ProviderResponse = { ok: false, permanent: false, status: null, body: null, reason: "no attempt made" };
+    const repeatable = request.method === "GET" || request.idempotency !== undefined;
+    let last: ProviderResponse = {
+      ok: false,
+      permanent: false,
+      unknown: false,
+      status: null,
+      body: null,
+      reason: "no attempt made",
+    };
     for (let attempt = 1; attempt <= settings.maxAttempts; attempt++) {
       let wait = backoff(attempt);
       try {
@@ -141,10 +171,13 @@ export const createProviderHttp = (settings: ProviderHttpSettings, sleep: Sleep 
         );
         const body = await readBody(response);
         if (response.ok) return { ok: true, status: response.status, body };
-        const retryable = response.status === 429 || response.status >= 500;
+        const refused = response.status === 429 || response.status === 503;
+        const unknown = !repeatable && !refused && response.status >= 500;
+        const retryable = !unknown && (refused || response.status >= 500);
         last = {
           ok: false,
-          permanent: !retryable,
+          permanent: !retryable && !unknown,
+          unknown,
           status: response.status,
           body,
           reason: `HTTP ${response.status}${retryable && attempt === settings.maxAttempts ? ` after ${attempt} attempts` : ""}`,
@@ -153,14 +186,18 @@ export const createProviderHttp = (settings: ProviderHttpSettings, sleep: Sleep 
         const after = retryAfterMs(response.headers.get("retry-after"), Date.now());
         if (after !== undefined) wait = Math.min(Math.max(after, wait), settings.maxDelayMs);
       } catch (error) {
-        const cause = error instanceof Error ? error.message : String(error);
+        const code = errorCode(error);
+        const cause = `${error instanceof Error ? error.message : String(error)}${code === undefined ? "" : ` (${code})`}`;
+        const unknown = !repeatable && (code === undefined || !notConnected.has(code));
         last = {
           ok: false,
           permanent: false,
+          unknown,
           status: null,
           body: null,
-          reason: `network error: ${cause}${attempt === settings.maxAttempts ? ` after ${attempt} attempts` : ""}`,
+          reason: `network error: ${cause}${!unknown && attempt === settings.maxAttempts ? ` after ${attempt} attempts` : ""}`,
         };
+        if (unknown) return last;
       }
       if (attempt < settings.maxAttempts) await sleep(wait);
     }

@@ -8,11 +8,11 @@
  * `lookup` polls the call: still running, awaiting its analysis for a
  * while, or its outcome.
  *
- * Retell takes no idempotency key: a create is retried only where the
- * provider HTTP client retries (429, 5xx, network errors, as Retell's own
- * SDK does), and a send interrupted before its call id was recorded is
- * failed, never placed again blindly (at most once, as for e-mail,
- * decision 0617).
+ * Retell takes no idempotency key: a create is retried only when Retell
+ * certainly did not act (a 429, a 503, a connection never made:
+ * provider-http.ts); a create whose answer was lost or ambiguous, and a
+ * send interrupted before its call id was recorded, fail for good, never
+ * placed again (at most once, as for e-mail, decision 0617).
  */
 import type { EventIds } from "@dc/db";
 import { Retell, type RetellSettings } from "@dc/providers";
@@ -103,6 +103,7 @@ export const retellAdapter = (dependencies: RetellAdapterDependencies): ChannelA
       body: JSON.stringify(request.body),
     });
     if (!response.ok) {
+      if (response.unknown) return failed(false, `retell outcome unknown: ${response.reason}; the call is not placed again`);
       const detail = Retell.parseErrorMessage(response.body);
       return failed(!response.permanent, `retell: ${response.reason}${detail === undefined ? "" : `: ${detail}`}`);
     }

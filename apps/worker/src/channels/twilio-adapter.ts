@@ -1,17 +1,19 @@
 /**
  * SMS and WhatsApp through Twilio's Messages API (docs/channels.md,
  * docs/decisions/0630): one create-message request per message, through the
- * provider HTTP client (rate, concurrency, retries, the
- * `I-Twilio-Idempotency-Token` of the followup attempt), with the company's
+ * provider HTTP client (rate, concurrency, retries), with the company's
  * status callback URL. Twilio's answer makes the followup `sent` with the
  * message SID; its status callbacks move it on later. A permanent 4xx fails
  * the step for good with Twilio's code and message; an outage that outlasts
  * the retries fails it retryable, with the reason.
  *
- * Twilio cannot be asked what it received by our key, so each answer is
- * recorded as an acknowledgement (docs/decisions/0617) and `lookup` reads
- * it; a send with none is sent again with the same idempotency token, which
- * Twilio does not turn into a second message.
+ * Twilio's Messages API takes no idempotency key: every create it accepts
+ * is a new SMS. So a create is repeated only when Twilio certainly did not
+ * act (provider-http.ts), and a create whose answer was lost fails for good
+ * (`outcome unknown`) rather than risk a second message. Nor can Twilio be
+ * asked what it received by our key: each answer is recorded as an
+ * acknowledgement (docs/decisions/0617) and `lookup` reads it; a send with
+ * none fails for good, never sent again: at most once, as e-mail.
  */
 import { type Db, type EventIds, findAcknowledgement, recordAcknowledgement } from "@dc/db";
 import { Twilio, type TwilioSettings } from "@dc/providers";
@@ -50,9 +52,10 @@ export const twilioAdapter = (
         "content-type": "application/x-www-form-urlencoded",
       },
       body: request.form.toString(),
-      idempotency: { header: Twilio.TWILIO_IDEMPOTENCY_HEADER, key: message.idempotencyKey },
     });
     if (!response.ok) {
+      if (response.unknown)
+        return { status: "failed", retryable: false, error: `twilio outcome unknown: ${response.reason}; not sent again` };
       const error = Twilio.parseErrorBody(response.body);
       const detail = error === undefined ? response.reason : `twilio error ${error.code}: ${error.message}`;
       return response.permanent
@@ -78,7 +81,11 @@ export const twilioAdapter = (
     lookup: async (message) => {
       const acknowledged = await findAcknowledgement(db, message.companyId, message.idempotencyKey);
       return acknowledged === undefined
-        ? null
+        ? {
+            status: "failed",
+            retryable: false,
+            error: "twilio outcome unknown: the send was interrupted before Twilio's answer was recorded; not sent again",
+          }
         : { status: "sent", providerMessageId: acknowledged.provider_message_id };
     },
   };

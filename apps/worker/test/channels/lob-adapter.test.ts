@@ -200,6 +200,22 @@ describe("the Lob adapter", () => {
     expect(lob.letters.size).toBe(letters);
   });
 
+  it("repeats a create whose answer was lost under the same key and gets the one letter Lob made", async () => {
+    sleeps.length = 0;
+    const letters = lob.letters.size;
+    const before = lob.requests.length;
+    lob.loseNextAnswers(1);
+    const sent = await message();
+    const [outcome] = await adapter.send([sent]);
+    expect(outcome).toMatchObject({ status: "sent" });
+    expect(lob.letters.size).toBe(letters + 1);
+    expect(lob.requests.slice(before).map((request) => request.idempotencyKey)).toEqual([
+      sent.idempotencyKey,
+      sent.idempotencyKey,
+    ]);
+    expect(sleeps).toEqual([500]);
+  });
+
   it("fails a letter Lob refuses (4xx) for good with Lob's message, without retrying", async () => {
     sleeps.length = 0;
     const refused = lobAdapter(

@@ -256,6 +256,17 @@ describe("AI calls through Retell", () => {
     expect(attempts[0]!.credits_charged).toBe(0);
   });
 
+  it("never places a call again whose create answer was lost, nor retries the step", async () => {
+    const { engine, tenant, debtId } = await setup("+33612345615");
+    const created = retell.calls.size;
+    retell.loseNextAnswers(1);
+    await runBatch(engine, { kind: "live", now: tuesdayMorning });
+    expect(retell.calls.size).toBe(created + 1);
+    const attempts = await followupOf(tenant.companyId, debtId);
+    expect(attempts.map((row) => [row.attempt, row.status, row.is_retry])).toEqual([[1, "failed", false]]);
+    expect(attempts[0]!.notes).toMatch(/^retell outcome unknown: network error: .*; the call is not placed again$/);
+  });
+
   it("turns a dispute into a suggested review item that holds the debt until lifted", async () => {
     const { engine, clock, tenant, debtId } = await setup("+33612345606");
     await runBatch(engine, { kind: "live", now: tuesdayMorning });

@@ -2,6 +2,8 @@ import { storeProviderEvents } from "@dc/db";
 import type { TimelineDefinition } from "@dc/domain";
 import { startFakeTwilio, useTestDatabase } from "@dc/testing";
 import { afterAll, describe, expect, it } from "vitest";
+import { prepareSends } from "../../src/engine/prepare-sends.ts";
+import { recoverStaleSends } from "../../src/engine/recover-sends.ts";
 import { runBatch } from "../../src/engine/run-batch.ts";
 import { applyProviderEvents } from "../../src/provider-events/apply-provider-events.ts";
 import { testIds } from "../snapshot-fixtures.ts";
@@ -32,16 +34,25 @@ const smsFirst: TimelineDefinition.Definition = {
   ],
 };
 const tenant = await createEngineTenant(db, { definition: smsFirst });
+/** The SMS step has two attempts: a step that fails retryable gets a second followup, so a resend would show. */
+const twoAttempts = await createEngineTenant(db, {
+  definition: { ...smsFirst, steps: [{ ...smsFirst.steps[0]!, configuration: { max_attempts: 2 } }, smsFirst.steps[1]!] },
+});
 const engine = { ...engineDependencies(db, tuesdayMorning), adapters };
 const live = { kind: "live", now: tuesdayMorning } as const;
 
-/** Sends the first step of a new debt; answers its followup. */
-const sendOne = async (phone: string) => {
-  const [debt] = await enrolledDebts(db, tenant, [{ phone }], tuesdayMorning);
+/** The followups of the SMS step of a debt of `on`: its attempts, in order. */
+const smsAttemptsOf = async (debt: number, on = tenant) =>
+  (await followupsOf(db, on.companyId, debt)).filter((row) => row.step === 0);
+/** Sends the first step of a new debt of `on`; answers its attempts (the retry, if any, second). */
+const sendAll = async (phone: string, on = tenant) => {
+  const [debt] = await enrolledDebts(db, on, [{ phone }], tuesdayMorning);
   await runBatch(engine, live);
-  const [followup] = await followupsOf(db, tenant.companyId, debt!);
-  return followup!;
+  return smsAttemptsOf(debt!, on);
 };
+const sendOne = async (phone: string) => (await sendAll(phone))[0]!;
+/** The messages Twilio created to `phone`: what the debtor's phone received. */
+const textsTo = (phone: string) => twilio.messages.filter((message) => message.form["To"] === phone);
 
 /** Stores Twilio status callbacks as the api does, then runs the worker's task body. */
 const callback = async (params: Record<string, string>) => {
@@ -66,7 +77,6 @@ describe("SMS through Twilio", () => {
       Body: expect.stringContaining("120"),
       StatusCallback: `${CALLBACK_ORIGIN}/provider-callbacks/twilio/${testIds.encode("company", tenant.companyId)}/status`,
     });
-    expect(message.idempotencyToken).toBe(`${testIds.encode("followup", followup.id)}:1`);
     expect(followup).toMatchObject({ status: "sent", provider_message_id: message.sid, recipient: "+33611111111" });
   });
 
@@ -90,26 +100,84 @@ describe("SMS through Twilio", () => {
     expect(await statusOf(followup.id)).toEqual({ status: "failed", notes: "twilio error 30003" });
   });
 
-  it("retries an outage with backoff and Retry-After, then fails the step with the reason", async () => {
+  it("retries a refusal (503, 429) with backoff and Retry-After, then fails the step retryable", async () => {
     waits.length = 0;
     const before = twilio.server.requests.length;
+    const unavailable = { code: 20503, message: "Service unavailable", status: 503 };
     twilio.failNext(
-      {
-        status: 503,
-        headers: { "retry-after": "3" },
-        body: { code: 20503, message: "Service unavailable", status: 503 },
-      },
-      { status: 500, body: { code: 20500, message: "Internal Server Error", status: 500 } },
-      { status: 500, body: { code: 20500, message: "Internal Server Error", status: 500 } },
-      { status: 500, body: { code: 20500, message: "Internal Server Error", status: 500 } },
+      { status: 503, headers: { "retry-after": "3" }, body: unavailable },
+      { status: 429, body: { code: 20429, message: "Too Many Requests", status: 429 } },
+      { status: 503, body: unavailable },
+      { status: 503, body: unavailable },
     );
-    const followup = await sendOne("+33644444444");
+    const followups = await sendAll("+33644444444", twoAttempts);
     expect(twilio.server.requests.length - before).toBe(4);
-    // Every attempt carried the same idempotency token: a retried create is never a second message.
-    const tokens = twilio.server.requests.slice(before).map((request) => request.headers["i-twilio-idempotency-token"]);
-    expect(new Set(tokens).size).toBe(1);
     expect(waits).toEqual([3000, 1000, 2000]);
-    expect(followup).toMatchObject({ status: "failed", notes: "twilio unavailable: HTTP 500 after 4 attempts" });
+    expect(textsTo("+33644444444")).toEqual([]);
+    expect(followups.map((row) => [row.attempt, row.status, row.notes])).toEqual([
+      [1, "failed", "twilio unavailable: HTTP 503 after 4 attempts"],
+      [2, "scheduled", null],
+    ]);
+  });
+
+  it("never repeats a create whose answer was lost after Twilio sent it, nor retries the step", async () => {
+    waits.length = 0;
+    twilio.loseNextAnswers(1);
+    const followups = await sendAll("+33645454545", twoAttempts);
+    expect(textsTo("+33645454545")).toHaveLength(1);
+    expect(waits).toEqual([]);
+    expect(followups).toEqual([
+      expect.objectContaining({
+        attempt: 1,
+        status: "failed",
+        notes: expect.stringMatching(/^twilio outcome unknown: network error: .*; not sent again$/),
+      }),
+    ]);
+  });
+
+  it("never repeats a create Twilio answered 500: it may have sent the message", async () => {
+    const before = twilio.server.requests.length;
+    twilio.failNext({ status: 500, body: { code: 20500, message: "Internal Server Error", status: 500 } });
+    const followups = await sendAll("+33646464646", twoAttempts);
+    expect(twilio.server.requests.length - before).toBe(1);
+    expect(followups.map((row) => [row.attempt, row.status, row.notes])).toEqual([
+      [1, "failed", "twilio outcome unknown: HTTP 500; not sent again"],
+    ]);
+  });
+
+  it("sends each due message once when two sweeps claim at the same time", async () => {
+    const phones = Array.from({ length: 20 }, (_, index) => `+336470000${String(index).padStart(2, "0")}`);
+    const debts = await enrolledDebts(db, tenant, phones.map((phone) => ({ phone })), tuesdayMorning);
+    await Promise.all([runBatch(engine, live), runBatch(engine, live)]);
+    expect(phones.map((phone) => textsTo(phone).length)).toEqual(phones.map(() => 1));
+    for (const debt of debts)
+      expect((await followupsOf(db, tenant.companyId, debt)).map((row) => row.status)).toEqual(["sent", "scheduled"]);
+  });
+
+  it("fails, never resends, a send a worker left in_progress after Twilio took it", async () => {
+    const recovering = { ...engineDependencies(db, tuesdayMorning, { sendTimeoutMs: 60_000 }), adapters };
+    const [debt] = await enrolledDebts(db, twoAttempts, [{ phone: "+33648484848" }], tuesdayMorning);
+    // A worker commits the send in_progress, Twilio creates the message, and the worker dies before recording it.
+    const prepared = await db
+      .transaction()
+      .execute((trx) => prepareSends(trx, recovering, live, tuesdayMorning));
+    const handed = prepared.sends.find((send) => send.context.debt_id === debt)!;
+    twilio.loseNextAnswers(1);
+    await adapters.adapterFor({ sandbox: false }, "sms").send([handed.message]);
+    expect(textsTo("+33648484848")).toHaveLength(1);
+
+    const late = new Date(tuesdayMorning.getTime() + 61_000);
+    recovering.clock.set(late);
+    expect(await recoverStaleSends(recovering)).toMatchObject({ claimed: 1, recorded: 1, rescheduled: 0 });
+    await runBatch(recovering, { kind: "live", now: late });
+    expect(textsTo("+33648484848")).toHaveLength(1);
+    expect(await smsAttemptsOf(debt!, twoAttempts)).toEqual([
+      expect.objectContaining({
+        attempt: 1,
+        status: "failed",
+        notes: "twilio outcome unknown: the send was interrupted before Twilio's answer was recorded; not sent again",
+      }),
+    ]);
   });
 
   it("fails the step for good on a permanent refusal, with Twilio's code and message", async () => {
