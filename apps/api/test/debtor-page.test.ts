@@ -3,7 +3,8 @@
  * or expired, the identity check and its throttling, sessions bound to
  * their debt, anti-forgery tokens, the Stripe-compatible provider faked on
  * a socket (the session request's shape, signed webhooks: forged 403,
- * stale 400, replay recorded once), the requests the forms record
+ * stale 400, replay recorded once, a settling payment stopping the
+ * timeline in its transaction), the requests the forms record
  * with their `debtor_request.created` events, and a dispute's attachment
  * (docs/decisions/0674): PDF or PNG stored with the dispute and downloaded
  * by its company only; too large, of another type, or two files refused,
@@ -95,6 +96,18 @@ const signIn = (path: string, name = "lefevre dupont", second = "75 011") => sig
 const paymentsOf = async (debtId: string) => {
   const response = await json.get(`/external-api/v1/debts/${debtId}/payments`, token);
   return ((await response.json()) as Json)["data"] as Json[];
+};
+
+/** Stripe's `checkout.session.completed` of the latest session the page opened, paid `amountMinor` in EUR. */
+const latestCheckoutCompleted = (amountMinor: number, paymentIntent: string) => {
+  const sent = stripeRequests.at(-1)!;
+  return checkoutCompleted({
+    id: `cs_test_${stripeRequests.length}`,
+    amountMinor,
+    currency: "EUR",
+    paymentIntent,
+    metadata: Object.fromEntries(["company_id", "debt_id"].map((key) => [key, sent.form.get(`metadata[${key}]`)!])),
+  });
 };
 
 describe("the debtor page", () => {
@@ -234,13 +247,7 @@ describe("the debtor page", () => {
     expect(sent.form.get("metadata[debt_id]")).toBe(debt["id"]);
     expect(sent.form.get("success_url")).toContain(`${path}?lang=fr&done=paid`);
 
-    const event = checkoutCompleted({
-      id: `cs_test_${stripeRequests.length}`,
-      amountMinor: 10050,
-      currency: "EUR",
-      paymentIntent: "pi_123",
-      metadata: Object.fromEntries(["company_id", "debt_id"].map((key) => [key, sent.form.get(`metadata[${key}]`)!])),
-    });
+    const event = latestCheckoutCompleted(10050, "pi_123");
     const now = t.clock.now();
     const seconds = (offset: number) => new Date(now.getTime() + offset * 1000);
     const deliver = (headers: Record<string, string>) => request("/payments/stripe/webhook", { method: "POST", headers, body: event });
@@ -264,6 +271,27 @@ describe("the debtor page", () => {
     const page = await (await b.send(path)).text();
     expect(page).toContain("149,50");
     expect(page).toContain("100,50");
+  });
+
+  it("stops the timeline when the webhook settles the debt: its due step is cancelled in the payment's transaction", async () => {
+    const debt = await createDebt(token, { timeline_id: tenant.timeline_id });
+    const path = pathOf(debt["payment_link"]);
+    const debtId = api.services.ids.decode("debt", debt["id"])!;
+    const companyId = api.services.ids.decode("company", tenant.company_id)!;
+    const followups = () =>
+      t.db.selectFrom("followups").select(["status"]).where("company_id", "=", companyId).where("debt_id", "=", debtId).execute();
+    expect(await followups()).toEqual([{ status: "scheduled" }]);
+    const { b, csrf } = await signIn(path);
+    expect((await b.post(path, { csrf_token: csrf, action: "pay", amount: "250" })).status).toBe(303);
+    const event = latestCheckoutCompleted(25000, "pi_settles");
+    const answer = await request("/payments/stripe/webhook", { method: "POST", headers: stripeNotificationHeaders(event, t.clock.now()), body: event });
+    expect(answer.status).toBe(200);
+    // Cancelled, not scheduled: no sweep can claim it once the payment has committed.
+    expect(await followups()).toEqual([{ status: "cancelled" }]);
+    const timeline = await json.get(`/external-api/v1/debts/${debt["id"]}/timeline`, token);
+    expect(((await timeline.json()) as Json)["data"]).toMatchObject({ state: "stopped", reason: "paid", next_action_at: null });
+    const read = await json.get(`/external-api/v1/debts/${debt["id"]}`, token);
+    expect(((await read.json()) as Json)["data"]).toMatchObject({ status: "status.default.paid", remaining_amount: 0 });
   });
 
   it("records plan proposals, disputes and hardship as suggested blocking requests, and preferences", async () => {
