@@ -5,9 +5,10 @@
  * `color`, `use_type`, `metadata[...]`; `Idempotency-Key` answers the first
  * letter again), `GET /v1/letters/{id}` and `GET /v1/letters` filtered by
  * `metadata[...]`, with Lob's error bodies (`{error: {message, status_code,
- * code}}`). A test queues outages (a status, with `Retry-After`) and builds
- * Lob's webhook events for a letter, signed as Lob signs them: hex
- * HMAC-SHA256 of `<timestamp>.<raw body>` in `Lob-Signature`, the Unix
+ * code}}`). A test scripts the next creates (an outage with a status and
+ * `Retry-After`, or a lost answer after Lob acted), fails the next lookups,
+ * and builds Lob's webhook events for a letter, signed as Lob signs them:
+ * hex HMAC-SHA256 of `<timestamp>.<raw body>` in `Lob-Signature`, the Unix
  * milliseconds in `Lob-Signature-Timestamp`.
  */
 import { createHmac, randomBytes } from "node:crypto";
@@ -46,11 +47,18 @@ export interface FakeLob {
   readonly url: string;
   /** Every create request that reached the server (outages included), in order. */
   readonly requests: ReadonlyArray<ReceivedLetter>;
+  /** The query of every letter lookup (`GET /v1/letters`) that reached the server (outages included), in order. */
+  readonly lookups: ReadonlyArray<URLSearchParams>;
   /** Letters created, by id. */
   readonly letters: ReadonlyMap<string, LobLetter>;
-  /** The next `count` creates answer `status` (with `Retry-After` when given) and create nothing. */
+  /**
+   * The next `count` creates answer `status` (with `Retry-After` when given) and create nothing.
+   * Outages and lost answers (`loseNextAnswers`) are played in the order queued, one per create.
+   */
   readonly fail: (count: number, status: number, retryAfterSeconds?: number) => void;
-  /** The next `count` creates make their letter, then close the connection unanswered (the answer is lost). */
+  /** The next `count` lookups (`GET /v1/letters`) answer `status` and list nothing. */
+  readonly failLookups: (count: number, status: number) => void;
+  /** The next `count` creates act (make their letter, or find the key's), then close the connection unanswered (the answer is lost). */
   readonly loseNextAnswers: (count: number) => void;
   /**
    * A Lob event for a letter (`letter.delivered`, `letter.returned_to_sender`...),
@@ -77,8 +85,10 @@ export const startFakeLob = async (options: { readonly apiKey: string }): Promis
   const requests: ReceivedLetter[] = [];
   const letters = new Map<string, LobLetter>();
   const byKey = new Map<string, LobLetter>();
-  const outages: Array<{ status: number; retryAfter: number | undefined }> = [];
-  let answersToLose = 0;
+  /** What the next creates do instead of answering: an outage, or acting and losing the answer. */
+  const script: Array<{ status: number; retryAfter: number | undefined } | "lose"> = [];
+  const lookups: URLSearchParams[] = [];
+  const lookupOutages: number[] = [];
   const expected = `Basic ${Buffer.from(`${options.apiKey}:`).toString("base64")}`;
 
   const header = (request: ProviderRequestSeen, name: string): string | undefined => {
@@ -105,15 +115,17 @@ export const startFakeLob = async (options: { readonly apiKey: string }): Promis
     const authorization = header(request, "authorization");
     requests.push({ authorization, idempotencyKey, contentType, fields, file });
     if (authorization !== expected) return lobError(401, "Your API key is not valid.", "unauthorized");
-    const outage = outages.shift();
-    if (outage !== undefined) {
+    const next = script.shift();
+    if (next !== undefined && next !== "lose") {
       return {
-        ...lobError(outage.status, "Service unavailable", "service_unavailable"),
-        headers: outage.retryAfter === undefined ? {} : { "retry-after": String(outage.retryAfter) },
+        ...lobError(next.status, "Service unavailable", "service_unavailable"),
+        headers: next.retryAfter === undefined ? {} : { "retry-after": String(next.retryAfter) },
       };
     }
+    const answer = (letter: LobLetter): ProviderReply =>
+      next === "lose" ? { status: 200, drop: true } : { status: 200, body: letter };
     const earlier = idempotencyKey === undefined ? undefined : byKey.get(idempotencyKey);
-    if (earlier !== undefined) return { status: 200, body: earlier };
+    if (earlier !== undefined) return answer(earlier);
     if (form === undefined) return lobError(422, "Request body must be multipart/form-data", "invalid");
     const missing = required.find((name) => fields[name] === undefined || fields[name] === "");
     if (missing !== undefined) return lobError(422, `${missing} is required`, "invalid");
@@ -142,11 +154,7 @@ export const startFakeLob = async (options: { readonly apiKey: string }): Promis
     };
     letters.set(id, letter);
     if (idempotencyKey !== undefined) byKey.set(idempotencyKey, letter);
-    if (answersToLose > 0) {
-      answersToLose -= 1;
-      return { status: 200, drop: true };
-    }
-    return { status: 200, body: letter };
+    return answer(letter);
   };
 
   let baseUrl = "";
@@ -156,6 +164,9 @@ export const startFakeLob = async (options: { readonly apiKey: string }): Promis
     if (header(request, "authorization") !== expected)
       return lobError(401, "Your API key is not valid.", "unauthorized");
     if (request.method === "GET" && url.pathname === "/v1/letters") {
+      lookups.push(url.searchParams);
+      const outage = lookupOutages.shift();
+      if (outage !== undefined) return lobError(outage, "Service unavailable", "service_unavailable");
       const filters = [...url.searchParams].filter(([name]) => name.startsWith("metadata["));
       const data = [...letters.values()].filter((letter) =>
         filters.every(([name, value]) => letter.metadata[name.slice("metadata[".length, -1)] === value),
@@ -173,12 +184,16 @@ export const startFakeLob = async (options: { readonly apiKey: string }): Promis
   return {
     url,
     requests,
+    lookups,
     letters,
     fail: (count, status, retryAfterSeconds) => {
-      for (let index = 0; index < count; index++) outages.push({ status, retryAfter: retryAfterSeconds });
+      for (let index = 0; index < count; index++) script.push({ status, retryAfter: retryAfterSeconds });
+    },
+    failLookups: (count, status) => {
+      for (let index = 0; index < count; index++) lookupOutages.push(status);
     },
     loseNextAnswers: (count) => {
-      answersToLose += count;
+      for (let index = 0; index < count; index++) script.push("lose");
     },
     event: (letter, type, secret, eventOptions = {}) => {
       const at = eventOptions.at ?? new Date();

@@ -8,8 +8,15 @@
  * followup to `delivered` or `failed`. A debt without a complete address
  * fails for good before anything is drawn or sent.
  *
- * After a crash, `lookup` asks Lob for the letter carrying the attempt's
- * key in its metadata: found is `sent`, none is null (never received).
+ * Lob asked for a letter by the attempt's key (in its metadata) answers
+ * the letter it made under it. The HTTP client repeats a create under the
+ * same key, which Lob honours, but the engine's next attempt has a new key:
+ * so a create that fails after a try Lob may have acted on (its answer
+ * lost, or a 5xx other than 503) is looked up before it is answered a
+ * failure. Found is `sent`; none is the failure (retryable or not, as Lob
+ * answered); a lookup that fails too fails the send for good, `lob outcome
+ * unknown`, rather than risk a second letter. After a crash, `lookup` asks
+ * the same: found is `sent`, none is null (never received).
  */
 import { type Db, type EventIds, storeObject } from "@dc/db";
 import { Lob } from "@dc/providers";
@@ -35,6 +42,9 @@ const failed = (retryable: boolean, error: string): Outcome => ({ status: "faile
 
 /** The stored object of an attempt's letter. */
 export const letterObjectKey = (idempotencyKey: string): string => `letters/${idempotencyKey}.pdf`;
+
+/** What Lob holds under an attempt's key: its letter as the outcome `sent`, null for none, or why Lob could not say. */
+type Found = { readonly ok: true; readonly letter: Outcome | null } | { readonly ok: false; readonly reason: string };
 
 const failureOf = (response: { status: number | null; body: unknown; reason: string; permanent: boolean }): Outcome => {
   const error = Lob.parseErrorBody(response.body);
@@ -94,27 +104,46 @@ export const lobAdapter = (db: Db, ids: EventIds, settings: LobChannelSettings, 
       body: request.body,
       idempotency: { header: Lob.LOB_IDEMPOTENCY_HEADER, key: message.idempotencyKey },
     });
-    if (!response.ok) return failureOf(response);
+    if (!response.ok) {
+      if (!response.mayHaveActed) return failureOf(response);
+      const found = await find(message);
+      if (found.ok) return found.letter ?? failureOf(response);
+      return failed(
+        false,
+        `lob outcome unknown: the create may have been accepted (${response.reason}) and the lookup failed (${found.reason}); not sent again`,
+      );
+    }
     const created = Lob.parseLetter(response.body);
     if (created === undefined) return failed(true, "lob answered without a letter id");
     return { status: "sent", providerMessageId: created.id, pdfObjectKey: key };
   };
 
+  const find = async (message: OutboundMessage): Promise<Found> => {
+    const query = new URLSearchParams({ limit: "1", [`metadata[${SEND_KEY}]`]: message.idempotencyKey });
+    const response = await http.request({
+      account,
+      method: "GET",
+      url: `${settings.baseUrl}/v1/letters?${query.toString()}`,
+      headers,
+    });
+    if (!response.ok) return { ok: false, reason: response.reason };
+    const data = (response.body as { data?: unknown } | null)?.data;
+    const found = Array.isArray(data) ? Lob.parseLetter(data[0]) : undefined;
+    return {
+      ok: true,
+      letter:
+        found === undefined
+          ? null
+          : { status: "sent", providerMessageId: found.id, pdfObjectKey: letterObjectKey(message.idempotencyKey) },
+    };
+  };
+
   return {
     send: (messages) => Promise.all(messages.map(sendOne)),
     lookup: async (message) => {
-      const query = new URLSearchParams({ limit: "1", [`metadata[${SEND_KEY}]`]: message.idempotencyKey });
-      const response = await http.request({
-        account,
-        method: "GET",
-        url: `${settings.baseUrl}/v1/letters?${query.toString()}`,
-        headers,
-      });
-      if (!response.ok) throw new Error(`lob lookup failed: ${response.reason}`);
-      const data = (response.body as { data?: unknown } | null)?.data;
-      const found = Array.isArray(data) ? Lob.parseLetter(data[0]) : undefined;
-      if (found === undefined) return null;
-      return { status: "sent", providerMessageId: found.id, pdfObjectKey: letterObjectKey(message.idempotencyKey) };
+      const found = await find(message);
+      if (!found.ok) throw new Error(`lob lookup failed: ${found.reason}`);
+      return found.letter;
     },
   };
 };

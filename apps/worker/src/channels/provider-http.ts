@@ -14,6 +14,9 @@
  * timeout, a connection dropped before the answer, or another 5xx may come
  * after the provider sent the message: the request ends at once as
  * `unknown`, and the adapter fails it for good instead of sending again.
+ * Whichever way a request fails, `mayHaveActed` says whether any of its
+ * tries was such a one, for the adapter to ask the provider what it made
+ * (Lob's letter, by its key) before the engine's next attempt sends anew.
  */
 
 export interface ProviderHttpSettings {
@@ -57,12 +60,15 @@ export type ProviderResponse =
    * `permanent`: a 4xx the provider will answer again. `unknown`: a create
    * the provider cannot deduplicate whose answer was lost or ambiguous, so
    * it may have been sent; not retried. Neither: the attempts ran out (the
-   * last status, if any).
+   * last status, if any). `mayHaveActed`: some try's answer was lost or
+   * ambiguous (a timeout, a dropped connection, a 5xx other than 503), so
+   * the provider may have acted on the request whatever the last try said.
    */
   | {
       readonly ok: false;
       readonly permanent: boolean;
       readonly unknown: boolean;
+      readonly mayHaveActed: boolean;
       readonly status: number | null;
       readonly body: unknown;
       readonly reason: string;
@@ -150,10 +156,12 @@ export const createProviderHttp = (settings: ProviderHttpSettings, sleep: Sleep 
     const headers: Record<string, string> = { ...request.headers };
     if (request.idempotency !== undefined) headers[request.idempotency.header] = request.idempotency.key;
     const repeatable = request.method === "GET" || request.idempotency !== undefined;
+    let mayHaveActed = false;
     let last: ProviderResponse = {
       ok: false,
       permanent: false,
       unknown: false,
+      mayHaveActed,
       status: null,
       body: null,
       reason: "no attempt made",
@@ -172,12 +180,15 @@ export const createProviderHttp = (settings: ProviderHttpSettings, sleep: Sleep 
         const body = await readBody(response);
         if (response.ok) return { ok: true, status: response.status, body };
         const refused = response.status === 429 || response.status === 503;
-        const unknown = !repeatable && !refused && response.status >= 500;
+        const acted = !refused && response.status >= 500;
+        mayHaveActed ||= acted;
+        const unknown = !repeatable && acted;
         const retryable = !unknown && (refused || response.status >= 500);
         last = {
           ok: false,
           permanent: !retryable && !unknown,
           unknown,
+          mayHaveActed,
           status: response.status,
           body,
           reason: `HTTP ${response.status}${retryable && attempt === settings.maxAttempts ? ` after ${attempt} attempts` : ""}`,
@@ -188,11 +199,14 @@ export const createProviderHttp = (settings: ProviderHttpSettings, sleep: Sleep 
       } catch (error) {
         const code = errorCode(error);
         const cause = `${error instanceof Error ? error.message : String(error)}${code === undefined ? "" : ` (${code})`}`;
-        const unknown = !repeatable && (code === undefined || !notConnected.has(code));
+        const acted = code === undefined || !notConnected.has(code);
+        mayHaveActed ||= acted;
+        const unknown = !repeatable && acted;
         last = {
           ok: false,
           permanent: false,
           unknown,
+          mayHaveActed,
           status: null,
           body: null,
           reason: `network error: ${cause}${!unknown && attempt === settings.maxAttempts ? ` after ${attempt} attempts` : ""}`,

@@ -29,18 +29,41 @@ const SECRET = "lob_webhook_secret_for_tests";
 let db: Kysely<Database>;
 let lob: FakeLob;
 let tenant: EngineTenant;
+/** A letter step of two attempts, the second an hour after a retryable failure: a second letter would show. */
+let twoAttempts: EngineTenant;
 let dependencies: ReturnType<typeof engineDependencies>;
 let complete: number;
 let incomplete: number;
 
-const followupOf = (debtId: number) =>
+/** The letter attempts of a debt of `on`, in order. */
+const lettersOf = (debtId: number, on = tenant) =>
   db
     .selectFrom("followups")
-    .select(["id", "status", "type", "provider_message_id", "pdf_object_key", "notes"])
-    .where("company_id", "=", tenant.companyId)
+    .select(["id", "status", "type", "attempt", "provider_message_id", "pdf_object_key", "notes"])
+    .where("company_id", "=", on.companyId)
     .where("debt_id", "=", debtId)
     .where("type", "=", "postmail")
-    .executeTakeFirstOrThrow();
+    .orderBy("id")
+    .execute();
+const followupOf = async (debtId: number) => (await lettersOf(debtId))[0]!;
+
+/** A debt of `on` with a complete address, enrolled at the engine's clock. */
+const addressedDebt = async (on: EngineTenant): Promise<number> => {
+  const [debt] = await enrolledDebts(db, on, [{}], dependencies.clock.now());
+  await db
+    .updateTable("debts")
+    .set({ address: "5 avenue Foch", postal_code: "75016", city: "Paris" })
+    .where("company_id", "=", on.companyId)
+    .where("id", "=", debt!)
+    .execute();
+  return debt!;
+};
+
+/** The letters Lob made for a debt's followups. */
+const lobLettersFor = (followups: ReadonlyArray<{ id: number }>) => {
+  const ours = new Set(followups.map((row) => testIds.encode("followup", row.id)));
+  return [...lob.letters.values()].filter((letter) => ours.has(letter.metadata["dc_followup"]!));
+};
 
 /** Stores Lob's event for `letter` as the api does, then has the worker apply the company's events. */
 const deliver = async (letter: LobLetter, type: string, id?: string) => {
@@ -58,6 +81,12 @@ beforeAll(async () => {
     definition: {
       scheduling: { time_zone: "Europe/Paris", weekdays: [1, 2, 3, 4, 5], window: { start: "09:00", end: "19:00" } },
       steps: [{ day_offset: 0, channel: "postmail", configuration: {}, content: {} }],
+    },
+  });
+  twoAttempts = await createEngineTenant(db, {
+    definition: {
+      scheduling: { time_zone: "Europe/Paris", weekdays: [1, 2, 3, 4, 5], window: { start: "09:00", end: "19:00" } },
+      steps: [{ day_offset: 0, channel: "postmail", configuration: { max_attempts: 2, retry_after_hours: 1 }, content: {} }],
     },
   });
   const debts = await enrolledDebts(db, tenant, [{}, {}], tuesdayMorning);
@@ -83,7 +112,8 @@ beforeAll(async () => {
   });
   dependencies = {
     ...engineDependencies(db, tuesdayMorning),
-    adapters: makeChannelAdapters(db, { smtp: undefined, providers }, testIds),
+    // The providers' backoff is not slept through: outages are played at once.
+    adapters: makeChannelAdapters(db, { smtp: undefined, providers, sleep: () => Promise.resolve() }, testIds),
   };
   await sweepLive(dependencies);
 });
@@ -141,20 +171,76 @@ describe("a live company's letter", () => {
   });
 
   it("fails a letter returned to sender, keeping the reason", async () => {
-    const [debt] = await enrolledDebts(db, tenant, [{}], tuesdayMorning);
-    await db
-      .updateTable("debts")
-      .set({ address: "5 avenue Foch", postal_code: "75016", city: "Paris" })
-      .where("company_id", "=", tenant.companyId)
-      .where("id", "=", debt!)
-      .execute();
+    const debt = await addressedDebt(tenant);
     await sweepLive(dependencies);
-    const sent = await followupOf(debt!);
+    const sent = await followupOf(debt);
     expect(sent.status).toBe("sent");
     await deliver(lob.letters.get(sent.provider_message_id!)!, "letter.returned_to_sender");
-    const returned = await followupOf(debt!);
+    const returned = await followupOf(debt);
     expect(returned.status).toBe("failed");
     expect(returned.notes).toContain("letter.returned_to_sender");
     expect(returned.notes).toContain("returned to sender");
+  });
+});
+
+describe("a letter whose create may have reached Lob", () => {
+  const hourMs = 3_600_000;
+  /** A new addressed debt of the two-attempt timeline, its first attempt sent by a sweep. */
+  const firstAttempt = async () => {
+    const debt = await addressedDebt(twoAttempts);
+    await sweepLive(dependencies);
+    return debt;
+  };
+  /** An hour later: the sweep that sends a retried attempt. */
+  const nextHour = async () => {
+    dependencies.clock.advance(hourMs);
+    await sweepLive(dependencies);
+  };
+
+  it("is found at Lob when its answer was lost and every later try failed: sent once, not retried", async () => {
+    lob.loseNextAnswers(1);
+    lob.fail(3, 503);
+    const debt = await firstAttempt();
+    await nextHour();
+    const attempts = await lettersOf(debt, twoAttempts);
+    const letters = lobLettersFor(attempts);
+    expect(letters).toHaveLength(1);
+    expect(attempts.map((row) => [row.attempt, row.status, row.provider_message_id, row.notes])).toEqual([
+      [1, "sent", letters[0]!.id, null],
+    ]);
+    expect(attempts[0]!.pdf_object_key).toMatch(/^letters\/.+:1\.pdf$/);
+    expect(lob.lookups.at(-1)!.get("metadata[dc_send]")).toBe(letters[0]!.metadata["dc_send"]);
+  });
+
+  it("is retried by the next attempt when Lob refused every try: no letter, then one", async () => {
+    const lookups = lob.lookups.length;
+    lob.fail(4, 503);
+    const debt = await firstAttempt();
+    expect(lobLettersFor(await lettersOf(debt, twoAttempts))).toEqual([]);
+    // Lob refused each try (503): nothing was made, so nothing is looked up.
+    expect(lob.lookups).toHaveLength(lookups);
+    await nextHour();
+    const attempts = await lettersOf(debt, twoAttempts);
+    const letters = lobLettersFor(attempts);
+    expect(letters).toHaveLength(1);
+    expect(attempts.map((row) => [row.attempt, row.status, row.provider_message_id, row.notes])).toEqual([
+      [1, "failed", null, "lob HTTP 503 after 4 attempts: service_unavailable: Service unavailable"],
+      [2, "sent", letters[0]!.id, null],
+    ]);
+  });
+
+  it("fails for good, never sent again, when Lob cannot be asked whether it made the letter", async () => {
+    lob.loseNextAnswers(1);
+    lob.fail(3, 503);
+    lob.failLookups(4, 503);
+    const debt = await firstAttempt();
+    await nextHour();
+    const attempts = await lettersOf(debt, twoAttempts);
+    expect(lobLettersFor(attempts)).toHaveLength(1);
+    expect(attempts.map((row) => [row.attempt, row.status, row.provider_message_id])).toEqual([[1, "failed", null]]);
+    expect(attempts[0]!.notes).toBe(
+      "lob outcome unknown: the create may have been accepted (HTTP 503 after 4 attempts) and the lookup failed " +
+        "(HTTP 503 after 4 attempts); not sent again",
+    );
   });
 });

@@ -200,6 +200,35 @@ describe("the Lob adapter", () => {
     expect(lob.letters.size).toBe(letters);
   });
 
+  it("looks a failed create up when a try may have reached Lob, and answers what Lob holds", async () => {
+    // The answer lost, then a refusal for good: Lob made the letter, so the send is that letter.
+    lob.loseNextAnswers(1);
+    lob.fail(1, 422);
+    const lost = await message();
+    const letters = lob.letters.size;
+    const [found] = await adapter.send([lost]);
+    const letter = [...lob.letters.values()].at(-1)!;
+    expect(lob.letters.size).toBe(letters + 1);
+    expect(found).toEqual({
+      status: "sent",
+      providerMessageId: letter.id,
+      pdfObjectKey: letterObjectKey(lost.idempotencyKey),
+    });
+    expect(lob.lookups.at(-1)!.get("metadata[dc_send]")).toBe(lost.idempotencyKey);
+
+    // 500s may come after Lob acted: asked, Lob holds nothing, so the outage stays retryable.
+    const lookups = lob.lookups.length;
+    lob.fail(3, 500);
+    const [failed] = await adapter.send([await message()]);
+    expect(failed).toEqual({
+      status: "failed",
+      retryable: true,
+      error: "lob HTTP 500 after 3 attempts: service_unavailable: Service unavailable",
+    });
+    expect(lob.lookups).toHaveLength(lookups + 1);
+    expect(lob.letters.size).toBe(letters + 1);
+  });
+
   it("repeats a create whose answer was lost under the same key and gets the one letter Lob made", async () => {
     sleeps.length = 0;
     const letters = lob.letters.size;
