@@ -18,7 +18,7 @@ import {
   followupsOf,
   tuesdayMorning,
 } from "../engine/engine-fixtures.ts";
-import { TWILIO_SMS_FROM, twilioChannelAdapters } from "./channel-fixtures.ts";
+import { TWILIO_SMS_FROM, TWILIO_WHATSAPP_FROM, twilioChannelAdapters } from "./channel-fixtures.ts";
 
 const { db } = await useTestDatabase();
 const account = { accountSid: "AC00000000000000000000000000000003", authToken: "twilio-replies-test-token" };
@@ -36,32 +36,43 @@ const twoSms: TimelineDefinition.Definition = {
   ],
 };
 const tenant = await createEngineTenant(db, { definition: twoSms });
+/** SMS, WhatsApp the next day, SMS the day after: what an SMS STOP leaves of one timeline. */
+const smsWhatsAppSms = await createEngineTenant(db, {
+  definition: {
+    ...twoSms,
+    steps: [
+      twoSms.steps[0]!,
+      { day_offset: 1, channel: "whatsapp", configuration: { max_attempts: 1 }, content: {} },
+      { day_offset: 2, channel: "sms", configuration: { max_attempts: 1 }, content: {} },
+    ],
+  },
+});
 const engine = { ...engineDependencies(db, tuesdayMorning), adapters };
-const wednesdayMorning = new Date(tuesdayMorning.getTime() + 86_400_000);
 
-/** A debt whose first SMS went to `phone`; answers its id and the followup. */
-const texted = async (phone: string) => {
+/** A debt of `on` whose first SMS went to `phone`; answers its id and the followup. */
+const texted = async (phone: string, on = tenant) => {
   engine.clock.set(tuesdayMorning);
-  const [debtId] = await enrolledDebts(db, tenant, [{ phone }], tuesdayMorning);
+  const [debtId] = await enrolledDebts(db, on, [{ phone }], tuesdayMorning);
   await runBatch(engine, { kind: "live", now: tuesdayMorning });
-  const [followup] = await followupsOf(db, tenant.companyId, debtId!);
+  const [followup] = await followupsOf(db, on.companyId, debtId!);
   expect(followup).toMatchObject({ status: "sent", recipient: phone });
   return { debtId: debtId!, followup: followup! };
 };
 
-/** Twilio's incoming-message webhook from `from`, stored as the api does, then the worker's run; answers how many were stored. */
-const reply = async (params: Record<string, string>) => {
+/** Twilio's incoming-message webhook to `on`'s route, stored as the api does, then the worker's run; answers how many were stored. */
+const reply = async (params: Record<string, string>, on = tenant) => {
   const received = Twilio.receivedCallback("inbound", Object.entries(params))!;
-  const { stored } = await storeProviderEvents(db, tenant.companyId, "twilio", [received]);
-  await applyProviderEvents(engine, tenant.companyId);
+  const { stored } = await storeProviderEvents(db, on.companyId, "twilio", [received]);
+  await applyProviderEvents(engine, on.companyId);
   return stored;
 };
 
-/** The second step, once its day has come. */
-const nextStep = async (debtId: number) => {
-  engine.clock.set(wednesdayMorning);
-  await runBatch(engine, { kind: "live", now: wednesdayMorning });
-  return (await followupsOf(db, tenant.companyId, debtId))[1]!;
+/** Step `step` (day `step`) of a debt of `on`, once its day has come. */
+const nextStep = async (debtId: number, on = tenant, step = 1) => {
+  const day = new Date(tuesdayMorning.getTime() + step * 86_400_000);
+  engine.clock.set(day);
+  await runBatch(engine, { kind: "live", now: day });
+  return (await followupsOf(db, on.companyId, debtId))[step]!;
 };
 
 const eventOf = (sid: string) =>
@@ -101,6 +112,24 @@ describe("SMS replies through Twilio", () => {
     const sent = twilio.messages.length;
     expect(await nextStep(debtId)).toMatchObject({ guard_reason: "opted_out" });
     expect(twilio.messages.length).toBe(sent);
+  });
+
+  it("opts out of SMS only on an SMS STOP: the WhatsApp step still goes, the next SMS step is blocked", async () => {
+    const phone = "+33670000005";
+    const { debtId } = await texted(phone, smsWhatsAppSms);
+    expect(await reply(twilio.incoming({ from: phone, to: smsFrom, body: "STOP" }), smsWhatsAppSms)).toBe(1);
+
+    const sent = twilio.messages.length;
+    const whatsapp = await nextStep(debtId, smsWhatsAppSms, 1);
+    expect(whatsapp).toMatchObject({ type: "whatsapp", status: "sent", guard_reason: null, recipient: phone });
+    expect(twilio.messages.slice(sent).map((message) => [message.form["From"], message.form["To"], message.sid])).toEqual([
+      [`whatsapp:${TWILIO_WHATSAPP_FROM}`, `whatsapp:${phone}`, whatsapp.provider_message_id],
+    ]);
+
+    const sms = await nextStep(debtId, smsWhatsAppSms, 2);
+    expect(sms).toMatchObject({ type: "sms", guard_reason: "opted_out" });
+    expect(sms.provider_message_id).toBeNull();
+    expect(twilio.messages.length).toBe(sent + 1);
   });
 
   it("suggests a blocking dispute on a reply that reads as one, and the engine holds the debt", async () => {
