@@ -30,7 +30,13 @@ export {
   runToEnd,
 } from "./start-up-migration-failure.ts";
 export { configurationTableGaps, documentedVariables } from "./documented-variables.ts";
-export { type ReceivedMail, type Refusal, startTestSmtpServer, type TestSmtpServer } from "./smtp-server.ts";
+export {
+  type LostAnswer,
+  type ReceivedMail,
+  type Refusal,
+  startTestSmtpServer,
+  type TestSmtpServer,
+} from "./smtp-server.ts";
 export {
   type ProviderReply,
   type ProviderRequestSeen,
