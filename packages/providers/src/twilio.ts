@@ -4,6 +4,8 @@
  * (`POST /2010-04-01/Accounts/{AccountSid}/Messages.json`, HTTP Basic auth
  * with the account SID and auth token, form fields `To`, `From`, `Body`,
  * `StatusCallback`; a WhatsApp address is `whatsapp:+E164`), the
+ * Message list we search for a create whose answer was lost (`GET` on the
+ * same path, filtered by `To`, `From` and `DateSent>=`), the
  * `X-Twilio-Signature` of its webhooks, and its status callbacks and
  * incoming messages parsed into the platform's events (docs/channels.md).
  */
@@ -65,6 +67,58 @@ export const parseMessageResource = (json: unknown): { readonly sid: string; rea
   return typeof sid === "string" && sid !== ""
     ? { sid, status: typeof status === "string" ? status : "queued" }
     : undefined;
+};
+
+/** Messages a list page holds at most (Twilio's `PageSize` maximum). */
+export const MESSAGE_LIST_PAGE_SIZE = 1000;
+
+/**
+ * The first page of Twilio's Message list (`GET .../Messages.json`) of the
+ * messages from `from` to `to` (as the create's form has them, a WhatsApp one
+ * prefixed) sent on or after midnight GMT of the day of `since` (`DateSent>=`,
+ * a date only). Its `next_page_uri` is the next page's path and query.
+ */
+export const messageListRequest = (
+  accountSid: string,
+  filter: { readonly to: string; readonly from: string; readonly since: Date },
+) => ({
+  method: "GET" as const,
+  path: `/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json?${new URLSearchParams({
+    To: filter.to,
+    From: filter.from,
+    "DateSent>": filter.since.toISOString().slice(0, 10),
+    PageSize: String(MESSAGE_LIST_PAGE_SIZE),
+  }).toString()}`,
+});
+
+/** A message of Twilio's Message list: what a lost create is matched by. */
+export interface ListedMessage {
+  readonly sid: string;
+  readonly to: string;
+  readonly from: string;
+  readonly body: string;
+  /** `date_created` (RFC 2822, to the second); null when absent or unreadable. */
+  readonly dateCreated: Date | null;
+}
+
+/** A page of Twilio's Message list (`{messages, next_page_uri, ...}`), or undefined when it is not one. */
+export const parseMessageList = (
+  json: unknown,
+): { readonly messages: ReadonlyArray<ListedMessage>; readonly nextPageUri: string | null } | undefined => {
+  if (typeof json !== "object" || json === null) return undefined;
+  const { messages, next_page_uri: next } = json as Record<string, unknown>;
+  if (!Array.isArray(messages)) return undefined;
+  const text = (value: unknown): string => (typeof value === "string" ? value : "");
+  const listed = messages.flatMap((entry): ListedMessage[] => {
+    if (typeof entry !== "object" || entry === null) return [];
+    const { sid, to, from, body, date_created: created } = entry as Record<string, unknown>;
+    if (typeof sid !== "string" || sid === "") return [];
+    const at = typeof created === "string" ? Date.parse(created) : Number.NaN;
+    return [
+      { sid, to: text(to), from: text(from), body: text(body), dateCreated: Number.isNaN(at) ? null : new Date(at) },
+    ];
+  });
+  return { messages: listed, nextPageUri: typeof next === "string" && next !== "" ? next : null };
 };
 
 /** Twilio's error body (`{code, message, more_info, status}`) as `<code>: <message>`, or undefined. */

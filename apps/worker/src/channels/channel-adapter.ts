@@ -24,6 +24,11 @@ export interface OutboundMessage {
   readonly configuration: TimelineDefinition.Configuration;
   /** The company's clock at the send (a sandbox company's own clock). */
   readonly at: Date;
+  /**
+   * When the send began (its followup went `in_progress`), on the same clock:
+   * set on a message the recovery rebuilds, whose `at` is the recovery's.
+   */
+  readonly startedAt?: Date;
   /** Who the debtor sees as sender (the company's name): the display name of an e-mail's From. */
   readonly senderName?: string;
   /** The language the body is written in (`en`, `fr`), for the e-mail's HTML part. */

@@ -9,16 +9,25 @@
  *
  * Twilio's Messages API takes no idempotency key: every create it accepts
  * is a new SMS. So a create is repeated only when Twilio certainly did not
- * act (provider-http.ts), and a create whose answer was lost fails for good
- * (`outcome unknown`) rather than risk a second message. Nor can Twilio be
- * asked what it received by our key: each answer is recorded as an
- * acknowledgement (docs/decisions/0617) and `lookup` reads it; a send with
- * none fails for good, never sent again: at most once, as e-mail.
+ * act (provider-http.ts), and a create whose answer was lost is never sent
+ * again: Twilio's Message list is searched instead for the message it made
+ * (same To, From and body, created at or after the send began, a second's
+ * precision). Exactly one found: the send is `sent` with its SID, recorded as
+ * an acknowledgement like an answered one. None, several, or the list
+ * unavailable: the step fails for good (`outcome unknown`), at most once, as
+ * e-mail. After a crash, `lookup` reads the acknowledgement (docs/decisions/
+ * 0617) and, without one, searches the list the same way.
  */
 import { type Db, type EventIds, findAcknowledgement, recordAcknowledgement } from "@dc/db";
 import { Twilio, type TwilioSettings } from "@dc/providers";
 import type { ChannelAdapter, OutboundMessage, Outcome } from "./channel-adapter.ts";
 import type { ProviderHttp } from "./provider-http.ts";
+
+/** Pages of Twilio's Message list (1000 messages each) searched at most for one lost send. */
+const MAX_LIST_PAGES = 5;
+
+/** The SID of the one message in Twilio's list that is the send, null for none, or why the list cannot say. */
+type Found = { readonly ok: true; readonly sid: string | null } | { readonly ok: false; readonly reason: string };
 
 export const twilioAdapter = (
   db: Db,
@@ -29,12 +38,12 @@ export const twilioAdapter = (
 ): ChannelAdapter => {
   const authorization = Twilio.basicAuthorization(settings);
   const account = `twilio:${settings.accountSid}`;
+  const headers = { authorization, accept: "application/json" };
 
-  const sendOne = async (message: OutboundMessage): Promise<Outcome> => {
+  const requestOf = (message: OutboundMessage) => {
     const channel = message.channel === "whatsapp" ? "whatsapp" : "sms";
     const from = channel === "whatsapp" ? settings.whatsappFrom : settings.smsFrom;
-    if (from === undefined)
-      return { status: "failed", retryable: false, error: `channel_not_configured: no Twilio ${channel} sender` };
+    if (from === undefined) return { channel, request: undefined };
     const request = Twilio.messageRequest(settings.accountSid, {
       channel,
       to: message.recipient,
@@ -42,20 +51,82 @@ export const twilioAdapter = (
       body: message.body,
       statusCallback: `${publicBaseUrl}${Twilio.statusCallbackPath(ids.encode("company", message.companyId))}`,
     });
+    return { channel, request };
+  };
+
+  /** The one message of Twilio's list that is this send (its form's To, From, Body, created since `since`). */
+  const find = async (form: URLSearchParams, since: Date): Promise<Found> => {
+    const to = form.get("To") ?? "";
+    const from = form.get("From") ?? "";
+    const body = form.get("Body") ?? "";
+    // date_created has whole seconds: a message made in the send's first second counts.
+    const earliest = Math.floor(since.getTime() / 1000) * 1000;
+    const matches: string[] = [];
+    let path: string | null = Twilio.messageListRequest(settings.accountSid, { to, from, since }).path;
+    for (let page = 0; path !== null; page++) {
+      if (page === MAX_LIST_PAGES)
+        return { ok: false, reason: `more than ${MAX_LIST_PAGES} pages of messages to search` };
+      const response = await http.request({ account, method: "GET", url: `${settings.baseUrl}${path}`, headers });
+      if (!response.ok) return { ok: false, reason: `the message list failed (${response.reason})` };
+      const list = Twilio.parseMessageList(response.body);
+      if (list === undefined) return { ok: false, reason: "the message list answered no messages" };
+      for (const listed of list.messages)
+        if (
+          listed.to === to &&
+          listed.from === from &&
+          listed.body === body &&
+          listed.dateCreated !== null &&
+          listed.dateCreated.getTime() >= earliest
+        )
+          matches.push(listed.sid);
+      path = list.nextPageUri;
+    }
+    if (matches.length > 1) return { ok: false, reason: `${matches.length} messages in Twilio's list match it` };
+    return { ok: true, sid: matches[0] ?? null };
+  };
+
+  /** The SID of the message Twilio made for a send whose answer was lost, or the send's failure for good. */
+  const reconcile = async (
+    form: URLSearchParams,
+    since: Date,
+    lost: string,
+  ): Promise<{ readonly sid: string } | { readonly failure: Outcome }> => {
+    const found = await find(form, since);
+    if (found.ok && found.sid !== null) return { sid: found.sid };
+    const why = found.ok ? "no such message in Twilio's list" : found.reason;
+    return {
+      failure: { status: "failed", retryable: false, error: `twilio outcome unknown: ${lost}; ${why}; not sent again` },
+    };
+  };
+
+  const acknowledged = async (message: OutboundMessage, sid: string, response: string): Promise<Outcome> => {
+    await recordAcknowledgement(db, {
+      companyId: message.companyId,
+      idempotencyKey: message.idempotencyKey,
+      followupId: message.followupId,
+      channel: message.channel,
+      providerMessageId: sid,
+      response,
+    });
+    return { status: "sent", providerMessageId: sid };
+  };
+
+  const sendOne = async (message: OutboundMessage): Promise<Outcome> => {
+    const { channel, request } = requestOf(message);
+    if (request === undefined)
+      return { status: "failed", retryable: false, error: `channel_not_configured: no Twilio ${channel} sender` };
     const response = await http.request({
       account,
       method: request.method,
       url: `${settings.baseUrl}${request.path}`,
-      headers: {
-        authorization,
-        accept: "application/json",
-        "content-type": "application/x-www-form-urlencoded",
-      },
+      headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
       body: request.form.toString(),
     });
     if (!response.ok) {
-      if (response.unknown)
-        return { status: "failed", retryable: false, error: `twilio outcome unknown: ${response.reason}; not sent again` };
+      if (response.unknown) {
+        const found = await reconcile(request.form, message.startedAt ?? message.at, response.reason);
+        return "sid" in found ? acknowledged(message, found.sid, "listed") : found.failure;
+      }
       const error = Twilio.parseErrorBody(response.body);
       const detail = error === undefined ? response.reason : `twilio error ${error.code}: ${error.message}`;
       return response.permanent
@@ -65,28 +136,21 @@ export const twilioAdapter = (
     const resource = Twilio.parseMessageResource(response.body);
     if (resource === undefined)
       return { status: "failed", retryable: false, error: "twilio answered without a message sid" };
-    await recordAcknowledgement(db, {
-      companyId: message.companyId,
-      idempotencyKey: message.idempotencyKey,
-      followupId: message.followupId,
-      channel: message.channel,
-      providerMessageId: resource.sid,
-      response: resource.status,
-    });
-    return { status: "sent", providerMessageId: resource.sid };
+    return acknowledged(message, resource.sid, resource.status);
   };
 
   return {
     send: (messages) => Promise.all(messages.map(sendOne)),
     lookup: async (message) => {
-      const acknowledged = await findAcknowledgement(db, message.companyId, message.idempotencyKey);
-      return acknowledged === undefined
-        ? {
-            status: "failed",
-            retryable: false,
-            error: "twilio outcome unknown: the send was interrupted before Twilio's answer was recorded; not sent again",
-          }
-        : { status: "sent", providerMessageId: acknowledged.provider_message_id };
+      const known = await findAcknowledgement(db, message.companyId, message.idempotencyKey);
+      if (known !== undefined) return { status: "sent", providerMessageId: known.provider_message_id };
+      const { request } = requestOf(message);
+      const interrupted = "the send was interrupted before Twilio's answer was recorded";
+      if (request === undefined || message.startedAt === undefined)
+        return { status: "failed", retryable: false, error: `twilio outcome unknown: ${interrupted}; not sent again` };
+      // Not recorded as an acknowledgement: the recovery records the outcome itself, holding the followup's lock.
+      const found = await reconcile(request.form, message.startedAt, interrupted);
+      return "sid" in found ? { status: "sent", providerMessageId: found.sid } : found.failure;
     },
   };
 };

@@ -41,8 +41,13 @@ export const recoverStaleSends = async (dependencies: EngineDependencies): Promi
       const decoded = decode(context);
       const recipient = context.recipient ?? recipientOf(context, decoded.step.channel);
       const built = messageOf(ids, links, context, decoded, recipient);
-      // The message goes out with the time of its send, which its call_date does not hold yet: the lookup is by key.
-      const send: PreparedSend = { context, decoded, ...built };
+      // The message is rebuilt at the recovery's now; the provider is asked for what it received since the send began.
+      const send: PreparedSend = {
+        context,
+        decoded,
+        failure: built.failure,
+        message: { ...built.message, startedAt: context.updated_at },
+      };
       const adapter: ChannelAdapter = adapters.adapterFor({ sandbox: context.company_sandbox }, decoded.step.channel);
       let outcome: Outcome | StillRunning | null;
       try {

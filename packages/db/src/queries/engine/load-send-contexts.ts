@@ -40,6 +40,8 @@ export interface SendContext {
   readonly recipient: string | null;
   /** The provider's id of a send it accepted (docs/decisions/0630): the recovery polls the provider by it. */
   readonly provider_message_id: string | null;
+  /** When the followup last changed (the injected clock): for a send left `in_progress`, when its send began. */
+  readonly updated_at: Date;
   readonly timeline_version_id: number;
   readonly enrollment_state: "active" | "paused" | "stopped" | "completed";
   readonly enrollment_run: number;
@@ -106,7 +108,7 @@ export const loadSendContexts = async (
       ) as k (company_id, id)
     )
     select f.id, f.company_id, f.debt_id, f.enrollment_id, f.run, f.step, f.attempt, f.status, f.due_at, f.scheduled_at,
-      f.guard_reason, f.guard_detail, f.recipient, f.provider_message_id,
+      f.guard_reason, f.guard_detail, f.recipient, f.provider_message_id, f.updated_at,
       e.timeline_version_id, e.state as enrollment_state, e.run as enrollment_run,
       v.definition -> 'steps' -> f.step as step_definition, v.definition -> 'scheduling' as scheduling,
       d.status as debt_status, d.balance_minor, d.amount_minor, d.currency, d.civility, d.firstname, d.lastname,
