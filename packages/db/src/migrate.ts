@@ -43,6 +43,7 @@ import * as emailOutcomes from "./migrations/0043-email-outcomes.ts";
 import * as debtorPage from "./migrations/0044-debtor-page.ts";
 import * as reviewQueue from "./migrations/0045-review-queue.ts";
 import * as debtorRequestAttachments from "./migrations/0046-debtor-request-attachments.ts";
+import * as acknowledgedMessageIndex from "./migrations/0047-acknowledged-message-index.ts";
 import { MigrationFailed, migrationFailedMessage, MigrationLockUnavailable } from "./migration-failures.ts";
 import { type MigrationLockPolicy, type MigrationPosition, withLockRetries } from "./migration-locks.ts";
 
@@ -83,6 +84,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0044-debtor-page": debtorPage,
   "0045-review-queue": reviewQueue,
   "0046-debtor-request-attachments": debtorRequestAttachments,
+  "0047-acknowledged-message-index": acknowledgedMessageIndex,
 };
 
 /**

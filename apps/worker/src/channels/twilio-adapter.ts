@@ -18,7 +18,7 @@
  * e-mail. After a crash, `lookup` reads the acknowledgement (docs/decisions/
  * 0617) and, without one, searches the list the same way.
  */
-import { type Db, type EventIds, findAcknowledgement, recordAcknowledgement } from "@dc/db";
+import { type Db, type EventIds, findAcknowledgement, findClaimedProviderMessages, recordAcknowledgement } from "@dc/db";
 import { Twilio, type TwilioSettings } from "@dc/providers";
 import type { ChannelAdapter, OutboundMessage, Outcome } from "./channel-adapter.ts";
 import type { ProviderHttp } from "./provider-http.ts";
@@ -54,8 +54,12 @@ export const twilioAdapter = (
     return { channel, request };
   };
 
-  /** The one message of Twilio's list that is this send (its form's To, From, Body, created since `since`). */
-  const find = async (form: URLSearchParams, since: Date): Promise<Found> => {
+  /**
+   * The one message of Twilio's list that is this send: its form's To, From
+   * and Body, created since `since`, and held by no other send of the company
+   * (an identical text to the same number is another followup's message).
+   */
+  const find = async (companyId: number, form: URLSearchParams, since: Date): Promise<Found> => {
     const to = form.get("To") ?? "";
     const from = form.get("From") ?? "";
     const body = form.get("Body") ?? "";
@@ -81,17 +85,20 @@ export const twilioAdapter = (
           matches.push(listed.sid);
       path = list.nextPageUri;
     }
-    if (matches.length > 1) return { ok: false, reason: `${matches.length} messages in Twilio's list match it` };
-    return { ok: true, sid: matches[0] ?? null };
+    const claimed = await findClaimedProviderMessages(db, companyId, matches);
+    const unclaimed = matches.filter((sid) => !claimed.has(sid));
+    if (unclaimed.length > 1) return { ok: false, reason: `${unclaimed.length} messages in Twilio's list match it` };
+    return { ok: true, sid: unclaimed[0] ?? null };
   };
 
   /** The SID of the message Twilio made for a send whose answer was lost, or the send's failure for good. */
   const reconcile = async (
+    companyId: number,
     form: URLSearchParams,
     since: Date,
     lost: string,
   ): Promise<{ readonly sid: string } | { readonly failure: Outcome }> => {
-    const found = await find(form, since);
+    const found = await find(companyId, form, since);
     if (found.ok && found.sid !== null) return { sid: found.sid };
     const why = found.ok ? "no such message in Twilio's list" : found.reason;
     return {
@@ -124,7 +131,7 @@ export const twilioAdapter = (
     });
     if (!response.ok) {
       if (response.unknown) {
-        const found = await reconcile(request.form, message.startedAt ?? message.at, response.reason);
+        const found = await reconcile(message.companyId, request.form, message.startedAt ?? message.at, response.reason);
         return "sid" in found ? acknowledged(message, found.sid, "listed") : found.failure;
       }
       const error = Twilio.parseErrorBody(response.body);
@@ -149,7 +156,7 @@ export const twilioAdapter = (
       if (request === undefined || message.startedAt === undefined)
         return { status: "failed", retryable: false, error: `twilio outcome unknown: ${interrupted}; not sent again` };
       // Not recorded as an acknowledgement: the recovery records the outcome itself, holding the followup's lock.
-      const found = await reconcile(request.form, message.startedAt, interrupted);
+      const found = await reconcile(message.companyId, request.form, message.startedAt, interrupted);
       return "sid" in found ? { status: "sent", providerMessageId: found.sid } : found.failure;
     },
   };

@@ -206,6 +206,26 @@ describe("SMS through Twilio", () => {
     expect(textsTo("+33646767676")).toHaveLength(3);
   });
 
+  it("never takes a message another send of the company holds for a lost create", async () => {
+    const [debt] = await enrolledDebts(db, twoAttempts, [{ phone: "+33647878787" }], tuesdayMorning);
+    const prepared = await db.transaction().execute((trx) => prepareSends(trx, engine, live, tuesdayMorning));
+    const { message } = prepared.sends.find((send) => send.context.debt_id === debt)!;
+    const sms = adapters.adapterFor({ sandbox: false }, "sms");
+    // Another send of the same text to the same number, answered and acknowledged: its message is its own.
+    const [answered] = await sms.send([{ ...message, idempotencyKey: `${message.idempotencyKey}-other` }]);
+    expect(answered).toEqual({ status: "sent", providerMessageId: expect.any(String) });
+    // This send's create made nothing and was answered 500: the listed message is the other send's.
+    twilio.failNext({ status: 500, body: { code: 20500, message: "Internal Server Error", status: 500 } });
+    expect(await sms.send([message])).toEqual([
+      {
+        status: "failed",
+        retryable: false,
+        error: "twilio outcome unknown: HTTP 500; no such message in Twilio's list; not sent again",
+      },
+    ]);
+    expect(textsTo("+33647878787")).toHaveLength(1);
+  });
+
   it("sends each due message once when two sweeps claim at the same time", async () => {
     const phones = Array.from({ length: 20 }, (_, index) => `+336470000${String(index).padStart(2, "0")}`);
     const debts = await enrolledDebts(
