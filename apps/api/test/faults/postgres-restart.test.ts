@@ -28,15 +28,20 @@ const tenant = await createTenant(postgres.url, "Restart Resilience Ltd");
 const db = createDatabase({ connectionString: postgres.url, max: 1 });
 afterAll(() => db.destroy());
 
-const tokenResponse = await fetch(`${api.url}/oauth/token`, {
-  method: "POST",
-  headers: { "content-type": "application/x-www-form-urlencoded" },
-  body: new URLSearchParams({
-    grant_type: "client_credentials",
-    client_id: tenant.client_id,
-    client_secret: tenant.client_secret,
-  }),
-});
+/** The tenant's client-credentials token request (`init` adds, e.g., a timeout). */
+const requestToken = (init: RequestInit = {}) =>
+  fetch(`${api.url}/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: tenant.client_id,
+      client_secret: tenant.client_secret,
+    }),
+    ...init,
+  });
+
+const tokenResponse = await requestToken();
 if (tokenResponse.status !== 200)
   throw new Error(`token request failed: ${tokenResponse.status} ${await tokenResponse.text()}`);
 const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
@@ -102,16 +107,7 @@ it("answers 503 envelopes while PostgreSQL is down and recovers without an api r
       checks: { database: false, migrations: false },
     });
     // The OAuth endpoints fail in OAuth's shape (RFC 6749 5.2), the outage too, with the api's Retry-After.
-    const tokenWhileDown = await fetch(`${api.url}/oauth/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "client_credentials",
-        client_id: tenant.client_id,
-        client_secret: tenant.client_secret,
-      }),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    });
+    const tokenWhileDown = await requestToken({ signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     expect(tokenWhileDown.status).toBe(503);
     expect(tokenWhileDown.headers.get("retry-after")).toBe("5");
     expect(await tokenWhileDown.json()).toEqual({

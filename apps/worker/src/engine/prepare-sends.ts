@@ -41,6 +41,24 @@ export interface PreparedSend {
   readonly failure: Outcome | null;
 }
 
+/**
+ * The send of a followup already `in_progress`, rebuilt from its context for
+ * the crash recovery and a callback's outcome: to the recipient it was sent
+ * to, the message rendered again, `startedAt` when it went `in_progress`
+ * (what a provider is asked about). `decode` is one batch's `stepContexts()`.
+ */
+export const sendInProgress = (
+  ids: EngineDependencies["ids"],
+  links: EngineDependencies["links"],
+  decode: ReturnType<typeof stepContexts>,
+  context: SendContext,
+): PreparedSend => {
+  const decoded = decode(context);
+  const recipient = context.recipient ?? recipientOf(context, decoded.step.channel);
+  const built = messageOf(ids, links, context, decoded, recipient);
+  return { context, decoded, failure: built.failure, message: { ...built.message, startedAt: context.updated_at } };
+};
+
 export interface PreparedBatch {
   readonly claimed: number;
   readonly sends: ReadonlyArray<PreparedSend>;

@@ -9,8 +9,8 @@
 import { type DbTransaction, loadSendContexts } from "@dc/db";
 import type { FinalOutcome } from "../channels/channel-adapter.ts";
 import type { EngineDependencies } from "./engine-dependencies.ts";
-import { recipientOf, stepContexts } from "./guard-input.ts";
-import { messageOf } from "./messages.ts";
+import { stepContexts } from "./guard-input.ts";
+import { sendInProgress } from "./prepare-sends.ts";
 import { type AnsweredSend, recordOutcomes } from "./record-outcomes.ts";
 
 export interface CallbackOutcome {
@@ -42,9 +42,7 @@ export const recordCallbackOutcomes = async (
   for (const context of contexts) {
     const outcome = byId.get(context.id);
     if (outcome === undefined || context.status !== "in_progress") continue;
-    const decoded = decode(context);
-    const recipient = context.recipient ?? recipientOf(context, decoded.step.channel);
-    answered.push({ send: { context, decoded, ...messageOf(dependencies.ids, dependencies.links, context, decoded, recipient) }, outcome });
+    answered.push({ send: sendInProgress(dependencies.ids, dependencies.links, decode, context), outcome });
   }
   await recordOutcomes(trx, dependencies, answered, now);
   return new Set(contexts.map((context) => context.id));

@@ -13,10 +13,9 @@
 import { type AcceptedSend, claimStaleSends, loadSendContexts, recordAcceptedSends, setFollowupStates } from "@dc/db";
 import type { ChannelAdapter, Outcome, StillRunning } from "../channels/channel-adapter.ts";
 import type { EngineDependencies } from "./engine-dependencies.ts";
-import { recipientOf, stepContexts } from "./guard-input.ts";
+import { stepContexts } from "./guard-input.ts";
 import { inTransaction } from "./in-transaction.ts";
-import { messageOf } from "./messages.ts";
-import type { PreparedSend } from "./prepare-sends.ts";
+import { type PreparedSend, sendInProgress } from "./prepare-sends.ts";
 import { type AnsweredSend, recordOutcomes } from "./record-outcomes.ts";
 
 export interface RecoveryResult {
@@ -38,20 +37,12 @@ export const recoverStaleSends = async (dependencies: EngineDependencies): Promi
     const unknown: PreparedSend[] = [];
     const running: AcceptedSend[] = [];
     for (const context of contexts) {
-      const decoded = decode(context);
-      const recipient = context.recipient ?? recipientOf(context, decoded.step.channel);
-      const built = messageOf(ids, links, context, decoded, recipient);
       // The message is rebuilt at the recovery's now; the provider is asked for what it received since the send began.
-      const send: PreparedSend = {
-        context,
-        decoded,
-        failure: built.failure,
-        message: { ...built.message, startedAt: context.updated_at },
-      };
-      const adapter: ChannelAdapter = adapters.adapterFor({ sandbox: context.company_sandbox }, decoded.step.channel);
+      const send = sendInProgress(ids, links, decode, context);
+      const adapter: ChannelAdapter = adapters.adapterFor({ sandbox: context.company_sandbox }, send.decoded.step.channel);
       let outcome: Outcome | StillRunning | null;
       try {
-        outcome = built.failure ?? (await adapter.lookup(send.message, context.provider_message_id));
+        outcome = send.failure ?? (await adapter.lookup(send.message, context.provider_message_id));
       } catch (error) {
         logger.error({ err: error, followup: context.id }, "provider lookup failed: the send stays in_progress");
         continue;

@@ -11,10 +11,9 @@
 import { providerCallbacks } from "@dc/contract";
 import { storeProviderEvents } from "@dc/db";
 import type { TimelineDefinition } from "@dc/domain";
-import { providerSettingsOf, type ReceivedCallback, Retell, Twilio } from "@dc/providers";
+import { type ReceivedCallback, Retell, Twilio } from "@dc/providers";
 import { companyDigest, startFakeRetell, startFakeTwilio, useTestDatabase } from "@dc/testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeChannelAdapters } from "../../src/channels/adapters.ts";
 import { runBatch } from "../../src/engine/run-batch.ts";
 import { applyProviderEvents } from "../../src/provider-events/apply-provider-events.ts";
 import {
@@ -25,6 +24,7 @@ import {
   tuesdayMorning,
 } from "../engine/engine-fixtures.ts";
 import { testIds } from "../snapshot-fixtures.ts";
+import { aiCallStep, fakeProviderAdapters, twilioValues } from "./channel-fixtures.ts";
 
 const PUBLIC_BASE_URL = "https://api.collect.example";
 const SMS_FROM = "+14155550100";
@@ -35,25 +35,16 @@ const [twilio, retell] = await Promise.all([startFakeTwilio(account), startFakeR
 afterAll(() => Promise.all([twilio.close(), retell.close()]));
 
 const base = engineDependencies(db, tuesdayMorning);
-const adapters = makeChannelAdapters(
+const adapters = fakeProviderAdapters(
   db,
   {
-    smtp: undefined,
-    providers: providerSettingsOf({
-      TWILIO_BASE_URL: twilio.baseUrl,
-      TWILIO_ACCOUNT_SID: account.accountSid,
-      TWILIO_AUTH_TOKEN: account.authToken,
-      TWILIO_SMS_FROM: SMS_FROM,
-      RETELL_BASE_URL: retell.url,
-      RETELL_API_KEY: retell.apiKey,
-      RETELL_FROM_NUMBER: "+14155550199",
-      PROVIDER_SEND_RATE: 1000,
-    }),
-    publicBaseUrl: PUBLIC_BASE_URL,
-    sleep: () => Promise.resolve(),
-    now: () => base.clock.now(),
+    ...twilioValues(twilio, account),
+    TWILIO_SMS_FROM: SMS_FROM,
+    RETELL_BASE_URL: retell.url,
+    RETELL_API_KEY: retell.apiKey,
+    RETELL_FROM_NUMBER: "+14155550199",
   },
-  testIds,
+  { publicBaseUrl: PUBLIC_BASE_URL, now: () => base.clock.now() },
 );
 const engine = { ...base, adapters };
 
@@ -62,17 +53,7 @@ const smsThenCall: TimelineDefinition.Definition = {
   scheduling: { time_zone: "Europe/Paris", weekdays: [1, 2, 3, 4, 5], window: { start: "09:00", end: "19:00" } },
   steps: [
     { day_offset: 0, channel: "sms", configuration: { max_attempts: 1 }, content: {} },
-    {
-      day_offset: 1,
-      channel: "ai_call",
-      configuration: {
-        max_attempts: 1,
-        agent_id: "agent_collect",
-        voice_id: "11labs-Adrian",
-        max_duration_seconds: 300,
-      },
-      content: {},
-    },
+    aiCallStep(1),
   ],
 };
 

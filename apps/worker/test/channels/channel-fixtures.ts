@@ -6,12 +6,13 @@
  * PDF.
  */
 import type { Database } from "@dc/db";
+import type { TimelineDefinition } from "@dc/domain";
 import { providerSettingsOf, Retell } from "@dc/providers";
 import type { CallEnd, FakeRetell } from "@dc/testing";
 import type { Kysely } from "kysely";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { expect } from "vitest";
-import { makeChannelAdapters } from "../../src/channels/adapters.ts";
+import { type ChannelSettings, makeChannelAdapters } from "../../src/channels/adapters.ts";
 import { testIds } from "../snapshot-fixtures.ts";
 
 export interface DebtScope {
@@ -97,24 +98,52 @@ export const twilioChannelAdapters = (
   twilio: { readonly baseUrl: string },
   account: { readonly accountSid: string; readonly authToken: string },
   sleep: (ms: number) => Promise<void> = () => Promise.resolve(),
+) => fakeProviderAdapters(db, twilioValues(twilio, account), { sleep });
+
+/** The worker's provider variables (`TWILIO_*`, `RETELL_*`, `LOB_*`, `PROVIDER_*`). */
+type ProviderValues = Parameters<typeof providerSettingsOf>[0];
+
+/** The Twilio variables of the worker for a fake Twilio and its account. */
+export const twilioValues = (
+  twilio: { readonly baseUrl: string },
+  account: { readonly accountSid: string; readonly authToken: string },
+): ProviderValues => ({
+  TWILIO_BASE_URL: twilio.baseUrl,
+  TWILIO_ACCOUNT_SID: account.accountSid,
+  TWILIO_AUTH_TOKEN: account.authToken,
+  TWILIO_SMS_FROM,
+  TWILIO_WHATSAPP_FROM,
+});
+
+/**
+ * The worker's channel adapters with the providers `values` configure (the
+ * worker's environment variables, pointed at the fakes), no waits between
+ * retries unless `sleep` observes them, and no send-rate limit to speak of.
+ */
+export const fakeProviderAdapters = (
+  db: Kysely<Database>,
+  values: ProviderValues,
+  options: Pick<ChannelSettings, "sleep" | "now" | "publicBaseUrl"> & { readonly smtp?: ChannelSettings["smtp"] } = {},
 ) =>
   makeChannelAdapters(
     db,
     {
-      smtp: undefined,
-      providers: providerSettingsOf({
-        TWILIO_BASE_URL: twilio.baseUrl,
-        TWILIO_ACCOUNT_SID: account.accountSid,
-        TWILIO_AUTH_TOKEN: account.authToken,
-        TWILIO_SMS_FROM,
-        TWILIO_WHATSAPP_FROM,
-        PROVIDER_SEND_RATE: 1000,
-      }),
-      publicBaseUrl: CALLBACK_ORIGIN,
-      sleep,
+      smtp: options.smtp,
+      providers: providerSettingsOf({ PROVIDER_SEND_RATE: 1000, ...values }),
+      publicBaseUrl: options.publicBaseUrl ?? CALLBACK_ORIGIN,
+      sleep: options.sleep ?? (() => Promise.resolve()),
+      ...(options.now === undefined ? {} : { now: options.now }),
     },
     testIds,
   );
+
+/** A timeline step placing an AI call with the agent and voice the fake Retell expects. */
+export const aiCallStep = (dayOffset: number, maxAttempts = 1): TimelineDefinition.Step => ({
+  day_offset: dayOffset,
+  channel: "ai_call",
+  configuration: { max_attempts: maxAttempts, agent_id: "agent_collect", voice_id: "11labs-Adrian", max_duration_seconds: 300 },
+  content: {},
+});
 
 /** An answered, recorded call's end as Retell analyses it: `custom` is its analysis data; `fields` and `analysis` override the rest. */
 export const analysedCall = (

@@ -10,10 +10,9 @@
  */
 import { findStoredObject, storeProviderEvents } from "@dc/db";
 import type { TimelineDefinition } from "@dc/domain";
-import { Lob, providerSettingsOf, Twilio } from "@dc/providers";
+import { Lob, Twilio } from "@dc/providers";
 import { startFakeLob, startFakeRetell, startFakeTwilio, startTestSmtpServer, useTestDatabase } from "@dc/testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeChannelAdapters } from "../../src/channels/adapters.ts";
 import { sweepLive } from "../../src/engine/live-sweep.ts";
 import { applyProviderEvents } from "../../src/provider-events/apply-provider-events.ts";
 import {
@@ -25,7 +24,7 @@ import {
   tuesdayMorning,
 } from "../engine/engine-fixtures.ts";
 import { testIds } from "../snapshot-fixtures.ts";
-import { analysedCall, creditsOf, retellWebhook } from "./channel-fixtures.ts";
+import { aiCallStep, analysedCall, creditsOf, fakeProviderAdapters, retellWebhook, twilioValues } from "./channel-fixtures.ts";
 
 const PUBLIC_BASE_URL = "https://api.collect.example";
 const SMS_FROM = "+14155550100";
@@ -47,17 +46,7 @@ const timeline: TimelineDefinition.Definition = {
   steps: [
     { day_offset: 0, channel: "email", configuration: {}, content: { subject: "Invoice {{ invoice_reference }}" } },
     { day_offset: 1, channel: "sms", configuration: { max_attempts: 1 }, content: {} },
-    {
-      day_offset: 2,
-      channel: "ai_call",
-      configuration: {
-        max_attempts: 1,
-        agent_id: "agent_collect",
-        voice_id: "11labs-Adrian",
-        max_duration_seconds: 300,
-      },
-      content: {},
-    },
+    aiCallStep(2),
     { day_offset: 3, channel: "postmail", configuration: {}, content: {} },
   ],
 };
@@ -77,29 +66,24 @@ await db
 
 const base = engineDependencies(db, tuesdayMorning);
 const { clock } = base;
-const adapters = makeChannelAdapters(
+const adapters = fakeProviderAdapters(
   db,
   {
+    ...twilioValues(twilio, twilioAccount),
+    TWILIO_SMS_FROM: SMS_FROM,
+    RETELL_BASE_URL: retell.url,
+    RETELL_API_KEY: retell.apiKey,
+    RETELL_FROM_NUMBER: CALL_FROM,
+    LOB_BASE_URL: lob.url,
+    LOB_API_KEY: LOB_KEY,
+    LOB_WEBHOOK_SECRET: LOB_SECRET,
+    LOB_FROM_ADDRESS: "adr_return01",
+  },
+  {
     smtp: { url: smtp.url, from: "Collections <collect@mail.example>" },
-    providers: providerSettingsOf({
-      TWILIO_BASE_URL: twilio.baseUrl,
-      TWILIO_ACCOUNT_SID: twilioAccount.accountSid,
-      TWILIO_AUTH_TOKEN: twilioAccount.authToken,
-      TWILIO_SMS_FROM: SMS_FROM,
-      RETELL_BASE_URL: retell.url,
-      RETELL_API_KEY: retell.apiKey,
-      RETELL_FROM_NUMBER: CALL_FROM,
-      LOB_BASE_URL: lob.url,
-      LOB_API_KEY: LOB_KEY,
-      LOB_WEBHOOK_SECRET: LOB_SECRET,
-      LOB_FROM_ADDRESS: "adr_return01",
-      PROVIDER_SEND_RATE: 1000,
-    }),
     publicBaseUrl: PUBLIC_BASE_URL,
-    sleep: () => Promise.resolve(),
     now: () => clock.now(),
   },
-  testIds,
 );
 const engine = { ...base, adapters };
 

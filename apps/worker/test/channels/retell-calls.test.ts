@@ -22,7 +22,7 @@ import { recoverStaleSends } from "../../src/engine/recover-sends.ts";
 import { runBatch } from "../../src/engine/run-batch.ts";
 import { applyProviderEvents } from "../../src/provider-events/apply-provider-events.ts";
 import { testIds } from "../snapshot-fixtures.ts";
-import { analysedCall, creditsOf, retellWebhook } from "./channel-fixtures.ts";
+import { aiCallStep, analysedCall, creditsOf, retellWebhook } from "./channel-fixtures.ts";
 import {
   createEngineTenant,
   debtOf,
@@ -51,17 +51,7 @@ const http = createProviderHttp(
 const callTimeline: TimelineDefinition.Definition = {
   scheduling: { time_zone: "Europe/Paris", weekdays: [1, 2, 3, 4, 5], window: { start: "09:00", end: "19:00" } },
   steps: [
-    {
-      day_offset: 0,
-      channel: "ai_call",
-      configuration: {
-        max_attempts: 2,
-        agent_id: "agent_collect",
-        voice_id: "11labs-Adrian",
-        max_duration_seconds: 300,
-      },
-      content: {},
-    },
+    aiCallStep(0, 2),
     { day_offset: 1, channel: "email", configuration: {}, content: {} },
   ],
 };
