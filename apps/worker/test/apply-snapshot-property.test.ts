@@ -4,7 +4,9 @@
  * streams, plans with paid installments, several currencies, statuses set
  * behind the planner's back), the database after applying a snapshot equals
  * `Reconciliation.applyPlan(current, plan)`, the ledger balances, and the
- * same snapshot again changes nothing.
+ * same snapshot again changes nothing. Each snapshot is stored in one to
+ * four chunks of random sizes, so the worker's batches (one per chunk, then
+ * the omitted debts) are held to the plan of the whole snapshot at once.
  */
 import { loadCampaignDebts } from "@dc/db";
 import { useTestDatabase } from "@dc/testing";
@@ -142,13 +144,19 @@ const comparable = (debts: ReadonlyArray<Reconciliation.CurrentDebt>) =>
     })
     .sort((a, b) => a.key.localeCompare(b.key));
 
-const applyAndCompare = async (campaign: CampaignFixture, rows: ReadonlyArray<unknown>) => {
+/** `rows` cut into one to four chunks of random sizes (a chunk may be empty), in order. */
+const chunked = (random: Random, rows: ReadonlyArray<unknown>): Array<ReadonlyArray<unknown>> => {
+  const cuts = Array.from({ length: random.int(0, 3) }, () => random.int(0, rows.length)).sort((a, b) => a - b);
+  return [0, ...cuts].map((start, i) => rows.slice(start, [...cuts, rows.length][i]));
+};
+
+const applyAndCompare = async (random: Random, campaign: CampaignFixture, rows: ReadonlyArray<unknown>) => {
   const current = await loadCampaignDebts(db, campaign.companyId, campaign.campaignId);
   const read = readSnapshotRows([{ chunk_index: 0, body: JSON.stringify({ rows }) }], 1);
   expect(read.errors).toEqual([]);
   const planned = Reconciliation.plan(current.debts, read.rows, { allowExpensiveDestinations: false });
   if (Reconciliation.isRejected(planned)) throw new Error(`rejected: ${JSON.stringify(planned.errors.slice(0, 3))}`);
-  const id = await insertSnapshot(db, campaign, [rows]);
+  const id = await insertSnapshot(db, campaign, chunked(random, rows));
   const outcome = await applySnapshot({ db, clock: fixedClock(now), ids: testIds, links: testLinks }, snapshotKey(id));
   expect(outcome).toMatchObject({ outcome: "completed", counts: planned.counts });
   const after = await loadCampaignDebts(db, campaign.companyId, campaign.campaignId);
@@ -175,6 +183,7 @@ describe("applySnapshot against Reconciliation.applyPlan", () => {
       currency: random.pick(["EUR", "EUR", "EUR", "JPY", "KWD"]),
     }));
     await applyAndCompare(
+      random,
       campaign,
       identities.map((identity) => rowFor(random, identity, stream, 1)),
     );
@@ -204,11 +213,11 @@ describe("applySnapshot against Reconciliation.applyPlan", () => {
       random,
       [...kept, ...fresh].map((identity) => rowFor(random, identity, stream, 2)),
     );
-    const planned = await applyAndCompare(campaign, second);
+    const planned = await applyAndCompare(random, campaign, second);
     expect(planned.counts.rows).toBe(second.length);
 
     const before = await fingerprint(db, campaign.companyId);
-    const again = await applyAndCompare(campaign, second);
+    const again = await applyAndCompare(random, campaign, second);
     expect(again.counts).toMatchObject({ created: 0, updated: 0, settled: 0, plans_replaced: 0, payments: 0 });
     expect(again.counts.unchanged + again.counts.skipped_zero_balance).toBe(second.length);
     expect(await fingerprint(db, campaign.companyId)).toBe(before);

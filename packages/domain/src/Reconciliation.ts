@@ -10,6 +10,7 @@ import * as DebtStatus from "./DebtStatus.ts";
 import * as PaymentPlan from "./PaymentPlan.ts";
 import type {
   BalanceChange,
+  Counts,
   Creation,
   CurrentDebt,
   InstallmentPayment,
@@ -119,26 +120,42 @@ const replacesLocal = (local: PaymentPlan.LocalPlan | null, incoming: PaymentPla
   incoming.status === "active" ? local === null || !PaymentPlan.equalsLocal(local, incoming) : local !== null;
 
 /**
- * Plans the reconciliation of a complete snapshot against a campaign's
- * current debts. Returns `PlanRejected` with row errors when a cross-row rule
- * or a rule needing the current debts fails (duplicate identities, mixed
- * streams, an invoice reference of another debt, a currency change, a plan
- * not summing to the balance); otherwise the plan. Rows are `ValidRow`s from
- * `Snapshot.validateRows`.
+ * Plans rows against the debts they may match: every debt whose
+ * `internalId` or `invoiceReference` a row names (a bounded batch of a
+ * snapshot, or a whole campaign). Checks the rules that need the current
+ * debts (an invoice reference of another debt, a currency change, a plan
+ * not summing to the balance), not the rules across rows, and plans no
+ * settlement: whether a debt is omitted is known only once every row of
+ * the snapshot has been seen (`planSettlements`).
  */
-export const plan = (
-  current: ReadonlyArray<CurrentDebt>,
+export const planRows = (
+  debts: ReadonlyArray<CurrentDebt>,
   rows: ReadonlyArray<ValidRow>,
   config: PlannerConfig = defaultConfig,
 ): ReconciliationPlan | PlanRejected => {
-  const indexes: Indexes = {
-    byInternalId: indexBy(current, (debt) => debt.internalId),
-    byInvoice: indexBy(current, (debt) => debt.invoiceReference),
-  };
-  const errors = [...Snapshot.checkAcrossRows(rows), ...checkAgainstCurrent(indexes, rows)];
-  if (errors.length > 0) {
-    return { _tag: "PlanRejected", errors: errors.sort((a, b) => a.row_index - b.row_index) };
-  }
+  const result = planMatching(indexesOf(debts), rows, config);
+  return result._tag === "PlanRejected" ? result : result.plan;
+};
+
+const indexesOf = (debts: ReadonlyArray<CurrentDebt>): Indexes => ({
+  byInternalId: indexBy(debts, (debt) => debt.internalId),
+  byInvoice: indexBy(debts, (debt) => debt.invoiceReference),
+});
+
+/** A plan of rows, with the ids of the debts its rows matched. */
+interface Matching {
+  readonly _tag: "Matching";
+  readonly plan: ReconciliationPlan;
+  readonly matched: ReadonlySet<number>;
+}
+
+const planMatching = (
+  indexes: Indexes,
+  rows: ReadonlyArray<ValidRow>,
+  config: PlannerConfig,
+): Matching | PlanRejected => {
+  const errors = checkAgainstCurrent(indexes, rows);
+  if (errors.length > 0) return { _tag: "PlanRejected", errors };
 
   const creations: Array<Creation> = [];
   const balanceChanges: Array<BalanceChange> = [];
@@ -226,23 +243,9 @@ export const plan = (
     warnPhone(row, row.phone ?? debt.phone);
   }
 
-  const settlements: Array<Settlement> = current
-    .filter((debt) => !matched.has(debt.id) && settles(debt))
-    .map((debt) => ({
-      debtId: debt.id,
-      fromMinor: debt.balanceMinor,
-      paymentDeltaMinor: debt.balanceMinor,
-      fromStatus: debt.status,
-      toStatus: DebtStatus.paid,
-      cancelsPlan: debt.activePlan !== null,
-    }));
-
   const recordedPayments =
-    payments.length +
-    balanceChanges.filter((change) => change.directPaymentMinor !== 0).length +
-    settlements.filter((settlement) => settlement.paymentDeltaMinor !== 0).length;
-
-  return {
+    payments.length + balanceChanges.filter((change) => change.directPaymentMinor !== 0).length;
+  const plan: ReconciliationPlan = {
     _tag: "ReconciliationPlan",
     creations,
     balanceChanges,
@@ -250,19 +253,112 @@ export const plan = (
     planReplacements,
     paymentsFromInstallments: payments,
     plansKept,
-    settlements,
+    settlements: [],
     warnings,
     counts: {
+      ...noCounts,
       rows: rows.length,
       created: creations.length,
       updated,
       unchanged,
-      settled: settlements.length,
       plans_replaced: planReplacements.length,
       plans_kept: plansKept,
       payments: recordedPayments,
       skipped_zero_balance: skipped,
       warnings: warnings.length,
     },
+  };
+  return { _tag: "Matching", plan, matched };
+};
+
+/** Counts of a plan that does nothing. */
+export const noCounts: Counts = {
+  rows: 0,
+  created: 0,
+  updated: 0,
+  unchanged: 0,
+  settled: 0,
+  plans_replaced: 0,
+  plans_kept: 0,
+  payments: 0,
+  skipped_zero_balance: 0,
+  warnings: 0,
+};
+
+/** The counts of two plans of one snapshot applied one after the other (every count adds up). */
+export const addCounts = (a: Counts, b: Counts): Counts => ({
+  rows: a.rows + b.rows,
+  created: a.created + b.created,
+  updated: a.updated + b.updated,
+  unchanged: a.unchanged + b.unchanged,
+  settled: a.settled + b.settled,
+  plans_replaced: a.plans_replaced + b.plans_replaced,
+  plans_kept: a.plans_kept + b.plans_kept,
+  payments: a.payments + b.payments,
+  skipped_zero_balance: a.skipped_zero_balance + b.skipped_zero_balance,
+  warnings: a.warnings + b.warnings,
+});
+
+/**
+ * Plans the settlement of debts no row of the snapshot matched (contract
+ * 4.3 rule 1): each active one is paid off in full, its plan cancelled.
+ * The others are left as they are.
+ */
+export const planSettlements = (omitted: ReadonlyArray<CurrentDebt>): ReconciliationPlan => {
+  const settlements: Array<Settlement> = omitted.filter(settles).map((debt) => ({
+    debtId: debt.id,
+    fromMinor: debt.balanceMinor,
+    paymentDeltaMinor: debt.balanceMinor,
+    fromStatus: debt.status,
+    toStatus: DebtStatus.paid,
+    cancelsPlan: debt.activePlan !== null,
+  }));
+  return {
+    _tag: "ReconciliationPlan",
+    creations: [],
+    balanceChanges: [],
+    statusChanges: [],
+    planReplacements: [],
+    paymentsFromInstallments: [],
+    plansKept: 0,
+    settlements,
+    warnings: [],
+    counts: {
+      ...noCounts,
+      settled: settlements.length,
+      payments: settlements.filter((settlement) => settlement.paymentDeltaMinor !== 0).length,
+    },
+  };
+};
+
+/**
+ * Plans the reconciliation of a complete snapshot against a campaign's
+ * current debts, all in memory: the reference semantics of the worker's
+ * batched application (`Snapshot.checkAcrossRows`, then `planRows` over
+ * every row, then `planSettlements` of the debts no row matched). Returns
+ * `PlanRejected` with row errors when a cross-row rule or a rule needing
+ * the current debts fails (duplicate identities, mixed streams, an invoice
+ * reference of another debt, a currency change, a plan not summing to the
+ * balance); otherwise the plan. Rows are `ValidRow`s from
+ * `Snapshot.validateRows`.
+ */
+export const plan = (
+  current: ReadonlyArray<CurrentDebt>,
+  rows: ReadonlyArray<ValidRow>,
+  config: PlannerConfig = defaultConfig,
+): ReconciliationPlan | PlanRejected => {
+  const indexes = indexesOf(current);
+  const acrossRows = Snapshot.checkAcrossRows(rows);
+  const matching = planMatching(indexes, rows, config);
+  const errors = [...acrossRows, ...(matching._tag === "PlanRejected" ? matching.errors : [])];
+  if (errors.length > 0 || matching._tag === "PlanRejected") {
+    return { _tag: "PlanRejected", errors: errors.sort((a, b) => a.row_index - b.row_index) };
+  }
+  const { plan: rowsPlan, matched } = matching;
+  const settled = planSettlements(current.filter((debt) => !matched.has(debt.id)));
+  return {
+    ...rowsPlan,
+    settlements: settled.settlements,
+    counts: addCounts(rowsPlan.counts, settled.counts),
   };
 };

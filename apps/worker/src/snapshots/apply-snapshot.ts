@@ -1,44 +1,69 @@
 /**
  * Applies one accepted snapshot to its campaign's debts, exactly once
  * (DESIGN 5): `pending -> processing` in a short transaction of its own,
- * then one transaction that locks the snapshot, re-validates its rows,
- * plans with `Reconciliation.plan` and applies the plan with set-based SQL,
- * ending `completed` or `failed` (`invalid_snapshot_row`, no debt changed).
- * Created debts are enrolled on their timeline and paid-off debts stop
- * theirs in that transaction (engine/snapshot-collection.ts). The webhook events of the outcome are recorded in that transaction
- * (snapshot-events.ts). A run that finds the snapshot `completed` or
- * `failed` changes and records nothing; a crash mid-way leaves the database
- * as it was.
+ * then one transaction that locks the snapshot and streams it in bounded
+ * batches (docs/decisions/0691), so a million-row snapshot runs in the
+ * memory of one chunk:
+ *
+ * 1. the rules across rows, checked by the database over every stored row
+ *    (`findCrossRowErrors`);
+ * 2. each stored chunk in turn (at most `Snapshot.MAX_ROWS` rows):
+ *    re-validated, planned by `Reconciliation.planRows` against the debts
+ *    its rows name (read by identity while the rows are validated), and
+ *    written set-based with its enrollments and webhook events;
+ * 3. the debts no row named, read through a cursor in batches of as many,
+ *    settled by `Reconciliation.planSettlements` and written the same way;
+ * 4. `completed` with the counts summed over the batches, then
+ *    `snapshot.completed`.
+ *
+ * The batches compute what `Reconciliation.plan` computes over the whole
+ * snapshot: once no two rows share an identity or an invoice reference
+ * (step 1), a batch's writes change no debt another batch's rows name.
+ * Any invalid row rolls the batches back to a savepoint taken before the
+ * first; the remaining chunks are still checked, so the failure
+ * (`invalid_snapshot_row`, no debt changed) counts every error, as one
+ * pass over the whole snapshot would. A run that finds the snapshot
+ * `completed` or `failed` changes and records nothing; a crash mid-way
+ * leaves the database as it was.
  */
 import {
   type AppliedPlan,
   applyReconciliationPlan,
   type CampaignDebts,
+  closeOmittedDebts,
   type ContactRefresh,
+  countSnapshotChunks,
   type Db,
   type DbTransaction,
   type EventIds,
-  loadCampaignDebts,
-  loadSnapshotChunks,
+  fetchOmittedDebtIds,
+  findCrossRowErrors,
+  loadChunkDebts,
+  loadDebtsById,
+  loadSnapshotChunk,
   lockCampaign,
   lockSnapshot,
+  MAX_REPORTED,
   markSnapshotApplyFailed,
   markSnapshotCompleted,
   markSnapshotProcessing,
+  openOmittedDebts,
   recordSnapshotEvent,
   type SnapshotRowKey,
   snapshotFailure,
   statementQueue,
+  subscribedWebhookEventTypes,
   withWholeCampaignJoins,
 } from "@dc/db";
 import type { DebtorLinkSigner } from "@dc/crypto";
-import { DebtStatus, Reconciliation, type Snapshot } from "@dc/domain";
+import { DebtStatus, Reconciliation, Snapshot } from "@dc/domain";
 import type { Clock } from "@dc/runtime";
+import { sql } from "kysely";
 import { followSnapshotInCollection } from "../engine/snapshot-collection.ts";
 import { isTransactionConflict, SnapshotUnprocessable } from "./errors.ts";
 import { phaseTimer } from "./phase-timer.ts";
-import { readSnapshotRows } from "./read-rows.ts";
-import { recordAppliedSnapshotEvents } from "./snapshot-events.ts";
+import { readChunkRows } from "./read-rows.ts";
+import { recordAppliedBatchEvents } from "./snapshot-events.ts";
 
 export interface ApplyDependencies {
   readonly db: Db;
@@ -93,6 +118,12 @@ export type ApplyOutcome =
 /** Attempts of one run's transaction after a deadlock, a serialization failure or a debt changed under the plan. */
 const TRANSACTION_ATTEMPTS = 3;
 
+/** Omitted debts settled per batch: as many as one chunk's rows. */
+const OMITTED_PER_BATCH = Snapshot.MAX_ROWS;
+
+/** The savepoint the batches roll back to when a row turns out invalid. */
+const BEFORE_BATCHES = "snapshot_batches";
+
 /**
  * Contact fields of each row matched to a debt the plan may touch (not
  * cancelled), matched as the planner matches (docs/decisions/0355).
@@ -121,12 +152,38 @@ const contactRefreshes = (current: CampaignDebts, rows: ReadonlyArray<Snapshot.V
   return refreshes;
 };
 
-const invalidRows = (errors: ReadonlyArray<Snapshot.RowError>) =>
-  snapshotFailure(
-    "invalid_snapshot_row",
-    `The snapshot has ${errors.length} invalid row error${errors.length === 1 ? "" : "s"}; no debt was changed.`,
-    errors,
-  );
+/**
+ * The first `MAX_REPORTED` entries (by row index, in the order they were
+ * found within a row) of lists that may each be long, and how many there
+ * were in all: what a failure or a completion reports, in bounded memory.
+ */
+const firstByRow = <T extends { readonly row_index: number }>() => {
+  let kept: Array<T> = [];
+  let count = 0;
+  return {
+    /** Adds `entries` (the first of `total` found, when given). */
+    add: (entries: ReadonlyArray<T>, total: number = entries.length): void => {
+      count += total;
+      if (entries.length === 0) return;
+      const merged = [...kept, ...entries.slice(0, MAX_REPORTED)];
+      kept = merged.sort((a, b) => a.row_index - b.row_index).slice(0, MAX_REPORTED);
+    },
+    get kept(): ReadonlyArray<T> {
+      return kept;
+    },
+    get count(): number {
+      return count;
+    },
+  };
+};
+
+const sumStatementMs = (a: AppliedPlan["statementMs"], b: AppliedPlan["statementMs"]): AppliedPlan["statementMs"] => ({
+  insertDebts: a.insertDebts + b.insertDebts,
+  updateDebts: a.updateDebts + b.updateDebts,
+  endPlans: a.endPlans + b.endPlans,
+  insertPlans: a.insertPlans + b.insertPlans,
+  recordPayments: a.recordPayments + b.recordPayments,
+});
 
 /** The applying transaction; everything it writes commits together or not at all. */
 const applyLocked = async (
@@ -144,79 +201,151 @@ const applyLocked = async (
   }
   const campaign = await lockCampaign(trx, scope.companyId, scope.campaignId);
   if (campaign === undefined) throw new SnapshotUnprocessable({ message: `campaign ${scope.campaignId} not found` });
+  const chunkCount = await countSnapshotChunks(trx, scope.companyId, snapshotId);
+  if (chunkCount !== snapshot.received_chunk_count) {
+    throw new SnapshotUnprocessable({
+      message: `expected ${snapshot.received_chunk_count} stored chunks, found ${chunkCount}`,
+    });
+  }
   const { timed, rounded } = phaseTimer(["read", "validate", "plan", "write", "events", "enroll"]);
-  const campaignWork = await withWholeCampaignJoins(trx, async () => {
-    // The debts are read while the rows are validated: PostgreSQL builds the
-    // answer as JavaScript checks rows, instead of one waiting for the other.
-    const statements = statementQueue();
-    const { chunks, loading } = await timed("read", async () => {
-      const chunks = await loadSnapshotChunks(trx, scope.companyId, snapshotId);
-      const loading = statements.run("loadDebts", () => loadCampaignDebts(trx, scope.companyId, scope.campaignId));
-      await new Promise((resolve) => setImmediate(resolve));
-      return { chunks, loading };
+  const config = { allowExpensiveDestinations: campaign.allow_expensive_destinations };
+  const campaignScope = { companyId: scope.companyId, campaignId: scope.campaignId };
+  const applyContext = {
+    ...scope,
+    creditorId: campaign.creditor_id,
+    timelineId: campaign.timeline_id,
+    integrationClientPk: snapshot.integration_client_pk,
+    now,
+  };
+  const wanted = await subscribedWebhookEventTypes(trx, scope.companyId);
+  const errors = firstByRow<Snapshot.RowError>();
+  const warnings = firstByRow<Reconciliation.Warning>();
+  let counts = Reconciliation.noCounts;
+  let paymentsRecorded = 0;
+  let webhookEvents = 0;
+  let webhookDeliveries = 0;
+  let statementMs: AppliedPlan["statementMs"] = {
+    insertDebts: 0,
+    updateDebts: 0,
+    endPlans: 0,
+    insertPlans: 0,
+    recordPayments: 0,
+  };
+
+  /** Writes one batch's plan with its enrollments and events. */
+  const write = async (
+    current: CampaignDebts,
+    plan: Reconciliation.ReconciliationPlan,
+    contacts: ReadonlyArray<ContactRefresh>,
+  ): Promise<void> => {
+    await timed("write", async () => {
+      const applied = await applyReconciliationPlan(trx, applyContext, current, plan, contacts);
+      await timed("enroll", () => followSnapshotInCollection(trx, scope.companyId, applied, now));
+      const recorded = await timed("events", () =>
+        recordAppliedBatchEvents(trx, ids, links, { companyId: scope.companyId, now }, applied, wanted),
+      );
+      paymentsRecorded += applied.paymentsRecorded;
+      webhookEvents += recorded.events;
+      webhookDeliveries += recorded.deliveries;
+      statementMs = sumStatementMs(statementMs, applied.statementMs);
     });
-    const read = await timed("validate", async () => {
-      try {
-        return readSnapshotRows(chunks, snapshot.received_chunk_count);
-      } catch (error) {
-        throw (await statements.firstFailure()) ?? error;
+    counts = Reconciliation.addCounts(counts, plan.counts);
+    warnings.add(plan.warnings);
+  };
+
+  const acrossRows = await timed("validate", () => findCrossRowErrors(trx, key));
+  errors.add(acrossRows.errors, acrossRows.count);
+  let writing = errors.count === 0;
+  if (writing) await sql`savepoint ${sql.raw(BEFORE_BATCHES)}`.execute(trx);
+  /** Stops writing at the first invalid row: what the batches wrote is undone, the rest is only checked. */
+  const stopWriting = async (): Promise<void> => {
+    if (!writing) return;
+    writing = false;
+    await sql`rollback to savepoint ${sql.raw(BEFORE_BATCHES)}`.execute(trx);
+  };
+
+  // Each chunk's body is read while the chunk before it is planned and
+  // written, and the debts it names while its rows are validated: the
+  // connection works while JavaScript does.
+  const reads = statementQueue();
+  try {
+    let nextChunk = reads.run("readChunk", () => loadSnapshotChunk(trx, scope.companyId, snapshotId, 0));
+    let firstRowIndex = 0;
+    for (let chunkIndex = 0; chunkIndex < chunkCount; chunkIndex++) {
+      const chunk = await timed("read", () => nextChunk);
+      if (chunk === undefined) throw new SnapshotUnprocessable({ message: `chunk ${chunkIndex} is missing` });
+      const loading = reads.run("loadDebts", () =>
+        loadChunkDebts(trx, campaignScope, { snapshotId, chunkIndex }),
+      );
+      if (chunkIndex + 1 < chunkCount) {
+        const following = chunkIndex + 1;
+        nextChunk = reads.run("readChunk", () => loadSnapshotChunk(trx, scope.companyId, snapshotId, following));
       }
-    });
-    const current = await timed("read", () => loading);
-    const result = await timed("plan", () =>
-      Reconciliation.plan(current.debts, read.rows, {
-        allowExpensiveDestinations: campaign.allow_expensive_destinations,
-      }),
+      await new Promise((resolve) => setImmediate(resolve)); // the reads are on the wire
+      const read = await timed("validate", () => readChunkRows(chunk, firstRowIndex));
+      firstRowIndex += read.rowCount;
+      const current = await timed("read", () => loading);
+      const planned = await timed("plan", () => Reconciliation.planRows(current.debts, read.rows, config));
+      const rejected = Reconciliation.isRejected(planned) ? planned.errors : [];
+      errors.add([...read.errors, ...rejected].sort((a, b) => a.row_index - b.row_index));
+      if (read.errors.length > 0 || Reconciliation.isRejected(planned)) await stopWriting();
+      if (writing && !Reconciliation.isRejected(planned)) {
+        await write(current, planned, contactRefreshes(current, read.rows));
+      }
+    }
+  } catch (error) {
+    throw (await reads.firstFailure()) ?? error;
+  }
+
+  if (!writing) {
+    const failure = snapshotFailure(
+      "invalid_snapshot_row",
+      `The snapshot has ${errors.count} invalid row error${errors.count === 1 ? "" : "s"}; no debt was changed.`,
+      errors.kept,
+      errors.count,
     );
-    const errors = [...read.errors, ...(Reconciliation.isRejected(result) ? result.errors : [])].sort(
-      (a, b) => a.row_index - b.row_index,
-    );
-    if (errors.length > 0 || Reconciliation.isRejected(result)) return { outcome: "rejected" as const, errors };
-    const applied = await timed("write", () =>
-      applyReconciliationPlan(
-        trx,
-        {
-          ...scope,
-          creditorId: campaign.creditor_id,
-          timelineId: campaign.timeline_id,
-          integrationClientPk: snapshot.integration_client_pk,
-          now,
-        },
-        current,
-        result,
-        contactRefreshes(current, read.rows),
-      ),
-    );
-    return { outcome: "applied" as const, result, applied };
-  });
-  if (campaignWork.outcome === "rejected") {
-    const { errors } = campaignWork;
-    await markSnapshotApplyFailed(trx, key, invalidRows(errors), now);
+    await markSnapshotApplyFailed(trx, key, failure, now);
     await recordSnapshotEvent(trx, {
       companyId: scope.companyId,
       snapshotId,
       type: "snapshot.failed",
       occurredAt: now,
     });
-    return { ...scope, outcome: "failed", code: "invalid_snapshot_row", errorCount: errors.length };
+    return { ...scope, outcome: "failed", code: "invalid_snapshot_row", errorCount: errors.count };
   }
-  const { result, applied } = campaignWork;
-  const recorded = await timed("write", async () => {
-    await timed("enroll", () => followSnapshotInCollection(trx, scope.companyId, applied, now));
-    await markSnapshotCompleted(trx, key, { counts: result.counts, warnings: result.warnings, now });
-    return timed("events", () =>
-      recordAppliedSnapshotEvents(trx, ids, links, { companyId: scope.companyId, snapshotId, now }, applied),
+
+  // Planned with hash joins whatever the statistics say of a young campaign (docs/decisions/0363).
+  await withWholeCampaignJoins(trx, () =>
+    openOmittedDebts(trx, { ...campaignScope, snapshotId }, DebtStatus.namedFilters.active),
+  );
+  for (;;) {
+    const omittedIds = await timed("read", () => fetchOmittedDebtIds(trx, OMITTED_PER_BATCH));
+    if (omittedIds.length > 0) {
+      const omitted = await timed("read", () => loadDebtsById(trx, campaignScope, omittedIds));
+      const settling = await timed("plan", () => Reconciliation.planSettlements(omitted.debts));
+      await write(omitted, settling, []);
+    }
+    if (omittedIds.length < OMITTED_PER_BATCH) break;
+  }
+  await closeOmittedDebts(trx);
+
+  await timed("write", async () => {
+    await markSnapshotCompleted(trx, key, { counts, warnings: warnings.kept, warningCount: warnings.count, now });
+    const completed = await timed("events", () =>
+      recordSnapshotEvent(trx, { companyId: scope.companyId, snapshotId, type: "snapshot.completed", occurredAt: now }),
     );
+    webhookEvents += completed.events;
+    webhookDeliveries += completed.deliveries;
   });
   const ms = rounded();
   return {
     ...scope,
     outcome: "completed",
-    counts: result.counts,
-    warningCount: result.warnings.length,
-    paymentsRecorded: applied.paymentsRecorded,
-    webhookEvents: recorded.events,
-    webhookDeliveries: recorded.deliveries,
+    counts,
+    warningCount: warnings.count,
+    paymentsRecorded,
+    webhookEvents,
+    webhookDeliveries,
     phases: {
       readMs: ms.read,
       validateMs: ms.validate,
@@ -224,7 +353,7 @@ const applyLocked = async (
       writeMs: ms.write,
       eventsMs: ms.events,
       enrollMs: ms.enroll,
-      statementMs: applied.statementMs,
+      statementMs,
     },
   };
 };

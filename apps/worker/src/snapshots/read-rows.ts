@@ -2,9 +2,9 @@
  * Turns a snapshot's stored chunks back into validated rows: per-row rules
  * with snapshot-wide row indexes (`Snapshot.validateRows`) and the
  * normalisation the database needs before planning: installment `paid_at`
- * in its canonical instant form (docs/decisions/0356). The rules across rows
- * (`Snapshot.checkAcrossRows`) run inside `Reconciliation.plan`, over the
- * rows this returns.
+ * in its canonical instant form (docs/decisions/0356). The worker reads one
+ * chunk at a time (`readChunkRows`); the rules across rows run in the
+ * database over every stored row (`findCrossRowErrors`).
  */
 import { canonicalInstant, type StoredChunk } from "@dc/db";
 import { type PaymentPlan, Snapshot } from "@dc/domain";
@@ -50,12 +50,36 @@ const storedRows = (body: string | null): ReadonlyArray<unknown> | undefined => 
   return Array.isArray(parsed.rows) ? (parsed.rows as ReadonlyArray<unknown>) : undefined;
 };
 
+/** The rows of one chunk and where the next chunk's rows start. */
+export interface ChunkRows extends ReadRows {
+  /** Rows the chunk holds, valid or not: the next chunk's first row index is this chunk's plus this. */
+  readonly rowCount: number;
+}
+
 /**
- * Validates the rows of `chunks` (ordered by `chunk_index`). Throws
- * `SnapshotUnprocessable` when the stored chunks themselves are unusable:
- * a gap in the indexes, a count that differs from `expectedChunks`, or a
- * chunk whose body is not `{"rows": [...]}` (or was purged, which only
- * happens to settled snapshots).
+ * Validates the rows of the stored chunk `chunk` whose first row has the
+ * snapshot-wide index `firstRowIndex`. Throws `SnapshotUnprocessable` when
+ * its body is not `{"rows": [...]}` (or was purged, which only happens to
+ * settled snapshots).
+ */
+export const readChunkRows = (chunk: StoredChunk, firstRowIndex: number): ChunkRows => {
+  const raw = storedRows(chunk.body);
+  if (raw === undefined) {
+    throw new SnapshotUnprocessable({ message: `chunk ${chunk.chunk_index} does not hold an array of rows` });
+  }
+  const validated = Snapshot.validateRows(raw, { firstRowIndex });
+  const rows = validated.rows.map((row) =>
+    row.paymentPlan === null ? row : { ...row, paymentPlan: normalisePlan(row.paymentPlan) },
+  );
+  return { rows, errors: validated.errors, rowCount: raw.length };
+};
+
+/**
+ * Validates the rows of `chunks` (ordered by `chunk_index`) at once: the
+ * whole snapshot in memory, for tests that compare the worker with
+ * `Reconciliation.plan`. Throws `SnapshotUnprocessable` when the stored
+ * chunks themselves are unusable: a gap in the indexes, a count that
+ * differs from `expectedChunks`, or a chunk `readChunkRows` refuses.
  */
 export const readSnapshotRows = (chunks: ReadonlyArray<StoredChunk>, expectedChunks: number): ReadRows => {
   if (chunks.length !== expectedChunks) {
@@ -66,14 +90,10 @@ export const readSnapshotRows = (chunks: ReadonlyArray<StoredChunk>, expectedChu
   let firstRowIndex = 0;
   chunks.forEach((chunk, i) => {
     if (chunk.chunk_index !== i) throw new SnapshotUnprocessable({ message: `chunk ${i} is missing` });
-    const raw = storedRows(chunk.body);
-    if (raw === undefined) throw new SnapshotUnprocessable({ message: `chunk ${i} does not hold an array of rows` });
-    const validated = Snapshot.validateRows(raw, { firstRowIndex });
-    for (const row of validated.rows) {
-      rows.push(row.paymentPlan === null ? row : { ...row, paymentPlan: normalisePlan(row.paymentPlan) });
-    }
-    errors.push(...validated.errors);
-    firstRowIndex += raw.length;
+    const read = readChunkRows(chunk, firstRowIndex);
+    rows.push(...read.rows);
+    errors.push(...read.errors);
+    firstRowIndex += read.rowCount;
   });
   return { rows, errors: errors.sort((a, b) => a.row_index - b.row_index) };
 };

@@ -1,16 +1,16 @@
 /**
  * The webhook events of an applied snapshot, recorded in the applying
- * transaction after the plan's writes and the snapshot's completion
+ * transaction batch by batch after each batch's writes
  * (docs/webhooks.md, "Where events are recorded"): `debt.created` per created debt,
  * `debt.updated` per other debt the update wrote (balance, status or
  * contact), `debt.settled` per debt it paid off (instead of `debt.updated`:
  * one debt event per debt), `payment_plan.replaced` per plan replaced, set
  * or cancelled (by a row or a settlement), `payment.recorded` per payment
- * row, then `snapshot.completed`. The company's subscriptions are read once
- * and only the subscribed types' payloads are built, each type with a few
- * batch reads (never one per debt), and everything is written by one
- * `recordEvents` statement, whatever the count; a company without endpoints
- * costs one indexed read.
+ * row; `snapshot.completed` follows the last batch (`recordSnapshotEvent`).
+ * The company's subscriptions are read once per application and only the
+ * subscribed types' payloads are built, each type with a few batch reads
+ * (never one per debt), and each batch's events are written by one
+ * `recordEvents` statement; a company without endpoints writes nothing.
  */
 import type { DebtorLinkSigner } from "@dc/crypto";
 import {
@@ -22,8 +22,6 @@ import {
   paymentPlanReplacedEventData,
   type RecordedEvents,
   recordEvents,
-  snapshotEventData,
-  subscribedWebhookEventTypes,
   type WebhookEventInput,
   type WebhookEventType,
 } from "@dc/db";
@@ -61,26 +59,26 @@ const required = <K, V>(data: ReadonlyMap<K, V>, key: K, what: string): V => {
 
 export interface AppliedSnapshot {
   readonly companyId: number;
-  readonly snapshotId: number;
   /** The clock value the apply used. */
   readonly now: Date;
 }
 
 /**
- * Records the events of an applied snapshot. Call after
- * `applyReconciliationPlan` and `markSnapshotCompleted`, in their
- * transaction: the payloads are the state that commits, with the debts'
- * `payment_link` as the api's reads present it, signed at the apply's time.
+ * Records the events of one applied batch of a snapshot, for the event
+ * types in `wanted` (the company's subscriptions). Call after the batch's
+ * writes, in their transaction: the payloads are the state that commits,
+ * with the debts' `payment_link` as the api's reads present it, signed at
+ * the apply's time.
  */
-export const recordAppliedSnapshotEvents = async (
+export const recordAppliedBatchEvents = async (
   trx: Db,
   codec: EventIds,
   links: DebtorLinkSigner,
   snapshot: AppliedSnapshot,
   applied: AppliedPlan,
+  wanted: ReadonlySet<WebhookEventType>,
 ): Promise<RecordedEvents> => {
-  const { companyId, snapshotId, now } = snapshot;
-  const wanted = await subscribedWebhookEventTypes(trx, companyId);
+  const { companyId, now } = snapshot;
   if (wanted.size === 0) return { events: 0, deliveries: 0 };
   const ids = memoized(codec);
   const debtIdsOf = (type: WebhookEventType, debtIds: ReadonlyArray<number>) => (wanted.has(type) ? debtIds : []);
@@ -100,8 +98,6 @@ export const recordAppliedSnapshotEvents = async (
       replacements.push(...(await paymentPlanReplacedEventData(trx, ids, companyId, part)));
     }
   }
-  const completed = wanted.has("snapshot.completed") ? await snapshotEventData(trx, companyId, snapshotId) : undefined;
-  if (wanted.has("snapshot.completed") && completed === undefined) throw new Error(`snapshot ${snapshotId} not found`);
 
   const event = (type: WebhookEventType, data: unknown): WebhookEventInput => ({
     companyId,
@@ -119,6 +115,5 @@ export const recordAppliedSnapshotEvents = async (
     ...(wanted.has("payment.recorded") ? applied.paymentIds : []).map((id) =>
       event("payment.recorded", required(payments, id, "payment")),
     ),
-    ...(completed === undefined ? [] : [event("snapshot.completed", completed)]),
   ]);
 };

@@ -9,4 +9,5 @@ export * from "./find-snapshot.ts";
 export * from "./insert-chunk.ts";
 export * from "./insert-snapshot.ts";
 export * from "./list-row-identities.ts";
+export * from "./cross-row-errors.ts";
 export * from "./record-chunk.ts";

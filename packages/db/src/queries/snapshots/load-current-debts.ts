@@ -1,7 +1,11 @@
 /**
- * A campaign's current debts as the reconciliation planner reads them
+ * Current debts of a campaign as the reconciliation planner reads them
  * (identity, balance, currency, status, phone, active plan with its
- * installments), in two set-based queries whatever the campaign's size.
+ * installments), in two set-based queries whatever their number: the debts
+ * one stored chunk of a snapshot names (`loadChunkDebts`, how the worker
+ * reads a snapshot's batch), debts by id (`loadDebtsById`, its omitted
+ * debts), or the whole campaign (`loadCampaignDebts`, the reference state
+ * of the tests).
  * Each query returns one JSON value: PostgreSQL builds it in C and V8
  * parses it natively, several times faster than node-postgres's per-field
  * parsing of 20,000 rows.
@@ -10,8 +14,9 @@
  * no extra write of every debt.
  */
 import { DebtStatus, type PaymentPlan, type Reconciliation } from "@dc/domain";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Database } from "../../schema.ts";
+import { integerArray } from "../array-literals.ts";
 import { canonicalInstantSql } from "./canonical-instant.ts";
 
 /** Debtor contact fields a snapshot row may refresh. */
@@ -118,14 +123,20 @@ const plansByDebt = (rows: ReadonlyArray<InstallmentRow>): Map<number, PaymentPl
   return plans;
 };
 
+/** The campaign whose debts are read. */
+export interface CampaignScope {
+  readonly companyId: number;
+  readonly campaignId: number;
+}
+
 /**
- * Loads every debt of the campaign, with its active payment plan. Call
- * inside the applying transaction.
+ * The campaign's debts that `selected` (a condition on `d`) keeps, with
+ * their active plans. Call inside the applying transaction.
  */
-export const loadCampaignDebts = async (
+const loadDebts = async (
   trx: Kysely<Database>,
-  companyId: number,
-  campaignId: number,
+  { companyId, campaignId }: CampaignScope,
+  selected: RawBuilder<unknown>,
 ): Promise<CampaignDebts> => {
   // One JSON array per column (PostgreSQL builds them in about half the time
   // of one object per debt, and V8 parses arrays of primitives fastest); the
@@ -136,20 +147,24 @@ export const loadCampaignDebts = async (
     ) as columns
     from (
       select id, internal_id, invoice_reference, balance_minor, currency, status, firstname, lastname, email, phone
-      from debts where company_id = ${companyId} and campaign_id = ${campaignId} order by id
+      from debts d where d.company_id = ${companyId} and d.campaign_id = ${campaignId} and ${selected} order by id
     ) campaign_debts
   `.execute(trx);
   const debtRows = debtRowsOf(columnRows[0]?.columns);
-  const { rows: installmentRows } = await sql<{ installments: ReadonlyArray<InstallmentRow> | null }>`
+  // The plans of exactly these debts, through the one-active-plan key: never a scan of the company's plans.
+  const { rows: installmentRows } =
+    debtRows.length === 0
+      ? { rows: [] }
+      : await sql<{ installments: ReadonlyArray<InstallmentRow> | null }>`
     select json_agg(json_build_object(
       'debt_id', p.debt_id, 'plan_reference', p.external_reference, 'external_reference', i.external_reference,
       'amount_minor', i.amount_minor, 'payment_date', i.payment_date, 'status', i.status,
       'paid_at', ${canonicalInstantSql(sql`i.paid_at`)}, 'external_payment_id', i.external_payment_id
     ) order by p.debt_id, i.position) as installments
     from payment_plans p
-    join debts d on d.company_id = p.company_id and d.id = p.debt_id
     left join installments i on i.company_id = p.company_id and i.payment_plan_id = p.id
-    where p.company_id = ${companyId} and p.status = 'active' and d.campaign_id = ${campaignId}
+    where p.company_id = ${companyId} and p.status = 'active'
+      and p.debt_id = any(${integerArray(debtRows.map((row) => row.id))}::int8[])
   `.execute(trx);
   const plans = plansByDebt(installmentRows[0]?.installments ?? []);
   const contacts = new Map<number, DebtContact>();
@@ -168,3 +183,43 @@ export const loadCampaignDebts = async (
   });
   return { debts, contacts };
 };
+
+/** Every debt of the campaign, with its active plan. */
+export const loadCampaignDebts = (
+  trx: Kysely<Database>,
+  companyId: number,
+  campaignId: number,
+): Promise<CampaignDebts> => loadDebts(trx, { companyId, campaignId }, sql`true`);
+
+/**
+ * The campaign's debts that the rows of one stored chunk may match or name:
+ * each debt whose `internal_id` or `invoice_reference` one of the chunk's
+ * rows carries (the identity arrays stored with the chunk, so the read
+ * runs while the rows are validated). Both columns are unique within a
+ * campaign, and each lookup goes through its unique index.
+ */
+export const loadChunkDebts = (
+  trx: Kysely<Database>,
+  scope: CampaignScope,
+  chunk: { readonly snapshotId: number; readonly chunkIndex: number },
+): Promise<CampaignDebts> => {
+  const chunkColumn = (column: "internal_ids" | "invoice_references") => sql`(
+    select c.${sql.ref(column)} from snapshot_chunks c
+    where c.company_id = ${scope.companyId} and c.snapshot_id = ${chunk.snapshotId} and c.chunk_index = ${chunk.chunkIndex}
+  )`;
+  return loadDebts(
+    trx,
+    scope,
+    sql`(d.internal_id = any(${chunkColumn("internal_ids")}::text[]) or d.invoice_reference = any(${chunkColumn("invoice_references")}::text[]))`,
+  );
+};
+
+/** The campaign's debts with these ids. */
+export const loadDebtsById = (
+  trx: Kysely<Database>,
+  scope: CampaignScope,
+  ids: ReadonlyArray<number>,
+): Promise<CampaignDebts> =>
+  ids.length === 0
+    ? Promise.resolve({ debts: [], contacts: new Map() })
+    : loadDebts(trx, scope, sql`d.id = any(${integerArray(ids)}::int8[])`);

@@ -100,3 +100,29 @@ export const loadSnapshotChunks = async (
   `.execute(trx);
   return rows;
 };
+
+/** The number of chunks stored for the snapshot. */
+export const countSnapshotChunks = async (
+  trx: Kysely<Database>,
+  companyId: number,
+  snapshotId: number,
+): Promise<number> => {
+  const { rows } = await sql<{ count: number }>`
+    select count(*)::int as count from snapshot_chunks where company_id = ${companyId} and snapshot_id = ${snapshotId}
+  `.execute(trx);
+  return rows[0]?.count ?? 0;
+};
+
+/** One stored chunk of the snapshot, or `undefined` when it has none at that index. */
+export const loadSnapshotChunk = async (
+  trx: Kysely<Database>,
+  companyId: number,
+  snapshotId: number,
+  chunkIndex: number,
+): Promise<StoredChunk | undefined> => {
+  const { rows } = await sql<StoredChunk>`
+    select chunk_index, body from snapshot_chunks
+    where company_id = ${companyId} and snapshot_id = ${snapshotId} and chunk_index = ${chunkIndex}
+  `.execute(trx);
+  return rows[0];
+};

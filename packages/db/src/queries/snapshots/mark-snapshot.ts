@@ -50,17 +50,22 @@ export interface SnapshotWarning {
   readonly message: string;
 }
 
-/** Builds a `failure` object, keeping the first `MAX_REPORTED` errors. */
+/**
+ * Builds a `failure` object, keeping the first `MAX_REPORTED` errors.
+ * `errorCount` is the number of errors found, when `errors` holds only the
+ * first of them (in row order).
+ */
 export const snapshotFailure = (
   code: SnapshotFailure["code"],
   message: string,
   errors: ReadonlyArray<FailureError> = [],
+  errorCount: number = errors.length,
 ): SnapshotFailure => ({
   code,
   message,
   errors: errors.slice(0, MAX_REPORTED).map(({ row_index, field, reason }) => ({ row_index, field, reason })),
-  error_count: errors.length,
-  errors_omitted: Math.max(0, errors.length - MAX_REPORTED),
+  error_count: errorCount,
+  errors_omitted: Math.max(0, errorCount - Math.min(errors.length, MAX_REPORTED)),
 });
 
 /** `pending -> processing`; returns whether the snapshot moved (it may already be processing). */
@@ -79,20 +84,28 @@ export const markSnapshotProcessing = async (
 /**
  * Marks an applied snapshot `completed` with `core_applied`, its counts and
  * the first `MAX_REPORTED` warnings (the rest are counted, not kept).
+ * `warningCount` is the number of warnings found, when `warnings` holds
+ * only the first of them.
  */
 export const markSnapshotCompleted = async (
   trx: Kysely<Database>,
   snapshot: SnapshotRowKey,
-  result: { readonly counts: object; readonly warnings: ReadonlyArray<SnapshotWarning>; readonly now: Date },
+  result: {
+    readonly counts: object;
+    readonly warnings: ReadonlyArray<SnapshotWarning>;
+    readonly warningCount?: number;
+    readonly now: Date;
+  },
 ): Promise<void> => {
   const kept = result.warnings
     .slice(0, MAX_REPORTED)
     .map(({ row_index, code, field, message }) => ({ row_index, code, field, message }));
+  const warningCount = result.warningCount ?? result.warnings.length;
   const now = result.now.toISOString();
   await sql`
     update snapshots set status = 'completed', core_applied = true, counts = ${JSON.stringify(result.counts)}::jsonb,
-      failure = null, warnings = ${JSON.stringify(kept)}::jsonb, warning_count = ${result.warnings.length},
-      warnings_omitted = ${Math.max(0, result.warnings.length - MAX_REPORTED)},
+      failure = null, warnings = ${JSON.stringify(kept)}::jsonb, warning_count = ${warningCount},
+      warnings_omitted = ${Math.max(0, warningCount - kept.length)},
       completed_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
     where company_id = ${snapshot.companyId} and id = ${snapshot.id}
   `.execute(trx);
