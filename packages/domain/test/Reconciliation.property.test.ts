@@ -115,4 +115,44 @@ describe("reconciliation properties", () => {
       runs,
     );
   });
+
+  it("(f) planning the rows in batches, each against the debts its rows name, then settling the rest, plans the whole", () => {
+    const batched = caseWithRows.chain(([state, raw]) =>
+      fc.tuple(fc.constant(state), fc.constant(raw), fc.array(fc.nat(raw.length), { maxLength: 4 })),
+    );
+    fc.assert(
+      fc.property(batched, ([{ current }, raw, cutPoints]) => {
+        const rows = rowsOf(raw);
+        const whole = Reconciliation.plan(current, rows);
+        if (Reconciliation.isRejected(whole)) return;
+        const cuts = [...cutPoints].sort((a, b) => a - b);
+        const batches = [0, ...cuts].map((start, i) => rows.slice(start, [...cuts, rows.length][i]));
+        const named = (batch: ReadonlyArray<Snapshot.ValidRow>) =>
+          current.filter((debt) =>
+            batch.some(
+              (row) =>
+                matches(debt, row) || (row.invoiceReference !== null && debt.invoiceReference === row.invoiceReference),
+            ),
+          );
+        const plans = batches.map((batch) => Reconciliation.planRows(named(batch), batch));
+        const accepted = plans.filter((result) => !Reconciliation.isRejected(result));
+        expect(accepted).toHaveLength(plans.length);
+        const rowPlans = accepted as Array<Reconciliation.ReconciliationPlan>;
+        const omitted = current.filter((debt) => !rows.some((row) => matches(debt, row)));
+        const settling = Reconciliation.planSettlements(omitted);
+        const all = [...rowPlans, settling];
+        const joined = <K extends keyof Reconciliation.ReconciliationPlan>(key: K) =>
+          all.flatMap((part) => part[key] as ReadonlyArray<unknown>);
+        expect(joined("balanceChanges")).toEqual(whole.balanceChanges);
+        expect(joined("statusChanges")).toEqual(whole.statusChanges);
+        expect(joined("settlements")).toEqual(whole.settlements);
+        expect(joined("warnings")).toEqual(whole.warnings);
+        expect(joined("creations")).toEqual(whole.creations);
+        expect(all.map((part) => part.counts).reduce(Reconciliation.addCounts, Reconciliation.noCounts)).toEqual(
+          whole.counts,
+        );
+      }),
+      runs,
+    );
+  });
 });

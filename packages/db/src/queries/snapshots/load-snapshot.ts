@@ -1,6 +1,7 @@
 /**
- * The reads that open a snapshot's application: the snapshot row and its
- * campaign, both locked for the transaction, and the body of every chunk.
+ * The reads of a snapshot's application: the snapshot row and its
+ * campaign, both locked for the transaction, and the stored chunks, one at
+ * a time.
  * The snapshot lock makes applying idempotent (a second run waits, then sees
  * `completed`); the campaign lock keeps two snapshots of one campaign from
  * being planned against the same state, whatever the queue does.
@@ -10,17 +11,15 @@ import type { Database, SnapshotsTable } from "../../schema.ts";
 import type { SnapshotRowKey } from "./mark-snapshot.ts";
 
 /**
- * Runs `work` (the reads and writes over a whole campaign) with nested-loop
- * joins disabled, then restores the default for the rest of the transaction
- * (docs/decisions/0363). The statistics of a campaign's debts lag far
- * behind it: a new campaign's 20,000 debts are 2% of a million-row table,
- * below autovacuum's analyze threshold, so PostgreSQL keeps estimating one
- * row for them. With that estimate it nested-looped the 2,000 active plans
- * of another campaign over all 20,000 debts (40 million rows compared,
- * 7.5 s instead of milliseconds). Hash joins are linear whatever the
- * estimates, and every join in `work` is bounded by the campaign or its
- * company. Later statements (the webhook events, which look debts up by
- * id) get the planner's usual choices back.
+ * Runs `work` (a statement joining over a whole campaign) with nested-loop
+ * joins disabled, then restores the default for the rest of the
+ * transaction (docs/decisions/0363). The statistics of a campaign's debts
+ * lag far behind it: a new campaign's 20,000 debts are 2% of a million-row
+ * table, below autovacuum's analyze threshold, so PostgreSQL keeps
+ * estimating one row for them and nested-loops joins that are quadratic at
+ * the campaign's real size. Hash joins are linear whatever the estimates.
+ * Statements that look rows up by key (the apply's batches) keep the
+ * planner's usual choices.
  */
 export const withWholeCampaignJoins = async <T>(trx: Kysely<Database>, work: () => Promise<T>): Promise<T> => {
   await sql`set local enable_nestloop = off`.execute(trx);
@@ -87,7 +86,10 @@ export interface StoredChunk {
   readonly body: string | null;
 }
 
-/** The snapshot's chunks in `chunk_index` order. */
+/**
+ * Every chunk of the snapshot at once, in `chunk_index` order: for tests
+ * and tools. The worker reads one chunk at a time (`loadSnapshotChunk`).
+ */
 export const loadSnapshotChunks = async (
   trx: Kysely<Database>,
   companyId: number,
