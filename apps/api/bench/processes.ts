@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -198,6 +198,48 @@ export const rssOf = (pid: number): { rssMb: number; peakMb: number } => {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rssMb: Math.round(kb("VmRSS") / 1024), peakMb: Math.round(kb("VmHWM") / 1024) };
+};
+
+export interface PeakRss {
+  /** The highest resident memory since the watch began, in MB. */
+  readonly peakMb: number;
+  /** `VmHWM`: the kernel's own high-water mark, reset when the watch began; `sampled`: the highest `VmRSS` read. */
+  readonly source: "VmHWM" | "sampled";
+}
+
+/**
+ * Watches `pid`'s resident memory until `stop`. Writing 5 to
+ * `/proc/<pid>/clear_refs` resets the kernel's high-water mark (`VmHWM`) to
+ * the current RSS, so `VmHWM` at the stop is the true peak of the phase,
+ * however short the spike. Where the reset is refused (another user's
+ * process, an old kernel) `VmHWM` is the peak of the process's whole life,
+ * so the peak falls back to `VmRSS` sampled every `intervalMs`.
+ */
+export const watchPeakRss = (pid: number, intervalMs = 50): { readonly stop: () => PeakRss } => {
+  let reset = true;
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+  } catch {
+    reset = false;
+  }
+  let sampled = rssOf(pid).rssMb;
+  const timer = setInterval(() => {
+    try {
+      sampled = Math.max(sampled, rssOf(pid).rssMb);
+    } catch {
+      // The process has exited: the caller's wait on it reports that.
+    }
+  }, intervalMs);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      const now = rssOf(pid);
+      // The high-water mark is never below an RSS sampled after its reset; the max guards the rounding.
+      return reset
+        ? { peakMb: Math.max(now.peakMb, sampled), source: "VmHWM" }
+        : { peakMb: Math.max(sampled, now.rssMb), source: "sampled" };
+    },
+  };
 };
 
 /** A client-credentials access token (every scope of the client). */
