@@ -207,6 +207,28 @@ describe("POST .../snapshots/{snapshotReference}/finalize", () => {
     ]);
   });
 
+  it("lists the first 100 errors across chunks and counts them all", async () => {
+    const s = await started(240);
+    expect((await s.chunk(0, rowsFrom(0, 120))).status).toBe(201);
+    expect((await s.chunk(1, rowsFrom(0, 120))).status).toBe(201);
+    const response = await s.finalize();
+    expect(response.status).toBe(422);
+    const details = (await expectContract(response, "post", FINALIZE_PATH)).details;
+    expect(Object.keys(details)).toHaveLength(101);
+    expect(details["rows.120.internal_id"]).toBe('duplicate internal_id "acct-0" (first used by row 0)');
+    expect(details["rows.219.internal_id"]).toBe('duplicate internal_id "acct-99" (first used by row 99)');
+    expect(details["rows"]).toBe("20 more row error(s) not listed; the first 100 are");
+    const { failure } = await kit.snapshotRow(s.companyId, s.reference);
+    expect(failure).toMatchObject({ code: "invalid_snapshot_row", error_count: 120, errors_omitted: 20 });
+    const listed = (failure as { errors: ReadonlyArray<unknown> }).errors;
+    expect(listed).toHaveLength(100);
+    expect(listed[99]).toEqual({
+      row_index: 219,
+      field: "internal_id",
+      reason: 'duplicate internal_id "acct-99" (first used by row 99)',
+    });
+  });
+
   it("answers 409 snapshot_delivery_mode_conflict for a one-request reference and 404 for an unknown one", async () => {
     const { campaign, token } = await kit.setup();
     expect((await kit.send("PUT", kit.path(campaign.api_reference, "one"), token, rowsFrom(0, 1))).status).toBe(202);

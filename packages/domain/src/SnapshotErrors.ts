@@ -59,8 +59,15 @@ const byRowIndex = (a: RowError, b: RowError): number => a.row_index - b.row_ind
 /** Sorts errors by row index (stable: a row's errors keep their order). */
 export const sortByRow = (errors: ReadonlyArray<RowError>): Array<RowError> => [...errors].sort(byRowIndex);
 
-/** The `details` of an `invalid_snapshot_row` answer: `rows.<index>.<field>` -> reason (reasons on one key joined). */
-export const rowErrorDetails = (errors: ReadonlyArray<RowError>): Record<string, string> => {
+/**
+ * The `details` of an `invalid_snapshot_row` answer: `rows.<index>.<field>` -> reason (reasons on one key joined).
+ * `count` is the number of errors in all when `errors` holds only the first of them (at least the first
+ * `MAX_LISTED_ROW_ERRORS`, by row).
+ */
+export const rowErrorDetails = (
+  errors: ReadonlyArray<RowError>,
+  count: number = errors.length,
+): Record<string, string> => {
   const sorted = sortByRow(errors);
   const details: Record<string, string> = {};
   const listed = sorted.slice(0, MAX_LISTED_ROW_ERRORS);
@@ -68,9 +75,9 @@ export const rowErrorDetails = (errors: ReadonlyArray<RowError>): Record<string,
     const key = error.field === "" ? `rows.${error.row_index}` : `rows.${error.row_index}.${error.field}`;
     details[key] = details[key] === undefined ? error.reason : `${details[key]}; ${error.reason}`;
   }
-  const omitted = sorted.length - listed.length;
+  const omitted = count - listed.length;
   // Past MAX_DETAILED_ROW_ERRORS, later rows count one error each, at least.
-  const atLeast = sorted.length >= MAX_DETAILED_ROW_ERRORS ? "at least " : "";
+  const atLeast = count >= MAX_DETAILED_ROW_ERRORS ? "at least " : "";
   if (omitted > 0)
     details["rows"] = `${atLeast}${omitted} more row error(s) not listed; the first ${MAX_LISTED_ROW_ERRORS} are`;
   return details;

@@ -94,6 +94,13 @@ const decodeRowToFirstProblem = Schema.decodeUnknownEither(Row, { errors: "first
  */
 export const MAX_DETAILED_ROW_ERRORS = 1_000;
 
+/** The error of a row that has neither `internal_id` nor `invoice_reference`. */
+export const missingIdentityError = (rowIndex: number): RowError => ({
+  row_index: rowIndex,
+  field: "internal_id",
+  reason: "internal_id or invoice_reference is required",
+});
+
 /** Identity of a decoded row, or `undefined` when it has neither key. */
 export const effectiveIdentity = (row: Pick<Row, "internal_id" | "invoice_reference">): Identity | undefined => {
   if (row.internal_id !== undefined) return { kind: "internal_id", value: row.internal_id };
@@ -172,7 +179,7 @@ const validateRow = (raw: unknown, rowIndex: number, detailed: boolean): Either.
   const prepared = prepare(raw);
   const errors: Array<RowError> = [];
   if (!("internal_id" in prepared) && !("invoice_reference" in prepared)) {
-    errors.push({ row_index: rowIndex, field: "internal_id", reason: "internal_id or invoice_reference is required" });
+    errors.push(missingIdentityError(rowIndex));
   }
   let row: Row;
   // The guard accepts only what the schema accepts unchanged, so the prepared object is the decoded row.

@@ -334,6 +334,60 @@ describe("checkAcrossRows", () => {
   });
 });
 
+describe("acrossRowsError", () => {
+  it("states each rule across rows, naming the earlier row", () => {
+    expect(Snapshot.acrossRowsRules.map((rule) => rule)).toEqual([
+      "missing_identity",
+      "stream",
+      "duplicate_identity",
+      "duplicate_invoice",
+    ]);
+    expect(Snapshot.acrossRowsError({ rule: "missing_identity", rowIndex: 4 })).toEqual({
+      row_index: 4,
+      field: "internal_id",
+      reason: "internal_id or invoice_reference is required",
+    });
+    expect(Snapshot.acrossRowsError({ rule: "stream", rowIndex: 4, firstRowIndex: 1, firstStream: "account" })).toEqual(
+      {
+        row_index: 4,
+        field: "internal_id",
+        reason: "is required: this snapshot uses account balances (internal_id) since row 1",
+      },
+    );
+    expect(Snapshot.acrossRowsError({ rule: "stream", rowIndex: 4, firstRowIndex: 1, firstStream: "invoice" })).toEqual(
+      {
+        row_index: 4,
+        field: "internal_id",
+        reason: "is not allowed: this snapshot uses invoice balances (invoice_reference) since row 1",
+      },
+    );
+    expect(
+      Snapshot.acrossRowsError({
+        rule: "duplicate_identity",
+        rowIndex: 4,
+        firstRowIndex: 2,
+        identity: { kind: "invoice_reference", value: "inv-1" },
+      }),
+    ).toEqual({
+      row_index: 4,
+      field: "invoice_reference",
+      reason: 'duplicate invoice_reference "inv-1" (first used by row 2)',
+    });
+    expect(
+      Snapshot.acrossRowsError({ rule: "duplicate_invoice", rowIndex: 4, firstRowIndex: 3, invoiceReference: "inv-2" }),
+    ).toEqual({
+      row_index: 4,
+      field: "invoice_reference",
+      reason: 'duplicate invoice_reference "inv-2" (first used by row 3)',
+    });
+  });
+
+  it("is the message of a row without an identity in validateRows too", () => {
+    const { errors } = Snapshot.validateRows([{ remaining_amount: 1, currency: "EUR" }], { firstRowIndex: 9 });
+    expect(errors).toEqual([Snapshot.acrossRowsError({ rule: "missing_identity", rowIndex: 9 })]);
+  });
+});
+
 describe("decodeBody", () => {
   const failure = (body: unknown) => {
     const result = Snapshot.decodeBody(body);

@@ -18,4 +18,11 @@ describe("SnapshotErrors", () => {
     expect(details["rows.99.currency"]).toBeUndefined();
     expect(details["rows"]).toBe("4 more row error(s) not listed; the first 100 are");
   });
+
+  it("counts the errors not given when only the first are (a count from the database)", () => {
+    const first = Array.from({ length: 100 }, (_, index) => ({ row_index: index, field: "id", reason: "bad" }));
+    const details = SnapshotErrors.rowErrorDetails(first, 250);
+    expect(Object.keys(details)).toHaveLength(101);
+    expect(details["rows"]).toBe("150 more row error(s) not listed; the first 100 are");
+  });
 });

@@ -8,10 +8,10 @@
  * in the same transaction. A repeated finalize answers with the state reached;
  * an expired snapshot (docs/decisions/0022) is 409 `snapshot_expired`.
  */
-import { type Endpoints, snapshotErrorCodes, snapshotMessages } from "@dc/contract";
+import { type Endpoints, MAX_LISTED_ISSUES, snapshotErrorCodes, snapshotMessages } from "@dc/contract";
 import {
   enqueueApplySnapshot,
-  listRowIdentityFields,
+  findCrossRowErrors,
   lockSnapshotAcceptance,
   markSnapshotFailed,
   markSnapshotPending,
@@ -20,7 +20,7 @@ import {
 } from "@dc/db";
 import { Conflict } from "../../http/api-error.ts";
 import type { HandlerOf } from "../../http/handler.ts";
-import { crossChunkErrors, invalidRowsFailure } from "./cross-chunk-rules.ts";
+import { invalidRowsFailure } from "./cross-chunk-rules.ts";
 import { presentSnapshot } from "../../presenters/present-snapshot.ts";
 import { acknowledgementReply, isSettled } from "./snapshot-ack.ts";
 import { readSnapshot, requireSnapshot } from "./snapshot-lookup.ts";
@@ -60,16 +60,19 @@ export const finalizeSnapshot: HandlerOf<Endpoints["finalizeSnapshot"]> = async 
   const early = settledAnswer(snapshot, campaign.api_reference);
   if (early !== undefined) return early;
 
-  const errors = crossChunkErrors(
-    await listRowIdentityFields(services.db, { id: snapshot.id, companyId: principal.companyId }),
+  // Only the errors listed leave the database: a million-row snapshot can break a rule on every row.
+  const broken = await findCrossRowErrors(
+    services.db,
+    { id: snapshot.id, companyId: principal.companyId },
+    MAX_LISTED_ISSUES,
   );
   const now = services.clock.now();
-  if (errors.length > 0) {
+  if (broken.count > 0) {
     const failed = await services.db.transaction().execute(async (trx) => {
       const marked = await markSnapshotFailed(trx, {
         id: snapshot.id,
         companyId: principal.companyId,
-        failure: invalidRowsFailure(errors),
+        failure: invalidRowsFailure(broken),
         now,
       });
       if (marked !== undefined) {
@@ -83,7 +86,7 @@ export const finalizeSnapshot: HandlerOf<Endpoints["finalizeSnapshot"]> = async 
       return marked;
     });
     // Thrown after the commit: the failure and its event are kept.
-    if (failed !== undefined) throw invalidRows(errors);
+    if (failed !== undefined) throw invalidRows(broken.errors, broken.count);
   } else {
     const pending = await services.db.transaction().execute(async (trx) => {
       await lockSnapshotAcceptance(trx, campaign.id);

@@ -15,9 +15,16 @@ import { ValidationFailed } from "../../http/api-error.ts";
 // Unstorable text can only arrive as escapes: raw control characters are invalid JSON and invalid UTF-8 decodes to U+FFFD.
 const SUSPECT_ESCAPE = /\\u(0000|[dD][89a-fA-F])/;
 
-/** 422 `invalid_snapshot_row` naming every invalid row field. */
-export const invalidRows = (errors: ReadonlyArray<Snapshot.RowError>): ValidationFailed =>
-  new ValidationFailed({ status: 422, errorCode: snapshotErrorCodes.invalidRow, details: SnapshotErrors.rowErrorDetails(errors) });
+/**
+ * 422 `invalid_snapshot_row` naming the invalid row fields: all of `errors`, or the first of
+ * them when `count` says how many there are in all.
+ */
+export const invalidRows = (errors: ReadonlyArray<Snapshot.RowError>, count: number = errors.length): ValidationFailed =>
+  new ValidationFailed({
+    status: 422,
+    errorCode: snapshotErrorCodes.invalidRow,
+    details: SnapshotErrors.rowErrorDetails(errors, count),
+  });
 
 /**
  * Returns the raw rows of a valid body and their validated form, or throws:
