@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import {
   createDatabase,
   type Database,
@@ -84,6 +85,8 @@ export interface Service {
 /**
  * Starts `node <script>` from the repository root (or `from`, another checkout,
  * for an A/B run) with `env` on top of ours; stdout is kept in a ring.
+ * `BENCH_ECHO_LOGS=<text>` copies each of its log lines containing that text
+ * to our stderr (`BENCH_ECHO_LOGS="snapshot processed"`: the worker's phases).
  */
 export const startService = (script: string, env: Record<string, string>, from: string = root): Service => {
   const child = spawn(process.execPath, [join(from, script)], {
@@ -95,6 +98,12 @@ export const startService = (script: string, env: Record<string, string>, from: 
   let output = "";
   // Always read stdout: a full pipe would block the child.
   child.stdout?.setEncoding("utf8").on("data", (text: string) => (output = (output + text).slice(-8000)));
+  const echoed = process.env["BENCH_ECHO_LOGS"];
+  if (echoed !== undefined && echoed !== "" && child.stdout !== null) {
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      if (line.includes(echoed)) process.stderr.write(`${line}\n`);
+    });
+  }
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   void exited.then(() => live.delete(child));
   const stop = async (graceMs = 10_000) => {
@@ -188,7 +197,8 @@ export const startWorkerService = (options: {
     NODE_ENV: "production",
     DATABASE_URL: options.databaseUrl,
     ID_ENCRYPTION_KEY: options.idKey,
-    LOG_LEVEL: "warn",
+    // Info when its lines are echoed (BENCH_ECHO_LOGS), for the snapshot's phases.
+    LOG_LEVEL: (process.env["BENCH_ECHO_LOGS"] ?? "") === "" ? "warn" : "info",
     NODE_OPTIONS: WORKER_NODE_OPTIONS,
     ...options.env,
   }, options.root);

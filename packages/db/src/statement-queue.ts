@@ -7,7 +7,9 @@
  * to roll the transaction back, `firstFailure` settles every statement.
  */
 export const statementQueue = (timings: Record<string, number> = {}) => {
-  const started: Array<Promise<unknown>> = [];
+  // Statements not known to have succeeded, in the order they were handed over. A statement that succeeds leaves
+  // the set, so a long-lived queue (one per snapshot application) holds no result it has no use for.
+  const unsettled = new Set<Promise<unknown>>();
   return {
     /** Hands `statement` over and records its duration, waiting included, under `name`. */
     run: <T>(name: string, statement: () => Promise<T>): Promise<T> => {
@@ -15,13 +17,16 @@ export const statementQueue = (timings: Record<string, number> = {}) => {
       const running = statement().finally(() => {
         timings[name] = Math.round(performance.now() - began);
       });
-      running.catch(() => undefined); // awaited by the caller, or settled by `firstFailure`
-      started.push(running);
+      unsettled.add(running);
+      running.then(
+        () => unsettled.delete(running),
+        () => undefined, // awaited by the caller, or settled by `firstFailure`
+      );
       return running;
     },
     /** Settles every statement; the earliest failure, the cause of any later one (an aborted transaction). */
     firstFailure: async (): Promise<unknown> =>
-      (await Promise.allSettled(started)).find((outcome) => outcome.status === "rejected")?.reason,
+      (await Promise.allSettled([...unsettled])).find((outcome) => outcome.status === "rejected")?.reason,
   };
 };
 
