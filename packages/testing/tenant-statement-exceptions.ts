@@ -12,6 +12,11 @@ export interface TenantStatementException {
 
 export const tenantStatementExceptions: ReadonlyArray<TenantStatementException> = [
   {
+    pattern: /^select \(select json_build_array\(.* from \(select \* from snapshot_matched_debts where chunk_index = \$1 order by id\) chunk_debts \) as columns, \(select json_agg\(.* from snapshot_matched_installments where chunk_index = \$2 \) as installments$/,
+    reason:
+      "a snapshot's batch reads the temporary tables of its transaction, filled by company-scoped statements (stageMatchedDebts, docs/decisions/0691); the template has no such tables to plan against",
+  },
+  {
     pattern: /^with steps as \( select tp\.timeline_id, jsonb_agg\( jsonb_build_object\( 'day_offset'/,
     reason: "migration 0026 writes version 1 of every company's timelines once (docs/decisions/0600)",
   },

@@ -7,13 +7,15 @@
  *
  * 1. the rules across rows, checked by the database over every stored row
  *    (`findCrossRowErrors`);
- * 2. each stored chunk in turn (at most `Snapshot.MAX_ROWS` rows):
- *    re-validated, planned by `Reconciliation.planRows` against the debts
- *    its rows name (read by identity while the rows are validated), and
- *    written set-based with its enrollments and webhook events;
- * 3. the debts no row named, read through a cursor in batches of as many,
+ * 2. the debts the rows name, read once into tables of the transaction
+ *    (`stageMatchedDebts`), by chunk;
+ * 3. each stored chunk in turn (at most `Snapshot.MAX_ROWS` rows):
+ *    re-validated, planned by `Reconciliation.planRows` against its staged
+ *    debts (read while the rows are validated), and written set-based with
+ *    its enrollments and webhook events;
+ * 4. the debts no row named, read through a cursor in batches of as many,
  *    settled by `Reconciliation.planSettlements` and written the same way;
- * 4. `completed` with the counts summed over the batches, then
+ * 5. `completed` with the counts summed over the batches, then
  *    `snapshot.completed`.
  *
  * The batches compute what `Reconciliation.plan` computes over the whole
@@ -36,10 +38,9 @@ import {
   type Db,
   type DbTransaction,
   type EventIds,
-  fetchOmittedDebtIds,
+  fetchOmittedDebts,
   findCrossRowErrors,
   loadChunkDebts,
-  loadDebtsById,
   loadSnapshotChunk,
   lockCampaign,
   lockSnapshot,
@@ -52,8 +53,8 @@ import {
   type SnapshotRowKey,
   snapshotFailure,
   statementQueue,
+  stageMatchedDebts,
   subscribedWebhookEventTypes,
-  withWholeCampaignJoins,
 } from "@dc/db";
 import type { DebtorLinkSigner } from "@dc/crypto";
 import { DebtStatus, Reconciliation, Snapshot } from "@dc/domain";
@@ -255,6 +256,7 @@ const applyLocked = async (
 
   const acrossRows = await timed("validate", () => findCrossRowErrors(trx, key));
   errors.add(acrossRows.errors, acrossRows.count);
+  await timed("read", () => stageMatchedDebts(trx, { ...campaignScope, snapshotId }));
   let writing = errors.count === 0;
   if (writing) await sql`savepoint ${sql.raw(BEFORE_BATCHES)}`.execute(trx);
   /** Stops writing at the first invalid row: what the batches wrote is undone, the rest is only checked. */
@@ -274,9 +276,7 @@ const applyLocked = async (
     for (let chunkIndex = 0; chunkIndex < chunkCount; chunkIndex++) {
       const chunk = await timed("read", () => nextChunk);
       if (chunk === undefined) throw new SnapshotUnprocessable({ message: `chunk ${chunkIndex} is missing` });
-      const loading = reads.run("loadDebts", () =>
-        loadChunkDebts(trx, campaignScope, { snapshotId, chunkIndex }),
-      );
+      const loading = reads.run("loadDebts", () => loadChunkDebts(trx, chunkIndex));
       if (chunkIndex + 1 < chunkCount) {
         const following = chunkIndex + 1;
         nextChunk = reads.run("readChunk", () => loadSnapshotChunk(trx, scope.companyId, snapshotId, following));
@@ -314,18 +314,14 @@ const applyLocked = async (
     return { ...scope, outcome: "failed", code: "invalid_snapshot_row", errorCount: errors.count };
   }
 
-  // Planned with hash joins whatever the statistics say of a young campaign (docs/decisions/0363).
-  await withWholeCampaignJoins(trx, () =>
-    openOmittedDebts(trx, { ...campaignScope, snapshotId }, DebtStatus.namedFilters.active),
-  );
+  await openOmittedDebts(trx, { ...campaignScope, snapshotId }, DebtStatus.namedFilters.active);
   for (;;) {
-    const omittedIds = await timed("read", () => fetchOmittedDebtIds(trx, OMITTED_PER_BATCH));
-    if (omittedIds.length > 0) {
-      const omitted = await timed("read", () => loadDebtsById(trx, campaignScope, omittedIds));
+    const omitted = await timed("read", () => fetchOmittedDebts(trx, OMITTED_PER_BATCH));
+    if (omitted.debts.length > 0) {
       const settling = await timed("plan", () => Reconciliation.planSettlements(omitted.debts));
       await write(omitted, settling, []);
     }
-    if (omittedIds.length < OMITTED_PER_BATCH) break;
+    if (omitted.debts.length < OMITTED_PER_BATCH) break;
   }
   await closeOmittedDebts(trx);
 
