@@ -12,7 +12,8 @@ export interface TenantStatementException {
 
 export const tenantStatementExceptions: ReadonlyArray<TenantStatementException> = [
   {
-    pattern: /^select \(select json_build_array\(.* from \(select \* from snapshot_matched_debts where chunk_index = \$1 order by id\) chunk_debts \) as columns, \(select json_agg\(.* from snapshot_matched_installments where chunk_index = \$2 \) as installments$/,
+    pattern:
+      /^select \(select json_build_array\(.* from \(select \* from snapshot_matched_debts where chunk_index = \$1 order by id\) chunk_debts \) as columns, \(select json_agg\(.* from snapshot_matched_installments where chunk_index = \$2 \) as installments$/,
     reason:
       "a snapshot's batch reads the temporary tables of its transaction, filled by company-scoped statements (stageMatchedDebts, docs/decisions/0691); the template has no such tables to plan against",
   },
@@ -30,7 +31,8 @@ export const tenantStatementExceptions: ReadonlyArray<TenantStatementException> 
   },
   {
     pattern: /^delete from stored_objects where debtor_request_id is not null$/,
-    reason: "migration 0046's undo removes every company's dispute attachments once, before followup_id is required again (docs/decisions/0674)",
+    reason:
+      "migration 0046's undo removes every company's dispute attachments once, before followup_id is required again (docs/decisions/0674)",
   },
   {
     pattern: /^select "id" from "debts" where "id" = \$1$/,
@@ -77,7 +79,8 @@ export const tenantStatementExceptions: ReadonlyArray<TenantStatementException> 
   {
     pattern:
       /^select least\( \(select f\.scheduled_at from followups f where f\.status = 'scheduled' and f\.enrollment_id is not null and not f\.sandbox /,
-    reason: "the engine's live sweep reads when any live company next has work, and stale sends (docs/decisions/0600, 0605)",
+    reason:
+      "the engine's live sweep reads when any live company next has work, and stale sends (docs/decisions/0600, 0605)",
   },
   {
     pattern: /^select status, count\(\*\) as count from snapshots group by status$/,

@@ -27,7 +27,8 @@ import { insertEndpoint } from "./webhooks-fixtures.ts";
 
 const { db } = await useTestDatabase();
 const now = new Date("2030-06-15T12:00:00.000Z");
-const apply = (id: number) => applySnapshot({ db, clock: fixedClock(now), ids: testIds, links: testLinks }, snapshotKey(id));
+const apply = (id: number) =>
+  applySnapshot({ db, clock: fixedClock(now), ids: testIds, links: testLinks }, snapshotKey(id));
 
 const applyChunks = async (campaign: CampaignFixture, chunks: ReadonlyArray<ReadonlyArray<unknown>>) => {
   const id = await insertSnapshot(db, campaign, chunks);
@@ -103,7 +104,10 @@ describe("applySnapshot in batches", () => {
     const campaign = await insertCampaign(db);
     const count = 20_003;
     const ids = Array.from({ length: count }, (_, i) => `acc-${i}`);
-    await applyChunks(campaign, [ids.slice(0, 20_000).map((id) => row(id, 12)), ids.slice(20_000).map((id) => row(id, 12))]);
+    await applyChunks(campaign, [
+      ids.slice(0, 20_000).map((id) => row(id, 12)),
+      ids.slice(20_000).map((id) => row(id, 12)),
+    ]);
     await insertEndpoint(db, campaign.companyId, "https://hooks.example.com/all");
 
     const outcome = await applyChunks(campaign, [[row("acc-0", 12)]]);

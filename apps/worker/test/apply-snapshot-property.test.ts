@@ -22,7 +22,8 @@ import {
   insertCampaign,
   insertSnapshot,
   ledgerViolations,
-  testIds, testLinks,
+  testIds,
+  testLinks,
   snapshotKey,
 } from "./snapshot-fixtures.ts";
 

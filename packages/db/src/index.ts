@@ -71,6 +71,7 @@ export * from "./queries/snapshots/insert-debts.ts";
 export * from "./queries/snapshots/load-current-debts.ts";
 export * from "./queries/snapshots/load-snapshot.ts";
 export * from "./queries/snapshots/mark-snapshot.ts";
+export * from "./queries/snapshots/batch-savepoint.ts";
 export * from "./queries/snapshots/matched-debts.ts";
 export * from "./queries/snapshots/omitted-debts.ts";
 export * from "./queries/snapshots/record-payments.ts";

@@ -243,8 +243,7 @@ const planMatching = (
     warnPhone(row, row.phone ?? debt.phone);
   }
 
-  const recordedPayments =
-    payments.length + balanceChanges.filter((change) => change.directPaymentMinor !== 0).length;
+  const recordedPayments = payments.length + balanceChanges.filter((change) => change.directPaymentMinor !== 0).length;
   const plan: ReconciliationPlan = {
     _tag: "ReconciliationPlan",
     creations,

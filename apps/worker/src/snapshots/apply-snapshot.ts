@@ -31,6 +31,7 @@
 import {
   type AppliedPlan,
   applyReconciliationPlan,
+  beginSnapshotBatches,
   type CampaignDebts,
   closeOmittedDebts,
   type ContactRefresh,
@@ -55,11 +56,11 @@ import {
   statementQueue,
   stageMatchedDebts,
   subscribedWebhookEventTypes,
+  undoSnapshotBatches,
 } from "@dc/db";
 import type { DebtorLinkSigner } from "@dc/crypto";
 import { DebtStatus, Reconciliation, Snapshot } from "@dc/domain";
 import type { Clock } from "@dc/runtime";
-import { sql } from "kysely";
 import { followSnapshotInCollection } from "../engine/snapshot-collection.ts";
 import { isTransactionConflict, SnapshotUnprocessable } from "./errors.ts";
 import { phaseTimer } from "./phase-timer.ts";
@@ -121,9 +122,6 @@ const TRANSACTION_ATTEMPTS = 3;
 
 /** Omitted debts settled per batch: as many as one chunk's rows. */
 const OMITTED_PER_BATCH = Snapshot.MAX_ROWS;
-
-/** The savepoint the batches roll back to when a row turns out invalid. */
-const BEFORE_BATCHES = "snapshot_batches";
 
 /**
  * Contact fields of each row matched to a debt the plan may touch (not
@@ -258,12 +256,12 @@ const applyLocked = async (
   errors.add(acrossRows.errors, acrossRows.count);
   await timed("read", () => stageMatchedDebts(trx, { ...campaignScope, snapshotId }));
   let writing = errors.count === 0;
-  if (writing) await sql`savepoint ${sql.raw(BEFORE_BATCHES)}`.execute(trx);
+  if (writing) await beginSnapshotBatches(trx);
   /** Stops writing at the first invalid row: what the batches wrote is undone, the rest is only checked. */
   const stopWriting = async (): Promise<void> => {
     if (!writing) return;
     writing = false;
-    await sql`rollback to savepoint ${sql.raw(BEFORE_BATCHES)}`.execute(trx);
+    await undoSnapshotBatches(trx);
   };
 
   // Each chunk's body is read while the chunk before it is planned and

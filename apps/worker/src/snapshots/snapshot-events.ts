@@ -85,7 +85,10 @@ export const recordAppliedBatchEvents = async (
   const created = debtIdsOf("debt.created", applied.createdIds);
   const updated = debtIdsOf("debt.updated", applied.updatedIds);
   const settled = debtIdsOf("debt.settled", applied.settledIds);
-  const debts = await debtEventDataBatch(trx, ids, companyId, [...created, ...updated, ...settled], { signer: links, now });
+  const debts = await debtEventDataBatch(trx, ids, companyId, [...created, ...updated, ...settled], {
+    signer: links,
+    now,
+  });
   const payments = new Map<string, Record<string, unknown>>();
   if (wanted.has("payment.recorded")) {
     for (const part of chunks(applied.paymentIds, PAYMENTS_PER_READ)) {

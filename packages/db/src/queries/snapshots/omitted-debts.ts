@@ -78,9 +78,8 @@ interface OmittedDebtRow {
  * settling reads only whether there is one.
  */
 export const fetchOmittedDebts = async (trx: Kysely<Database>, limit: number): Promise<CampaignDebts> => {
-  const { rows } = await sql<OmittedDebtRow>`fetch forward ${sql.raw(String(Math.trunc(limit)))} from ${sql.raw(CURSOR)}`.execute(
-    trx,
-  );
+  const { rows } =
+    await sql<OmittedDebtRow>`fetch forward ${sql.raw(String(Math.trunc(limit)))} from ${sql.raw(CURSOR)}`.execute(trx);
   const column = <K extends keyof OmittedDebtRow>(key: K) => rows.map((row) => row[key]);
   const columns = [
     column("id"),
