@@ -57,6 +57,7 @@ import {
   stageMatchedDebts,
   subscribedWebhookEventTypes,
   undoSnapshotBatches,
+  withWholeCampaignJoins,
 } from "@dc/db";
 import type { DebtorLinkSigner } from "@dc/crypto";
 import { DebtStatus, Reconciliation, Snapshot } from "@dc/domain";
@@ -238,7 +239,10 @@ const applyLocked = async (
     contacts: ReadonlyArray<ContactRefresh>,
   ): Promise<void> => {
     await timed("write", async () => {
-      const applied = await applyReconciliationPlan(trx, applyContext, current, plan, contacts);
+      // Hash joins whatever the statistics say of a campaign loaded moments ago (docs/decisions/0363).
+      const applied = await withWholeCampaignJoins(trx, () =>
+        applyReconciliationPlan(trx, applyContext, current, plan, contacts),
+      );
       await timed("enroll", () => followSnapshotInCollection(trx, scope.companyId, applied, now));
       const recorded = await timed("events", () =>
         recordAppliedBatchEvents(trx, ids, links, { companyId: scope.companyId, now }, applied, wanted),
