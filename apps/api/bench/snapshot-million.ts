@@ -30,20 +30,9 @@
 import { randomBytes } from "node:crypto";
 import { cpus, loadavg, totalmem } from "node:os";
 import { MAX_STAGED_ROWS } from "@dc/contract";
-import { makeIds } from "@dc/db";
 import { writeSection } from "@dc/testing";
-import { createCampaign, createCreditor, createTimeline } from "../src/admin/collection-setup.ts";
-import { createTenant } from "../src/admin/tenants.ts";
-import {
-  fetchToken,
-  freePort,
-  type PeakRss,
-  rssOf,
-  startApiService,
-  startBenchDatabase,
-  startWorkerService,
-  watchPeakRss,
-} from "./processes.ts";
+import { type PeakRss, rssOf, startBenchDatabase, watchPeakRss } from "./processes.ts";
+import { type SnapshotCounts, startSnapshotTenant } from "./snapshot-tenant.ts";
 
 const ROWS = Number(process.env["BENCH_MILLION_ROWS"] ?? 1_000_000);
 if (!Number.isInteger(ROWS) || ROWS < 1 || ROWS > MAX_STAGED_ROWS) {
@@ -66,11 +55,6 @@ const chunkBody = (index: number, total: number, amount: (i: number) => number):
 const openingAmount = (i: number) => 100 + (i % 89);
 const changedAmount = (i: number) => 50 + (i % 47);
 
-interface Counts {
-  readonly created: number;
-  readonly updated: number;
-}
-
 interface StagedRun {
   readonly uploadMs: ReadonlyArray<number>;
   /** Start request to the last chunk's 201. */
@@ -81,7 +65,7 @@ interface StagedRun {
   /** Start request to `completed`. */
   readonly totalMs: number;
   readonly peak: PeakRss;
-  readonly counts: Counts;
+  readonly counts: SnapshotCounts;
 }
 
 const percentile = (values: ReadonlyArray<number>, p: number): number => {
@@ -97,52 +81,9 @@ const main = async () => {
   const database = await startBenchDatabase();
   const services: Array<{ stop: () => Promise<void> }> = [];
   try {
-    const ids = makeIds(new TextEncoder().encode(ID_KEY));
-    const tenant = await createTenant(database.db, ids, "Million Bench");
-    const companyId = ids.decode("company", tenant.company_id)!;
-    const creditor = await createCreditor(database.db, { companyId, name: "Ledger" });
-    const timeline = await createTimeline(database.db, companyId, "Default");
-    const newCampaign = (apiReference: string) =>
-      createCampaign(database.db, {
-        companyId,
-        apiReference,
-        name: apiReference,
-        creditorId: creditor.id,
-        timelineId: timeline.id,
-      });
-
-    const port = await freePort();
-    const api = await startApiService({ databaseUrl: database.url, idKey: ID_KEY, port, rateLimitScale: 1000 });
-    services.push(api);
-    const worker = startWorkerService({ databaseUrl: database.url, idKey: ID_KEY });
-    services.push(worker);
-    const token = await fetchToken(api.url, tenant);
-    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-    const snapshotUrl = (campaign: string, reference: string) =>
-      `${api.url}/external-api/v1/campaigns/${campaign}/snapshots/${reference}`;
-
-    const send = async (method: string, url: string, body: string, expected: number) => {
-      const started = performance.now();
-      const response = await fetch(url, { method, headers, body });
-      const text = await response.text();
-      const elapsed = performance.now() - started;
-      if (response.status !== expected) throw new Error(`${method} ${url}: ${response.status} ${text.slice(0, 500)}`);
-      return elapsed;
-    };
-    // Each read waits for the outcome (Prefer: wait, docs/decisions/0307): the api answers when the worker commits.
-    const untilDone = async (url: string): Promise<{ at: number; counts: Counts }> => {
-      for (;;) {
-        if (worker.child.exitCode !== null || worker.child.signalCode !== null) {
-          throw new Error(
-            `the worker exited (${worker.child.exitCode ?? worker.child.signalCode}):\n${worker.output()}`,
-          );
-        }
-        const response = await fetch(url, { headers: { ...headers, prefer: "wait=30" } });
-        const { data } = (await response.json()) as { data: { status: string; failure: unknown; counts: Counts } };
-        if (data.status === "completed") return { at: performance.now(), counts: data.counts };
-        if (data.status === "failed") throw new Error(`snapshot ${url} failed: ${JSON.stringify(data.failure)}`);
-      }
-    };
+    const tenant = await startSnapshotTenant(database, { idKey: ID_KEY, name: "Million Bench" });
+    services.push(tenant);
+    const { api, worker, newCampaign, snapshotUrl, send, untilDone } = tenant;
 
     const staged = async (campaign: string, reference: string, rows: number, amount: (i: number) => number) => {
       const url = snapshotUrl(campaign, reference);
@@ -176,7 +117,7 @@ const main = async () => {
       );
       return run;
     };
-    const expectCounts = (run: StagedRun, expected: Counts, what: string) => {
+    const expectCounts = (run: StagedRun, expected: SnapshotCounts, what: string) => {
       if (run.counts.created !== expected.created || run.counts.updated !== expected.updated) {
         throw new Error(`${what}: counts ${JSON.stringify(run.counts)}, expected ${JSON.stringify(expected)}`);
       }

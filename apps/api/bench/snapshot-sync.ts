@@ -28,10 +28,8 @@ import {
   measurePostgresFloor,
   SNAPSHOT_BENCH_ROWS,
 } from "@dc/testing";
-import { createCampaign, createCreditor, createTimeline } from "../src/admin/collection-setup.ts";
-import { createTenant } from "../src/admin/tenants.ts";
-import { makeIds } from "@dc/db";
-import { fetchToken, freePort, rssOf, startApiService, startBenchDatabase, startWorkerService } from "./processes.ts";
+import { rssOf, startBenchDatabase } from "./processes.ts";
+import { startSnapshotTenant } from "./snapshot-tenant.ts";
 import { writeSection } from "@dc/testing";
 
 const ROWS = SNAPSHOT_BENCH_ROWS;
@@ -64,42 +62,9 @@ const main = async () => {
   const database = await startBenchDatabase();
   const services: Array<{ stop: () => Promise<void> }> = [];
   try {
-    const ids = makeIds(new TextEncoder().encode(ID_KEY));
-    const tenant = await createTenant(database.db, ids, "Snapshot Bench");
-    const companyId = ids.decode("company", tenant.company_id)!;
-    const creditor = await createCreditor(database.db, { companyId, name: "Ledger" });
-    const timeline = await createTimeline(database.db, companyId, "Default");
-    const newCampaign = async (apiReference: string) => {
-      await createCampaign(database.db, { companyId, apiReference, name: apiReference, creditorId: creditor.id, timelineId: timeline.id });
-    };
-
-    const port = await freePort();
-    const api = await startApiService({ databaseUrl: database.url, idKey: ID_KEY, port, rateLimitScale: 1000 });
-    services.push(api);
-    const worker = startWorkerService({ databaseUrl: database.url, idKey: ID_KEY });
-    services.push(worker);
-    const token = await fetchToken(api.url, tenant);
-    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-    const snapshotUrl = (campaign: string, reference: string) =>
-      `${api.url}/external-api/v1/campaigns/${campaign}/snapshots/${reference}`;
-
-    const send = async (method: string, url: string, body: string, expected: number) => {
-      const started = performance.now();
-      const response = await fetch(url, { method, headers, body });
-      const text = await response.text();
-      const ms = performance.now() - started;
-      if (response.status !== expected) throw new Error(`${method} ${url}: ${response.status} ${text.slice(0, 500)}`);
-      return ms;
-    };
-    // Each read waits for the outcome (Prefer: wait, docs/decisions/0307): the api answers when the worker commits.
-    const untilDone = async (url: string) => {
-      for (;;) {
-        const response = await fetch(url, { headers: { ...headers, prefer: "wait=30" } });
-        const { data } = (await response.json()) as { data: { status: string; failure: unknown } };
-        if (data.status === "completed") return performance.now();
-        if (data.status === "failed") throw new Error(`snapshot ${url} failed: ${JSON.stringify(data.failure)}`);
-      }
-    };
+    const tenant = await startSnapshotTenant(database, { idKey: ID_KEY, name: "Snapshot Bench" });
+    services.push(tenant);
+    const { api, worker, newCampaign, snapshotUrl, send, untilDone } = tenant;
 
     const rounds = new Map<BenchRowShape, Array<Round>>();
     const bodyMiB = new Map<BenchRowShape, number>();
@@ -114,11 +79,11 @@ const main = async () => {
         await newCampaign(campaign);
         const seedStarted = performance.now();
         await send("PUT", snapshotUrl(campaign, "seed"), JSON.stringify({ rows: benchSeedRows(shape) }), 202);
-        seedMs.push((await untilDone(snapshotUrl(campaign, "seed"))) - seedStarted);
+        seedMs.push((await untilDone(snapshotUrl(campaign, "seed"))).at - seedStarted);
         const floorMs = await measurePostgresFloor(database.url, benchSnapshotRows(shape));
         const submitStarted = performance.now();
         const submitMs = await send("PUT", snapshotUrl(campaign, "measured"), body, 202);
-        const completedMs = (await untilDone(snapshotUrl(campaign, "measured"))) - submitStarted;
+        const completedMs = (await untilDone(snapshotUrl(campaign, "measured"))).at - submitStarted;
         measured.push({ submitMs, completedMs, floorMs });
         process.stdout.write(
           `${shape} round ${round} (${(bodyMiB.get(shape) ?? 0).toFixed(1)} MiB): submit ${submitMs.toFixed(0)} ms, ` +
@@ -139,7 +104,7 @@ const main = async () => {
     }
     const finalizeMs = await send("POST", `${snapshotUrl(stagedCampaign, "staged")}/finalize`, "{}", 202);
     const finalized = performance.now();
-    const stagedDone = await untilDone(snapshotUrl(stagedCampaign, "staged"));
+    const stagedDone = (await untilDone(snapshotUrl(stagedCampaign, "staged"))).at;
     const stagedTotalMs = stagedDone - stagedStarted;
     const stagedApplyMs = stagedDone - finalized;
     process.stdout.write(

@@ -99,7 +99,7 @@ const toStatus = (debt: DebtRow): DebtStatus.Status => {
  * equals, so a row plan replaces them) or hold `cancelled` installments,
  * which are no part of what a row can restate and are left out.
  */
-const plansByDebt = (rows: ReadonlyArray<InstallmentRow>): Map<number, PaymentPlan.LocalPlan> => {
+export const plansByDebt = (rows: ReadonlyArray<InstallmentRow>): Map<number, PaymentPlan.LocalPlan> => {
   const plans = new Map<number, { externalReference: string; installments: Array<PaymentPlan.LocalInstallment> }>();
   for (const row of rows) {
     let plan = plans.get(row.debt_id);
@@ -127,16 +127,11 @@ export interface CampaignScope {
   readonly campaignId: number;
 }
 
-/**
- * The planner's debts from the rows of their columns (`DebtColumns`, in id
- * order) and the installment rows of their active plans.
- */
+/** The planner's debts from their rows (in id order) and their active plans by debt id. */
 export const campaignDebtsOf = (
-  columns: DebtColumns | undefined,
-  installments: ReadonlyArray<InstallmentRow>,
+  debtRows: ReadonlyArray<DebtRow>,
+  plans: ReadonlyMap<number, PaymentPlan.LocalPlan>,
 ): CampaignDebts => {
-  const debtRows = debtRowsOf(columns);
-  const plans = plansByDebt(installments);
   const contacts = new Map<number, DebtContact>();
   const debts = debtRows.map((row): Reconciliation.CurrentDebt => {
     contacts.set(row.id, { firstname: row.firstname, lastname: row.lastname, email: row.email, phone: row.phone });
@@ -187,5 +182,5 @@ export const loadCampaignDebts = async (
     left join installments i on i.company_id = p.company_id and i.payment_plan_id = p.id
     where p.company_id = ${companyId} and p.status = 'active' and d.campaign_id = ${campaignId}
   `.execute(trx);
-  return campaignDebtsOf(columnRows[0]?.columns, installmentRows[0]?.installments ?? []);
+  return campaignDebtsOf(debtRowsOf(columnRows[0]?.columns), plansByDebt(installmentRows[0]?.installments ?? []));
 };

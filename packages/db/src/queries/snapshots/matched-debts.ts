@@ -25,7 +25,9 @@ import {
   type CampaignScope,
   campaignDebtsOf,
   type DebtColumns,
+  debtRowsOf,
   type InstallmentRow,
+  plansByDebt,
 } from "./load-current-debts.ts";
 import { withWholeCampaignJoins } from "./load-snapshot.ts";
 
@@ -88,5 +90,5 @@ export const loadChunkDebts = async (trx: Kysely<Database>, chunkIndex: number):
         from snapshot_matched_installments where chunk_index = ${chunkIndex}
       ) as installments
   `.execute(trx);
-  return campaignDebtsOf(rows[0]?.columns, rows[0]?.installments ?? []);
+  return campaignDebtsOf(debtRowsOf(rows[0]?.columns), plansByDebt(rows[0]?.installments ?? []));
 };

@@ -13,7 +13,8 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../schema.ts";
 import { textArray } from "../array-literals.ts";
-import { type CampaignDebts, type CampaignScope, campaignDebtsOf, type DebtColumns } from "./load-current-debts.ts";
+import type { PaymentPlan } from "@dc/domain";
+import { type CampaignDebts, type CampaignScope, campaignDebtsOf, type DebtRow } from "./load-current-debts.ts";
 import { withWholeCampaignJoins } from "./load-snapshot.ts";
 
 const CURSOR = "snapshot_omitted_debts";
@@ -58,19 +59,12 @@ export const openOmittedDebts = async (
   });
 };
 
-interface OmittedDebtRow {
-  readonly id: number;
-  readonly internal_id: string | null;
-  readonly invoice_reference: string | null;
-  readonly balance_minor: number;
-  readonly currency: string;
-  readonly status: string;
-  readonly firstname: string | null;
-  readonly lastname: string | null;
-  readonly email: string | null;
-  readonly phone: string | null;
+interface OmittedDebtRow extends DebtRow {
   readonly has_active_plan: boolean;
 }
+
+/** What settling reads of an active plan: that there is one (its reference and installments are not read). */
+const activePlanStandIn: PaymentPlan.LocalPlan = { externalReference: "", installments: [] };
 
 /**
  * The next `limit` debts of the open cursor; fewer than `limit` means it is
@@ -80,32 +74,10 @@ interface OmittedDebtRow {
 export const fetchOmittedDebts = async (trx: Kysely<Database>, limit: number): Promise<CampaignDebts> => {
   const { rows } =
     await sql<OmittedDebtRow>`fetch forward ${sql.raw(String(Math.trunc(limit)))} from ${sql.raw(CURSOR)}`.execute(trx);
-  const column = <K extends keyof OmittedDebtRow>(key: K) => rows.map((row) => row[key]);
-  const columns = [
-    column("id"),
-    column("internal_id"),
-    column("invoice_reference"),
-    column("balance_minor").map(Number),
-    column("currency"),
-    column("status"),
-    column("firstname"),
-    column("lastname"),
-    column("email"),
-    column("phone"),
-  ] as unknown as DebtColumns;
-  const standIns = rows
-    .filter((row) => row.has_active_plan)
-    .map((row) => ({
-      debt_id: row.id,
-      plan_reference: null,
-      external_reference: null,
-      amount_minor: null,
-      payment_date: null,
-      status: null,
-      paid_at: null,
-      external_payment_id: null,
-    }));
-  return campaignDebtsOf(rows.length === 0 ? undefined : columns, standIns);
+  return campaignDebtsOf(
+    rows,
+    new Map(rows.filter((row) => row.has_active_plan).map((row) => [row.id, activePlanStandIn])),
+  );
 };
 
 /** Closes the cursor (a transaction's end closes it too). */
