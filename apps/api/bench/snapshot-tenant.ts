@@ -6,9 +6,11 @@
  */
 import type { Database } from "@dc/db";
 import { makeIds } from "@dc/db";
+import type { TimelineDefinition } from "@dc/domain";
 import type { Kysely } from "kysely";
 import { createCampaign, createCreditor, createTimeline } from "../src/admin/collection-setup.ts";
 import { createTenant } from "../src/admin/tenants.ts";
+import { standardDefinition } from "../src/admin/timelines.ts";
 import { fetchToken, freePort, type Service, startApiService, startWorkerService } from "./processes.ts";
 
 /** The counts of a completed snapshot, as its acknowledgement shows them. */
@@ -36,14 +38,23 @@ export interface SnapshotTenant {
 
 export const startSnapshotTenant = async (
   database: { readonly db: Kysely<Database>; readonly url: string },
-  { idKey, name }: { readonly idKey: string; readonly name: string },
+  {
+    idKey,
+    name,
+    timeline: definition = standardDefinition,
+  }: {
+    readonly idKey: string;
+    readonly name: string;
+    /** The campaigns' timeline (default: the standard one, its first e-mail due at once). */
+    readonly timeline?: TimelineDefinition.Definition;
+  },
 ): Promise<SnapshotTenant> => {
   const ids = makeIds(new TextEncoder().encode(idKey));
   const tenant = await createTenant(database.db, ids, name);
   const companyId = ids.decode("company", tenant.company_id);
   if (companyId === undefined) throw new Error(`the new tenant's company id ${tenant.company_id} does not decode`);
   const creditor = await createCreditor(database.db, { companyId, name: "Ledger" });
-  const timeline = await createTimeline(database.db, companyId, "Default");
+  const timeline = await createTimeline(database.db, companyId, "Default", definition);
   const api = await startApiService({ databaseUrl: database.url, idKey, port: await freePort(), rateLimitScale: 1000 });
   const worker = startWorkerService({ databaseUrl: database.url, idKey });
   const stop = async () => {

@@ -130,4 +130,44 @@ describe("applySnapshot in batches", () => {
     expect(stopped.rows[0]?.count).toBe(count - 1);
     expect(await ledgerViolations(db, campaign.companyId)).toEqual([]);
   });
+
+  it("marks once, after the batches, the followups whose click preceded a payment of the snapshot", async () => {
+    const campaign = await insertCampaign(db);
+    await applyChunks(campaign, [[row("a", 10), row("b", 20), row("c", 30)]]);
+    const debtIds = Object.fromEntries(
+      (
+        await sql<{ id: number; internal_id: string }>`
+          select id, internal_id from debts where campaign_id = ${campaign.campaignId}`.execute(db)
+      ).rows.map((debt) => [debt.internal_id, Number(debt.id)]),
+    );
+    const clicked = async (internalId: string, hoursBefore: number) => {
+      const debtId = debtIds[internalId] ?? 0;
+      const followup = await db
+        .insertInto("followups")
+        .values({ company_id: campaign.companyId, debt_id: debtId, type: "email", status: "sent" })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto("email_clicks")
+        .values({
+          company_id: campaign.companyId,
+          followup_id: followup.id,
+          debt_id: debtId,
+          clicked_at: new Date(now.getTime() - hoursBefore * 3600_000),
+        })
+        .execute();
+      return Number(followup.id);
+    };
+    // a's balance falls in the second chunk (a payment); b's rises (an adjustment); c's click is too old.
+    const paidA = await clicked("a", 2);
+    const risenB = await clicked("b", 2);
+    const lateC = await clicked("c", 80);
+    await applyChunks(campaign, [[row("b", 25)], [row("a", 4), row("c", 5)]]);
+    const { rows } = await sql<{ id: number; triggered_payment: boolean }>`
+      select id, triggered_payment from followups where company_id = ${campaign.companyId} and type = 'email'`.execute(
+      db,
+    );
+    const triggered = Object.fromEntries(rows.map((followup) => [Number(followup.id), followup.triggered_payment]));
+    expect([triggered[paidA], triggered[risenB], triggered[lateC]]).toEqual([true, false, false]);
+  });
 });

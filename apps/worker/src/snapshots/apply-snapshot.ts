@@ -15,7 +15,8 @@
  *    its enrollments and webhook events;
  * 4. the debts no row named, read through a cursor in batches of as many,
  *    settled by `Reconciliation.planSettlements` and written the same way;
- * 5. `completed` with the counts summed over the batches, then
+ * 5. the followups that led to the snapshot's payments marked, once;
+ * 6. `completed` with the counts summed over the batches, then
  *    `snapshot.completed`.
  *
  * The batches compute what `Reconciliation.plan` computes over the whole
@@ -46,6 +47,7 @@ import {
   lockCampaign,
   lockSnapshot,
   MAX_REPORTED,
+  markTriggeringFollowups,
   markSnapshotApplyFailed,
   markSnapshotCompleted,
   markSnapshotProcessing,
@@ -328,6 +330,8 @@ const applyLocked = async (
   await closeOmittedDebts(trx);
 
   await timed("write", async () => {
+    // Once for every payment of the snapshot: it reads the company's followups whatever the batch (0692).
+    await withWholeCampaignJoins(trx, () => markTriggeringFollowups(trx, scope.companyId, { snapshotId }));
     await markSnapshotCompleted(trx, key, { counts, warnings: warnings.kept, warningCount: warnings.count, now });
     const completed = await timed("events", () =>
       recordSnapshotEvent(trx, { companyId: scope.companyId, snapshotId, type: "snapshot.completed", occurredAt: now }),

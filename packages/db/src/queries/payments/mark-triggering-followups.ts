@@ -6,7 +6,9 @@
  * the debtor (`deal_found`, `deal_not_found`, `bad_behavior`), within the
  * `TRIGGER_WINDOW_HOURS` before the payment's `paid_at`. Only succeeded
  * payments of a positive amount count; a followup once marked stays marked.
- * Every place that records payments calls this with the new payments' ids.
+ * Every place that records payments calls this with the new payments' ids;
+ * a snapshot's application calls it once for all of the snapshot's
+ * payments, after its last batch (docs/decisions/0692).
  */
 import { sql } from "kysely";
 import type { Database } from "../../schema.ts";
@@ -19,18 +21,24 @@ export const TRIGGER_WINDOW_HOURS = 72;
 /** Statuses of a call in which the debtor was reached. */
 const reachedStatuses = ["deal_found", "deal_not_found", "bad_behavior"];
 
+/** The payments whose followups are marked: by id, or every payment a snapshot recorded. */
+export type PaymentsToMark = { readonly paymentIds: ReadonlyArray<string> } | { readonly snapshotId: number };
+
 /** How many followups were newly marked. */
 export const markTriggeringFollowups = async (
   db: Kysely<Database>,
   companyId: number,
-  paymentIds: ReadonlyArray<string>,
+  payments: PaymentsToMark,
 ): Promise<number> => {
-  if (paymentIds.length === 0) return 0;
+  if ("paymentIds" in payments && payments.paymentIds.length === 0) return 0;
+  const recorded =
+    "paymentIds" in payments
+      ? sql`p.id = any (${textArray(payments.paymentIds)}::uuid[])`
+      : sql`p.snapshot_id = ${payments.snapshotId}`;
   const { rows } = await sql<{ marked: number }>`
     with paid as (
       select p.debt_id, p.paid_at from payments p
-      where p.company_id = ${companyId} and p.id = any (${textArray(paymentIds)}::uuid[])
-        and p.status = 'succeeded' and p.amount_minor > 0
+      where p.company_id = ${companyId} and ${recorded} and p.status = 'succeeded' and p.amount_minor > 0
     ), triggering as (
       select c.followup_id as id from paid
       join email_clicks c on c.company_id = ${companyId} and c.debt_id = paid.debt_id

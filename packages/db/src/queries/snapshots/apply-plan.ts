@@ -14,7 +14,6 @@ import { type StatementQueue, statementQueue } from "../../statement-queue.ts";
 import type { PlanReplacement } from "../webhooks/event-data/payment-data.ts";
 import { insertSnapshotDebts, type SnapshotDebt } from "./insert-debts.ts";
 import type { CampaignDebts, DebtContact } from "./load-current-debts.ts";
-import { markTriggeringFollowups } from "../payments/mark-triggering-followups.ts";
 import { type BalancePaymentRecord, type InstallmentPaymentRecord, recordSnapshotPayments } from "./record-payments.ts";
 import { endActivePlans, insertSnapshotPlans, installmentKey, type NewPlan, type PlanEnding } from "./replace-plans.ts";
 import { type DebtChange, updateSnapshotDebts } from "./update-debts.ts";
@@ -310,16 +309,15 @@ const applyStatements = async (
       paidAt: payment.paidAt,
     };
   });
-  const recorded = await statements.run("recordPayments", async () => {
-    const written = await recordSnapshotPayments(
+  // The followups that led to these payments are marked once for the whole snapshot (markTriggeringFollowups).
+  const recorded = await statements.run("recordPayments", () =>
+    recordSnapshotPayments(
       trx,
       { companyId, snapshotId: context.snapshotId, integrationClientPk: context.integrationClientPk, now },
       installmentPayments,
       balancePayments,
-    );
-    await markTriggeringFollowups(trx, companyId, written.ids);
-    return written;
-  });
+    ),
+  );
   const settled = (change: DebtChange): boolean =>
     change.status === DebtStatus.paid && change.expectedStatus !== DebtStatus.paid;
   return {

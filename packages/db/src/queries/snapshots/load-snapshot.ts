@@ -18,14 +18,48 @@ import type { SnapshotRowKey } from "./mark-snapshot.ts";
  * table, below autovacuum's analyze threshold, so PostgreSQL keeps
  * estimating one row for them and nested-loops joins that are quadratic at
  * the campaign's real size. Hash joins are linear whatever the estimates.
- * Statements that look rows up by key (the apply's batches) keep the
- * planner's usual choices.
+ * The batches' update of the debts is the exception: it probes the primary
+ * key per change (update-debts.ts, `withPlannerSettings`).
  */
 export const withWholeCampaignJoins = async <T>(trx: Kysely<Database>, work: () => Promise<T>): Promise<T> => {
   await sql`set local enable_nestloop = off`.execute(trx);
   const result = await work();
   await sql`set local enable_nestloop to default`.execute(trx);
   return result;
+};
+
+/** A planner setting `withPlannerSettings` changes. */
+export type PlannerSetting = "enable_hashjoin" | "enable_mergejoin" | "enable_nestloop" | "enable_seqscan";
+
+/** Waits for every one of `statements`; throws the earliest failure, once none is still running. */
+const allSettled = async <T>(statements: ReadonlyArray<Promise<unknown>>, result: Promise<T>): Promise<T> => {
+  const failure = (await Promise.allSettled(statements)).find((outcome) => outcome.status === "rejected");
+  if (failure !== undefined) throw failure.reason;
+  return result;
+};
+
+/**
+ * Runs one statement with planner `settings`, then gives each setting back
+ * the value it had, whatever an enclosing scope (`withWholeCampaignJoins`)
+ * had set. The statements that save, set and restore are handed to the
+ * connection with the statement, without waiting: Kysely runs them in that
+ * order, and no statement queued meanwhile (statement-queue.ts) runs
+ * between them.
+ */
+export const withPlannerSettings = async <T>(
+  trx: Kysely<Database>,
+  settings: Readonly<Partial<Record<PlannerSetting, "on" | "off">>>,
+  statement: () => Promise<T>,
+): Promise<T> => {
+  const names = Object.keys(settings) as ReadonlyArray<PlannerSetting>;
+  const saved = (name: PlannerSetting) => `dc.saved_${name}`;
+  const each = (setting: (name: PlannerSetting) => ReturnType<typeof sql>) =>
+    sql`select ${sql.join(names.map(setting))}`.execute(trx);
+  const save = each((name) => sql`set_config(${saved(name)}, current_setting(${name}), true)`);
+  const set = each((name) => sql`set_config(${name}, ${settings[name] ?? "on"}, true)`);
+  const running = statement();
+  const restore = each((name) => sql`set_config(${name}, current_setting(${saved(name)}), true)`);
+  return allSettled([save, set, running, restore], running);
 };
 
 /** The snapshot columns applying needs. */

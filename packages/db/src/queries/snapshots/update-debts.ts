@@ -1,15 +1,24 @@
 /**
  * Every change a snapshot makes to existing debts (balance changes, status
  * changes, settlements of omitted debts, refreshed contact fields) in one
- * `update ... from unnest(...)` (one array parameter per column, array-literals.ts): each debt's final values are computed by the
- * caller, and only debts that change are sent, so an identical snapshot
- * writes nothing (and `updated_at` stays put). The update is optimistic:
- * each debt must still hold the balance and status the plan was computed
- * from, or nothing is kept (see `ConcurrentDebtChange`).
+ * `update ... from unnest(...)` (one array parameter per column,
+ * array-literals.ts): each debt's final values are computed by the caller,
+ * and only debts that change are sent, so an identical snapshot writes
+ * nothing (and `updated_at` stays put). The update is optimistic: each debt
+ * must still hold the balance and status the plan was computed from, or
+ * nothing is kept (see `ConcurrentDebtChange`).
+ *
+ * Each change finds its debt by primary key, whatever the statistics say
+ * of the campaign (docs/decisions/0692): the company and the campaign
+ * travel as columns of the changes, so PostgreSQL estimates no restriction
+ * of `debts` from statistics that may predate the campaign, and the
+ * statement runs with nested loops as its only join, which leaves one probe
+ * of the primary key per change as the cheapest plan.
  */
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../schema.ts";
 import { integerArray, textArray } from "../array-literals.ts";
+import { withPlannerSettings } from "./load-snapshot.ts";
 
 /**
  * A debt changed (a payment recorded by the api, a deletion) between the
@@ -50,21 +59,29 @@ export const updateSnapshotDebts = async (
 ): Promise<void> => {
   if (changes.length === 0) return;
   const column = <K extends keyof DebtChange>(key: K) => changes.map((change) => change[key]);
-  const result = await sql`
+  const scopeColumn = (value: number) => integerArray(changes.map(() => value));
+  const update = sql`
     update debts d set
       balance_minor = v.balance_minor, status = v.status,
       firstname = coalesce(v.firstname, d.firstname), lastname = coalesce(v.lastname, d.lastname),
       email = coalesce(v.email, d.email), phone = coalesce(v.phone, d.phone),
       updated_at = ${scope.now.toISOString()}::timestamptz
-    from unnest(${integerArray(column("id"))}::int8[], ${integerArray(column("expectedBalanceMinor"))}::int8[],
+    from unnest(${scopeColumn(scope.companyId)}::int8[], ${scopeColumn(scope.campaignId)}::int8[],
+      ${integerArray(column("id"))}::int8[], ${integerArray(column("expectedBalanceMinor"))}::int8[],
       ${textArray(column("expectedStatus"))}::text[], ${integerArray(column("balanceMinor"))}::int8[],
       ${textArray(column("status"))}::text[], ${textArray(column("firstname"))}::text[],
       ${textArray(column("lastname"))}::text[], ${textArray(column("email"))}::text[],
       ${textArray(column("phone"))}::text[])
-      as v(id, expected_balance_minor, expected_status, balance_minor, status, firstname, lastname, email, phone)
-    where d.company_id = ${scope.companyId} and d.campaign_id = ${scope.campaignId} and d.id = v.id
+      as v(company_id, campaign_id, id, expected_balance_minor, expected_status, balance_minor, status, firstname,
+        lastname, email, phone)
+    where d.company_id = v.company_id and d.campaign_id = v.campaign_id and d.id = v.id
       and d.balance_minor = v.expected_balance_minor and d.status = v.expected_status
-  `.execute(trx);
+  `;
+  const result = await withPlannerSettings(
+    trx,
+    { enable_nestloop: "on", enable_hashjoin: "off", enable_mergejoin: "off" },
+    () => update.execute(trx),
+  );
   const updated = Number(result.numAffectedRows ?? 0n);
   if (updated !== changes.length) {
     throw new ConcurrentDebtChange(
