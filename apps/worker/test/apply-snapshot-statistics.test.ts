@@ -131,6 +131,25 @@ describe("applySnapshot with statistics that predate the campaign", () => {
     expect(quadratic.map((plan) => ({ query: plan.query.trim().slice(0, 60), rows: plan.rows }))).toEqual([]);
   });
 
+  it("updates the debts a snapshot changes by key, reading none of the campaign's others", async () => {
+    // Statistics taken before the company had any debt; then a campaign of 2,000 debts they know nothing of.
+    const campaign = await insertCampaign(db);
+    await sql`analyze debts`.execute(db);
+    const balances = (changed: number) =>
+      Array.from({ length: 2_000 }, (_, i) => accountRow(`acc-${i}`, i < changed ? 70 : 100));
+    await applyRows(db, campaign, balances(0));
+    const probing = explaining();
+    try {
+      await applyRows(probing.db, campaign, balances(20));
+    } finally {
+      await probing.db.destroy();
+    }
+    const updates = probing.plans.filter((plan) => /^\s*update debts d set/.test(plan.query));
+    // 20 changes: 20 from the changes' arrays and 20 probes. A hash join over the campaign reads its 2,000 debts.
+    expect(updates.map((plan) => plan.rows)).toEqual([expect.any(Number)]);
+    expect(updates[0]?.rows).toBeLessThanOrEqual(60);
+  });
+
   it("checks the plans, installments and payments it writes by key, whatever the size of their parent tables", async () => {
     // Another company's 3,000 plans fill the parent tables (6,000 installments).
     await applyRows(db, await insertCampaign(db), Array.from({ length: 3_000 }, (_, i) => withPaidPlan(`other-${i}`, 50)));
