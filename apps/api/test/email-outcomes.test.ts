@@ -279,10 +279,10 @@ describe("triggered_payment", () => {
     t.clock.advance(TRIGGER_WINDOW_HOURS * 3600_000 - 60_000);
     expect((await click(recent)).status).toBe(302);
     const paid = await payment(payer, new Date(t.clock.now().getTime() + 120_000));
-    expect(await markTriggeringFollowups(t.db, acmeId, { paymentIds: [paid] })).toBe(1);
+    expect(await markTriggeringFollowups(t.db, acmeId, [paid])).toBe(1);
     expect(await readFollowup(recent)).toMatchObject({ triggered_payment: true });
     expect(await readFollowup(early)).toMatchObject({ triggered_payment: false });
-    expect(await markTriggeringFollowups(t.db, acmeId, { paymentIds: [paid] })).toBe(0);
+    expect(await markTriggeringFollowups(t.db, acmeId, [paid])).toBe(0);
   });
 
   it("marks the clicked followup when the debtor then pays on the debtor page", async () => {
@@ -310,6 +310,6 @@ describe("triggered_payment", () => {
     const paid = await payment(payer, t.clock.now());
     t.clock.advance(1000);
     await at("/email/click", tokens.sign("click", { companyId: acmeId, followupId: followup }, "https://pay.example/"), { headers: person });
-    expect(await markTriggeringFollowups(t.db, acmeId, { paymentIds: [paid] })).toBe(0);
+    expect(await markTriggeringFollowups(t.db, acmeId, [paid])).toBe(0);
   });
 });

@@ -131,7 +131,7 @@ describe("applySnapshot in batches", () => {
     expect(await ledgerViolations(db, campaign.companyId)).toEqual([]);
   });
 
-  it("marks once, after the batches, the followups whose click preceded a payment of the snapshot", async () => {
+  it("marks the followups whose click preceded a payment of the snapshot, in every batch", async () => {
     const campaign = await insertCampaign(db);
     await applyChunks(campaign, [[row("a", 10), row("b", 20), row("c", 30)]]);
     const debtIds = Object.fromEntries(

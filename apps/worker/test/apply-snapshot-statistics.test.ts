@@ -131,7 +131,7 @@ describe("applySnapshot with statistics that predate the campaign", () => {
     expect(quadratic.map((plan) => ({ query: plan.query.trim().slice(0, 60), rows: plan.rows }))).toEqual([]);
   });
 
-  it("updates the debts a snapshot changes by key, reading none of the campaign's others", async () => {
+  it("updates the debts a snapshot changes, and marks their followups, by key, reading none of the others", async () => {
     // Statistics taken before the company had any debt; then a campaign of 2,000 debts they know nothing of.
     const campaign = await insertCampaign(db);
     await sql`analyze debts`.execute(db);
@@ -148,6 +148,10 @@ describe("applySnapshot with statistics that predate the campaign", () => {
     // 20 changes: 20 from the changes' arrays and 20 probes. A hash join over the campaign reads its 2,000 debts.
     expect(updates.map((plan) => plan.rows)).toEqual([expect.any(Number)]);
     expect(updates[0]?.rows).toBeLessThanOrEqual(60);
+    // The 20 payments, then their clicks and calls, probed per payment (122 rows). A join reads 2,000 followups.
+    const marking = probing.plans.filter((plan) => plan.query.includes("update followups f set triggered_payment"));
+    expect(marking.map((plan) => plan.rows)).toEqual([expect.any(Number)]);
+    expect(marking[0]?.rows).toBeLessThanOrEqual(200);
   });
 
   it("checks the plans, installments and payments it writes by key, whatever the size of their parent tables", async () => {

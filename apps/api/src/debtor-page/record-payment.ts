@@ -28,7 +28,7 @@ export const recordCompletedPayment = (services: AppServices, signer: DebtorLink
     if (!result.recorded) return false;
     const { companyId, debtId, paidAt } = payment;
     if (result.paid) await stopEnrollments(trx, { companyId, debtIds: [debtId], reason: "paid", now: paidAt });
-    await markTriggeringFollowups(trx, companyId, { paymentIds: [result.paymentId] });
+    await markTriggeringFollowups(trx, companyId, [result.paymentId]);
     const wanted = await subscribedWebhookEventTypes(trx, companyId);
     const events: WebhookEventInput[] = [];
     if (wanted.has("payment.recorded")) {

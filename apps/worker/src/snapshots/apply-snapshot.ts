@@ -12,11 +12,11 @@
  * 3. each stored chunk in turn (at most `Snapshot.MAX_ROWS` rows):
  *    re-validated, planned by `Reconciliation.planRows` against its staged
  *    debts (read while the rows are validated), and written set-based with
- *    its enrollments and webhook events;
+ *    its enrollments, its webhook events and the followups its payments
+ *    followed marked;
  * 4. the debts no row named, read through a cursor in batches of as many,
  *    settled by `Reconciliation.planSettlements` and written the same way;
- * 5. the followups that led to the snapshot's payments marked, once;
- * 6. `completed` with the counts summed over the batches, then
+ * 5. `completed` with the counts summed over the batches, then
  *    `snapshot.completed`.
  *
  * The batches compute what `Reconciliation.plan` computes over the whole
@@ -245,6 +245,8 @@ const applyLocked = async (
       const applied = await withWholeCampaignJoins(trx, () =>
         applyReconciliationPlan(trx, applyContext, current, plan, contacts),
       );
+      // Outside the joins' scope: it looks each payment's clicks and calls up by key (docs/decisions/0692).
+      await markTriggeringFollowups(trx, scope.companyId, applied.paymentIds);
       await timed("enroll", () => followSnapshotInCollection(trx, scope.companyId, applied, now));
       const recorded = await timed("events", () =>
         recordAppliedBatchEvents(trx, ids, links, { companyId: scope.companyId, now }, applied, wanted),
@@ -330,8 +332,6 @@ const applyLocked = async (
   await closeOmittedDebts(trx);
 
   await timed("write", async () => {
-    // Once for every payment of the snapshot: it reads the company's followups whatever the batch (0692).
-    await withWholeCampaignJoins(trx, () => markTriggeringFollowups(trx, scope.companyId, { snapshotId }));
     await markSnapshotCompleted(trx, key, { counts, warnings: warnings.kept, warningCount: warnings.count, now });
     const completed = await timed("events", () =>
       recordSnapshotEvent(trx, { companyId: scope.companyId, snapshotId, type: "snapshot.completed", occurredAt: now }),

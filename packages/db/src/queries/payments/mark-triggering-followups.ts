@@ -6,14 +6,12 @@
  * the debtor (`deal_found`, `deal_not_found`, `bad_behavior`), within the
  * `TRIGGER_WINDOW_HOURS` before the payment's `paid_at`. Only succeeded
  * payments of a positive amount count; a followup once marked stays marked.
- * Every place that records payments calls this with the new payments' ids;
- * a snapshot's application calls it once for all of the snapshot's
- * payments, after its last batch (docs/decisions/0692).
+ * Every place that records payments calls this with the new payments' ids.
  */
 import { sql } from "kysely";
 import type { Database } from "../../schema.ts";
 import type { Kysely } from "kysely";
-import { textArray } from "../array-literals.ts";
+import { integerArray, textArray } from "../array-literals.ts";
 
 /** How long before a payment a click or a reached call counts as having led to it. */
 export const TRIGGER_WINDOW_HOURS = 72;
@@ -21,37 +19,56 @@ export const TRIGGER_WINDOW_HOURS = 72;
 /** Statuses of a call in which the debtor was reached. */
 const reachedStatuses = ["deal_found", "deal_not_found", "bad_behavior"];
 
-/** The payments whose followups are marked: by id, or every payment a snapshot recorded. */
-export type PaymentsToMark = { readonly paymentIds: ReadonlyArray<string> } | { readonly snapshotId: number };
-
-/** How many followups were newly marked. */
+/**
+ * How many followups were newly marked.
+ *
+ * Each payment, then each of its debt's clicks and calls, is found by its
+ * own index probe, whatever the size of the company's ledger and followups
+ * and whatever the statistics say of them (docs/decisions/0692): the
+ * company travels as a column of the payments given, and every lookup is a
+ * lateral subquery fenced by `offset 0`, which PostgreSQL can only run once
+ * per outer row. A join it could reorder would let statistics that predate
+ * the company price a scan of all its followups at one row. Run it outside
+ * `withWholeCampaignJoins`: lateral lookups are nested loops.
+ */
 export const markTriggeringFollowups = async (
   db: Kysely<Database>,
   companyId: number,
-  payments: PaymentsToMark,
+  paymentIds: ReadonlyArray<string>,
 ): Promise<number> => {
-  if ("paymentIds" in payments && payments.paymentIds.length === 0) return 0;
-  const recorded =
-    "paymentIds" in payments
-      ? sql`p.id = any (${textArray(payments.paymentIds)}::uuid[])`
-      : sql`p.snapshot_id = ${payments.snapshotId}`;
+  if (paymentIds.length === 0) return 0;
+  const window = sql`make_interval(hours => ${TRIGGER_WINDOW_HOURS})`;
   const { rows } = await sql<{ marked: number }>`
-    with paid as (
-      select p.debt_id, p.paid_at from payments p
-      where p.company_id = ${companyId} and ${recorded} and p.status = 'succeeded' and p.amount_minor > 0
+    with paid as materialized (
+      select p.company_id, p.debt_id, p.paid_at
+      from unnest(${integerArray(paymentIds.map(() => companyId))}::int8[], ${textArray(paymentIds)}::uuid[])
+        as i(company_id, id)
+      cross join lateral (
+        select p.company_id, p.debt_id, p.paid_at from payments p
+        where p.company_id = i.company_id and p.id = i.id and p.status = 'succeeded' and p.amount_minor > 0
+        offset 0
+      ) p
     ), triggering as (
-      select c.followup_id as id from paid
-      join email_clicks c on c.company_id = ${companyId} and c.debt_id = paid.debt_id
-        and c.clicked_at <= paid.paid_at and c.clicked_at >= paid.paid_at - make_interval(hours => ${TRIGGER_WINDOW_HOURS})
+      select c.company_id, c.followup_id as id from paid
+      cross join lateral (
+        select c.company_id, c.followup_id from email_clicks c
+        where c.company_id = paid.company_id and c.debt_id = paid.debt_id
+          and c.clicked_at <= paid.paid_at and c.clicked_at >= paid.paid_at - ${window}
+        offset 0
+      ) c
       union
-      select f.id from paid
-      join followups f on f.company_id = ${companyId} and f.debt_id = paid.debt_id
-        and f.type in ('call', 'manual_call') and f.status = any (${textArray(reachedStatuses)}::text[])
-        and f.call_date <= paid.paid_at and f.call_date >= paid.paid_at - make_interval(hours => ${TRIGGER_WINDOW_HOURS})
+      select f.company_id, f.id from paid
+      cross join lateral (
+        select f.company_id, f.id from followups f
+        where f.company_id = paid.company_id and f.debt_id = paid.debt_id
+          and f.type in ('call', 'manual_call') and f.status = any (${textArray(reachedStatuses)}::text[])
+          and f.call_date <= paid.paid_at and f.call_date >= paid.paid_at - ${window}
+        offset 0
+      ) f
     ), marked as (
       update followups f set triggered_payment = true
       from triggering t
-      where f.company_id = ${companyId} and f.id = t.id and not f.triggered_payment
+      where f.company_id = t.company_id and f.id = t.id and not f.triggered_payment
       returning 1
     )
     select count(*)::int4 as marked from marked

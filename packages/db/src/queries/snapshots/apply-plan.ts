@@ -309,7 +309,7 @@ const applyStatements = async (
       paidAt: payment.paidAt,
     };
   });
-  // The followups that led to these payments are marked once for the whole snapshot (markTriggeringFollowups).
+  // The caller marks the followups that led to these payments, outside any joins' scope (markTriggeringFollowups).
   const recorded = await statements.run("recordPayments", () =>
     recordSnapshotPayments(
       trx,
