@@ -8,6 +8,7 @@
  */
 import { type Kysely, sql } from "kysely";
 import type { Database, SnapshotsTable } from "../../schema.ts";
+import { statementQueue } from "../../statement-queue.ts";
 import type { SnapshotRowKey } from "./mark-snapshot.ts";
 
 /**
@@ -29,14 +30,7 @@ export const withWholeCampaignJoins = async <T>(trx: Kysely<Database>, work: () 
 };
 
 /** A planner setting `withPlannerSettings` changes. */
-export type PlannerSetting = "enable_hashjoin" | "enable_mergejoin" | "enable_nestloop" | "enable_seqscan";
-
-/** Waits for every one of `statements`; throws the earliest failure, once none is still running. */
-const allSettled = async <T>(statements: ReadonlyArray<Promise<unknown>>, result: Promise<T>): Promise<T> => {
-  const failure = (await Promise.allSettled(statements)).find((outcome) => outcome.status === "rejected");
-  if (failure !== undefined) throw failure.reason;
-  return result;
-};
+export type PlannerSetting = "enable_hashjoin" | "enable_mergejoin" | "enable_nestloop";
 
 /**
  * Runs one statement with planner `settings`, then gives each setting back
@@ -51,15 +45,30 @@ export const withPlannerSettings = async <T>(
   settings: Readonly<Partial<Record<PlannerSetting, "on" | "off">>>,
   statement: () => Promise<T>,
 ): Promise<T> => {
-  const names = Object.keys(settings) as ReadonlyArray<PlannerSetting>;
+  const entries = Object.entries(settings) as ReadonlyArray<readonly [PlannerSetting, "on" | "off"]>;
   const saved = (name: PlannerSetting) => `dc.saved_${name}`;
-  const each = (setting: (name: PlannerSetting) => ReturnType<typeof sql>) =>
-    sql`select ${sql.join(names.map(setting))}`.execute(trx);
-  const save = each((name) => sql`set_config(${saved(name)}, current_setting(${name}), true)`);
-  const set = each((name) => sql`set_config(${name}, ${settings[name] ?? "on"}, true)`);
-  const running = statement();
-  const restore = each((name) => sql`set_config(${name}, current_setting(${saved(name)}), true)`);
-  return allSettled([save, set, running, restore], running);
+  const each = (setting: (name: PlannerSetting, value: "on" | "off") => ReturnType<typeof sql>) => () =>
+    sql`select ${sql.join(entries.map(([name, value]) => setting(name, value)))}`.execute(trx);
+  const statements = statementQueue();
+  const save = statements.run(
+    "save",
+    each((name) => sql`set_config(${saved(name)}, current_setting(${name}), true)`),
+  );
+  const set = statements.run(
+    "set",
+    each((name, value) => sql`set_config(${name}, ${value}, true)`),
+  );
+  const running = statements.run("statement", statement);
+  const restore = statements.run(
+    "restore",
+    each((name) => sql`set_config(${name}, current_setting(${saved(name)}), true)`),
+  );
+  try {
+    await Promise.all([save, set, running, restore]);
+    return await running;
+  } catch (error) {
+    throw (await statements.firstFailure()) ?? error;
+  }
 };
 
 /** The snapshot columns applying needs. */
