@@ -138,17 +138,29 @@ describe("applySnapshot with statistics that predate the campaign", () => {
     const balances = (changed: number) =>
       Array.from({ length: 2_000 }, (_, i) => accountRow(`acc-${i}`, i < changed ? 70 : 100));
     await applyRows(db, campaign, balances(0));
+    // A click an hour before the snapshot on 5 of the 20 debts whose balance falls: 5 followups to mark.
+    await sql`
+      insert into email_clicks (company_id, followup_id, debt_id, clicked_at)
+      select f.company_id, f.id, f.debt_id, ${new Date(now.getTime() - 3600_000)}::timestamptz
+      from followups f join debts d on d.company_id = f.company_id and d.id = f.debt_id
+      where d.campaign_id = ${campaign.campaignId} and d.internal_id in ('acc-0', 'acc-1', 'acc-2', 'acc-3', 'acc-4')
+    `.execute(db);
     const probing = explaining();
     try {
       await applyRows(probing.db, campaign, balances(20));
     } finally {
       await probing.db.destroy();
     }
+    const { rows: marked } = await sql<{ count: number }>`
+      select count(*)::int as count from followups f join debts d on d.company_id = f.company_id and d.id = f.debt_id
+      where d.campaign_id = ${campaign.campaignId} and f.triggered_payment`.execute(db);
+    expect(marked[0]?.count).toBe(5);
     const updates = probing.plans.filter((plan) => /^\s*update debts d set/.test(plan.query));
     // 20 changes: 20 from the changes' arrays and 20 probes. A hash join over the campaign reads its 2,000 debts.
     expect(updates.map((plan) => plan.rows)).toEqual([expect.any(Number)]);
     expect(updates[0]?.rows).toBeLessThanOrEqual(60);
-    // The 20 payments, then their clicks and calls, probed per payment (122 rows). A join reads 2,000 followups.
+    // The 20 payments, then their clicks and calls, probed per payment, then the 5 followups to mark by key
+    // (about 130 rows). A hash join reads the company's 2,000 followups, to find the payments or to mark.
     const marking = probing.plans.filter((plan) => plan.query.includes("update followups f set triggered_payment"));
     expect(marking.map((plan) => plan.rows)).toEqual([expect.any(Number)]);
     expect(marking[0]?.rows).toBeLessThanOrEqual(200);

@@ -8,10 +8,10 @@
  * payments of a positive amount count; a followup once marked stays marked.
  * Every place that records payments calls this with the new payments' ids.
  */
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { Database } from "../../schema.ts";
-import type { Kysely } from "kysely";
 import { integerArray, textArray } from "../array-literals.ts";
+import { KEY_PROBES, withPlannerSettings } from "../planner-settings.ts";
 
 /** How long before a payment a click or a reached call counts as having led to it. */
 export const TRIGGER_WINDOW_HOURS = 72;
@@ -28,8 +28,12 @@ const reachedStatuses = ["deal_found", "deal_not_found", "bad_behavior"];
  * company travels as a column of the payments given, and every lookup is a
  * lateral subquery fenced by `offset 0`, which PostgreSQL can only run once
  * per outer row. A join it could reorder would let statistics that predate
- * the company price a scan of all its followups at one row. Run it outside
- * `withWholeCampaignJoins`: lateral lookups are nested loops.
+ * the company price a scan of all its followups at one row. The statement
+ * runs under `KEY_PROBES`: each lookup a plain index scan (a bitmap per
+ * single-row lookup and a cache of keys that never repeat cost the
+ * payments' lookup more than half the statement's time), and the marking
+ * finds each followup by its primary key, not by a hash of all the
+ * company's followups.
  */
 export const markTriggeringFollowups = async (
   db: Kysely<Database>,
@@ -38,7 +42,7 @@ export const markTriggeringFollowups = async (
 ): Promise<number> => {
   if (paymentIds.length === 0) return 0;
   const window = sql`make_interval(hours => ${TRIGGER_WINDOW_HOURS})`;
-  const { rows } = await sql<{ marked: number }>`
+  const marking = sql<{ marked: number }>`
     with paid as materialized (
       select p.company_id, p.debt_id, p.paid_at
       from unnest(${integerArray(paymentIds.map(() => companyId))}::int8[], ${textArray(paymentIds)}::uuid[])
@@ -72,6 +76,7 @@ export const markTriggeringFollowups = async (
       returning 1
     )
     select count(*)::int4 as marked from marked
-  `.execute(db);
+  `;
+  const { rows } = await withPlannerSettings(db, KEY_PROBES, (trx) => marking.execute(trx));
   return rows[0]?.marked ?? 0;
 };

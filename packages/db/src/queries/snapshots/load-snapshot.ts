@@ -8,7 +8,6 @@
  */
 import { type Kysely, sql } from "kysely";
 import type { Database, SnapshotsTable } from "../../schema.ts";
-import { statementQueue } from "../../statement-queue.ts";
 import type { SnapshotRowKey } from "./mark-snapshot.ts";
 
 /**
@@ -27,48 +26,6 @@ export const withWholeCampaignJoins = async <T>(trx: Kysely<Database>, work: () 
   const result = await work();
   await sql`set local enable_nestloop to default`.execute(trx);
   return result;
-};
-
-/** A planner setting `withPlannerSettings` changes. */
-export type PlannerSetting = "enable_hashjoin" | "enable_mergejoin" | "enable_nestloop";
-
-/**
- * Runs one statement with planner `settings`, then gives each setting back
- * the value it had, whatever an enclosing scope (`withWholeCampaignJoins`)
- * had set. The statements that save, set and restore are handed to the
- * connection with the statement, without waiting: Kysely runs them in that
- * order, and no statement queued meanwhile (statement-queue.ts) runs
- * between them.
- */
-export const withPlannerSettings = async <T>(
-  trx: Kysely<Database>,
-  settings: Readonly<Partial<Record<PlannerSetting, "on" | "off">>>,
-  statement: () => Promise<T>,
-): Promise<T> => {
-  const entries = Object.entries(settings) as ReadonlyArray<readonly [PlannerSetting, "on" | "off"]>;
-  const saved = (name: PlannerSetting) => `dc.saved_${name}`;
-  const each = (setting: (name: PlannerSetting, value: "on" | "off") => ReturnType<typeof sql>) => () =>
-    sql`select ${sql.join(entries.map(([name, value]) => setting(name, value)))}`.execute(trx);
-  const statements = statementQueue();
-  const save = statements.run(
-    "save",
-    each((name) => sql`set_config(${saved(name)}, current_setting(${name}), true)`),
-  );
-  const set = statements.run(
-    "set",
-    each((name, value) => sql`set_config(${name}, ${value}, true)`),
-  );
-  const running = statements.run("statement", statement);
-  const restore = statements.run(
-    "restore",
-    each((name) => sql`set_config(${name}, current_setting(${saved(name)}), true)`),
-  );
-  try {
-    await Promise.all([save, set, running, restore]);
-    return await running;
-  } catch (error) {
-    throw (await statements.firstFailure()) ?? error;
-  }
 };
 
 /** The snapshot columns applying needs. */

@@ -12,13 +12,13 @@
  * of the campaign (docs/decisions/0692): the company and the campaign
  * travel as columns of the changes, so PostgreSQL estimates no restriction
  * of `debts` from statistics that may predate the campaign, and the
- * statement runs with nested loops as its only join, which leaves one probe
- * of the primary key per change as the cheapest plan.
+ * statement runs under `KEY_PROBES`, which leaves one probe of the primary
+ * key per change as the cheapest plan.
  */
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../schema.ts";
 import { integerArray, textArray } from "../array-literals.ts";
-import { withPlannerSettings } from "./load-snapshot.ts";
+import { KEY_PROBES, withPlannerSettings } from "../planner-settings.ts";
 
 /**
  * A debt changed (a payment recorded by the api, a deletion) between the
@@ -77,11 +77,7 @@ export const updateSnapshotDebts = async (
     where d.company_id = v.company_id and d.campaign_id = v.campaign_id and d.id = v.id
       and d.balance_minor = v.expected_balance_minor and d.status = v.expected_status
   `;
-  const result = await withPlannerSettings(
-    trx,
-    { enable_nestloop: "on", enable_hashjoin: "off", enable_mergejoin: "off" },
-    () => update.execute(trx),
-  );
+  const result = await withPlannerSettings(trx, KEY_PROBES, (probing) => update.execute(probing));
   const updated = Number(result.numAffectedRows ?? 0n);
   if (updated !== changes.length) {
     throw new ConcurrentDebtChange(
