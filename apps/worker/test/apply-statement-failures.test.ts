@@ -541,7 +541,7 @@ describe("the reference run", () => {
 describe("apply_snapshot with one statement failing", () => {
   it(
     `${unexpected.kind}: retried, nothing written, then applied once as untouched, at every statement`,
-    { timeout: 120_000 },
+    { timeout: 240_000 },
     async () => {
       const statements = await sweep(unexpected);
       expect(statements).toHaveLength(reference.statements);
@@ -565,13 +565,13 @@ describe("apply_snapshot with one statement failing", () => {
     },
   );
 
-  it(`${unavailable.kind}: the same, at every statement`, { timeout: 120_000 }, async () => {
+  it(`${unavailable.kind}: the same, at every statement`, { timeout: 240_000 }, async () => {
     expect(await sweep(unavailable)).toHaveLength(reference.statements);
   });
 
   it(
     `${unexpected.kind} on the job's last attempt: failed with processing_error, no debt changed, at every statement`,
-    { timeout: 120_000 },
+    { timeout: 240_000 },
     async () => {
       expect(await sweep(unexpected, { lastAttempt: true })).toHaveLength(reference.statements);
     },
@@ -581,7 +581,7 @@ describe("apply_snapshot with one statement failing", () => {
 describe("a last attempt whose failure cannot be recorded", () => {
   it(
     "leaves the job spent and nothing written, and the worker's next sweep records the failure once, at every statement",
-    { timeout: 120_000 },
+    { timeout: 240_000 },
     async () => {
       // The apply fails by itself when it records payments, so each last attempt
       // goes on to record the failure, whose statements the fault reaches too.
