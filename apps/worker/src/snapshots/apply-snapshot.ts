@@ -245,7 +245,7 @@ const applyLocked = async (
       const applied = await withWholeCampaignJoins(trx, () =>
         applyReconciliationPlan(trx, applyContext, current, plan, contacts),
       );
-      // Outside the joins' scope: it looks each payment's clicks and calls up by key (docs/decisions/0692).
+      // It looks each payment's clicks and calls up by key, under its own planner settings (docs/decisions/0692).
       await markTriggeringFollowups(trx, scope.companyId, applied.paymentIds);
       await timed("enroll", () => followSnapshotInCollection(trx, scope.companyId, applied, now));
       const recorded = await timed("events", () =>
