@@ -4,6 +4,7 @@ export {
   type BenchRowShape,
   benchSeedRows,
   benchSnapshotRows,
+  measureBalanceChangeFloor,
   measurePostgresFloor,
   SNAPSHOT_BENCH_ROWS,
 } from "./snapshot-bench.ts";

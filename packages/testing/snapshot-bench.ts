@@ -152,3 +152,66 @@ export const measurePostgresFloor = async (
     await pool.end();
   }
 };
+
+/**
+ * The PostgreSQL floor of a staged snapshot of balance changes, in
+ * milliseconds: the writes such a snapshot cannot do without, on the real
+ * schema (its indexes, triggers and foreign keys), as set-based SQL in one
+ * transaction on one connection. The rows (`internal_id`, `remaining_amount`
+ * in major units) are copied into a temporary table, then one statement sets
+ * every differing balance of the campaign's debts found by identity and
+ * records the difference as a payment of the campaign's latest snapshot
+ * (its integration client, `balance_delta`, as the apply records it), then
+ * the transaction commits. Nothing is read, validated or planned outside
+ * PostgreSQL, and nothing the apply adds to these writes (events,
+ * enrollments, followups led to payments) is done. The COPY text is built
+ * before the clock starts.
+ */
+export const measureBalanceChangeFloor = async (
+  connectionString: string,
+  campaignReference: string,
+  rows: ReadonlyArray<{ readonly internal_id: string; readonly remaining_amount: number }>,
+): Promise<{ readonly ms: number; readonly changed: number }> => {
+  const data = rows.map((row) => `${copyField(row.internal_id)}\t${copyField(row.remaining_amount)}\n`).join("");
+  const pool = new pg.Pool({ connectionString, max: 1 });
+  const client = await pool.connect();
+  try {
+    const started = performance.now();
+    await client.query("begin");
+    await client.query(
+      "create temporary table floor_balances (internal_id text, remaining_amount numeric) on commit drop",
+    );
+    await copyIn(client, "copy floor_balances (internal_id, remaining_amount) from stdin", data);
+    await client.query("analyze floor_balances");
+    const { rowCount } = await client.query(
+      `with campaign as (
+        select c.company_id, c.id, s.id as snapshot_id, s.integration_client_pk
+        from campaigns c
+        join lateral (select id, integration_client_pk from snapshots
+          where company_id = c.company_id and campaign_id = c.id order by id desc limit 1) s on true
+        where c.api_reference = $1
+      ), changed as (
+        update debts d set balance_minor = (f.remaining_amount * 100)::int8, updated_at = now()
+        from floor_balances f, campaign c
+        where d.company_id = c.company_id and d.campaign_id = c.id and d.internal_id = f.internal_id
+          and d.balance_minor <> (f.remaining_amount * 100)::int8
+        returning d.company_id, d.id, d.currency, old.balance_minor - new.balance_minor as amount_minor,
+          c.snapshot_id, c.integration_client_pk
+      )
+      insert into payments (company_id, debt_id, integration_client_pk, snapshot_id, provider, kind, amount_minor,
+        currency, status, paid_at, created_at)
+      select company_id, id, integration_client_pk, snapshot_id, 'snapshot', 'balance_delta', amount_minor, currency,
+        case when amount_minor > 0 then 'succeeded' else 'adjustment' end, now(), now()
+      from changed`,
+      [campaignReference],
+    );
+    await client.query("commit");
+    return { ms: performance.now() - started, changed: rowCount ?? 0 };
+  } catch (error) {
+    await client.query("rollback").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+    await pool.end();
+  }
+};

@@ -31,7 +31,7 @@ import { randomBytes } from "node:crypto";
 import { cpus, loadavg, totalmem } from "node:os";
 import { MAX_STAGED_ROWS } from "@dc/contract";
 import type { TimelineDefinition } from "@dc/domain";
-import { writeSection } from "@dc/testing";
+import { measureBalanceChangeFloor, writeSection } from "@dc/testing";
 import { standardDefinition } from "../src/admin/timelines.ts";
 import { type PeakRss, rssOf, startBenchDatabase, watchPeakRss } from "./processes.ts";
 import { type SnapshotCounts, startSnapshotTenant } from "./snapshot-tenant.ts";
@@ -160,6 +160,14 @@ const main = async () => {
     expectCounts(created, { created: ROWS, updated: 0 }, "new accounts");
     const changed = await staged("million", "balances", ROWS, changedAmount);
     expectCounts(changed, { created: 0, updated: ROWS }, "balance changes");
+    // The same campaign's balances changed back by bare SQL: what PostgreSQL alone needs for those writes.
+    const floor = await measureBalanceChangeFloor(
+      database.url,
+      "million",
+      Array.from({ length: ROWS }, (_, i) => ({ internal_id: account(i), remaining_amount: openingAmount(i) })),
+    );
+    if (floor.changed !== ROWS) throw new Error(`the floor changed ${floor.changed} balances, expected ${ROWS}`);
+    process.stdout.write(`PostgreSQL floor of ${ROWS.toLocaleString("en")} balance changes: ${ms(floor.ms)}\n`);
     const apiPeakMb = rssOf(api.pid).peakMb;
 
     const rowsText = ROWS.toLocaleString("en");
@@ -197,6 +205,7 @@ const main = async () => {
         `| ${what}: finalize to \`completed\`${run === changed ? target("≤ 30 s", run.applyMs <= 30_000) : ""} | **${seconds(run.applyMs)}** |`,
         `| ${what}: worker peak RSS${target("≤ 400 MB", run.peak.peakMb <= 400)} | **${run.peak.peakMb} MB** |`,
       ]),
+      `| ${rowsText} balance changes: PostgreSQL floor, the same writes as bare SQL in one transaction | ${seconds(floor.ms)} (the apply ${(changed.applyMs / floor.ms).toFixed(1)}x as long) |`,
       `| api peak RSS over the run | ${apiPeakMb} MB |`,
     ];
     process.stdout.write(`\n${table.join("\n")}\n`);
@@ -209,7 +218,7 @@ const main = async () => {
           .map((value) => value.toFixed(2))
           .join(" ")}. Command: \`${command}\`.`,
         "",
-        `One tenant. A 20,000-row staged snapshot (one chunk) fills a new campaign; then ${rowsText} new accounts are staged on another new campaign in chunks of 20,000 (lean rows: identity, balance, currency), followed by a snapshot of the same identities, each with a new balance. ${timelineText} Chunks go up one at a time, as the contract takes them only in order (4.2 rule 5); finalize to \`completed\` is read with \`Prefer: wait\`, and is the figure the targets apply to. ${peakSource}; the worker's \`counts\` are checked (every row created, then every row updated).`,
+        `One tenant. A 20,000-row staged snapshot (one chunk) fills a new campaign; then ${rowsText} new accounts are staged on another new campaign in chunks of 20,000 (lean rows: identity, balance, currency), followed by a snapshot of the same identities, each with a new balance. ${timelineText} Chunks go up one at a time, as the contract takes them only in order (4.2 rule 5); finalize to \`completed\` is read with \`Prefer: wait\`, and is the figure the targets apply to. ${peakSource}; the worker's \`counts\` are checked (every row created, then every row updated). The PostgreSQL floor is measured last, on the same campaign: the balances are set back to their opening amounts by bare SQL on the real schema in one transaction (a COPY of the rows into a temporary table, one statement that updates every debt found by identity and records each difference as a payment, the commit). It is the writes the apply cannot do without, with nothing read into the worker, validated or planned, and none of what the apply adds to them (webhook events, enrollments, followups marked as leading to a payment).`,
         "",
         ...table,
       ].join("\n"),
