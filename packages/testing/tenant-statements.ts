@@ -60,6 +60,9 @@ const stackHere = (): string => {
 
 type Query = (this: pg.Client, ...args: unknown[]) => unknown;
 
+/** Marks the recording `query`, so that a process installs it once. */
+const recorder = Symbol.for("dc.tenant-statement-recorder");
+
 /**
  * Records the text of every statement the code under test sends that names
  * a tenant table, once per text, in a file of `directory` of its own. Call
@@ -67,10 +70,12 @@ type Query = (this: pg.Client, ...args: unknown[]) => unknown;
  * it connects).
  */
 export const recordTenantStatements = (directory: string): void => {
+  const original = pg.Client.prototype.query as unknown as Query & { [recorder]?: true };
+  // A worker that runs several files without isolation runs this set-up once per file: one recorder is enough.
+  if (original[recorder] === true) return;
   const file = join(directory, `${process.pid}-${Math.random().toString(36).slice(2)}.jsonl`);
   const recorded = new Set<string>();
-  const original = pg.Client.prototype.query as unknown as Query;
-  (pg.Client.prototype as unknown as { query: Query }).query = function query(this: pg.Client, ...args: unknown[]) {
+  const query = function query(this: pg.Client, ...args: unknown[]) {
     const first = args[0];
     const text = typeof first === "string" ? first : (first as { text?: unknown } | null)?.text;
     if (typeof text === "string" && !recorded.has(text) && isQuery.test(text) && namesTenantTable.test(text)) {
@@ -81,6 +86,7 @@ export const recordTenantStatements = (directory: string): void => {
     }
     return original.apply(this, args);
   };
+  (pg.Client.prototype as unknown as { query: Query }).query = Object.assign(query, { [recorder]: true as const });
 };
 
 /** The distinct statements recorded in `directory` (distinct once their whitespace is collapsed), as sent. */
