@@ -15,7 +15,7 @@ export {
   unavailableError,
   unexpectedError,
 } from "./statement-faults.ts";
-export { companyDigest, rowsDigest } from "./company-digest.ts";
+export { companyDigest, publicTables, rowsDigest, rowsDigests } from "./company-digest.ts";
 export { type HeldTransaction, holdTransaction } from "./held-transaction.ts";
 export { type BenchDatabase, type BenchDatabaseOptions, openBenchDatabase } from "./bench-database.ts";
 export { writeSection } from "./bench-report.ts";

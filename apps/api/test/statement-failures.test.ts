@@ -28,6 +28,8 @@ import { Retell, Twilio } from "@dc/providers";
 import {
   armFault,
   disarmFault,
+  publicTables,
+  rowsDigests,
   startFakeLob,
   startFakeRetell,
   startFakeTwilio,
@@ -357,22 +359,12 @@ const send = (call: Call) =>
  * rate-limit counters, which count every admitted request, answered or not.
  */
 const everything = async () => {
-  const tables = await sql<{ name: string }>`
-    select table_name as name from information_schema.tables
-    where table_schema = 'public' and table_type = 'BASE TABLE' and table_name <> 'rate_limit_counters'
-    order by table_name`.execute(t.db);
-  if (tables.rows.length < 30) throw new Error(`only ${tables.rows.length} tables found`);
-  const digests = await Promise.all(
-    [...tables.rows.map(({ name }) => sql.table(name)), sql.table("graphile_worker._private_jobs")].map(
-      async (table) =>
-        (
-          await sql<{ digest: string }>`
-            select count(*) || ' rows ' || coalesce(md5(string_agg(r::text, '|' order by r::text)), '-') as digest
-            from ${table} as r`.execute(t.db)
-        ).rows[0]!.digest,
-    ),
-  );
-  return Object.fromEntries(digests.map((digest, index) => [tables.rows[index]?.name ?? "jobs", digest]));
+  const tables = (await publicTables(t.db, { withCompany: false })).filter((name) => name !== "rate_limit_counters");
+  if (tables.length < 30) throw new Error(`only ${tables.length} tables found`);
+  return rowsDigests(t.db, [
+    ...tables.map((name) => [name, sql`${sql.table(name)} as r`] as const),
+    ["jobs", sql`graphile_worker._private_jobs as r`],
+  ]);
 };
 
 /** Only the api's own statements fail: not the test's, nor the snapshot-status listener's. */
