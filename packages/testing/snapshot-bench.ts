@@ -158,7 +158,7 @@ export const measurePostgresFloor = async (
  * milliseconds: the writes such a snapshot cannot do without, on the real
  * schema (its indexes, triggers and foreign keys), as set-based SQL in one
  * transaction on one connection. The rows (`internal_id`, `remaining_amount`
- * in major units) are copied into a temporary table, then one statement sets
+ * in major units of a two-decimal currency, as the bench's EUR rows are) are copied into a temporary table, then one statement sets
  * every differing balance of the campaign's debts found by identity and
  * records the difference as a payment of the campaign's latest snapshot
  * (its integration client, `balance_delta`, as the apply records it), then

@@ -309,7 +309,7 @@ const applyStatements = async (
       paidAt: payment.paidAt,
     };
   });
-  // The caller marks the followups that led to these payments, outside any joins' scope (markTriggeringFollowups).
+  // The caller marks the followups that led to these payments (markTriggeringFollowups).
   const recorded = await statements.run("recordPayments", () =>
     recordSnapshotPayments(
       trx,
